@@ -1,0 +1,48 @@
+"""The full build flow: plan, one parse task per shard on Dask, validate, publish.
+
+The flow only wires tasks. Its return value is a plain summary; a failed
+validation or a lost publish race makes the flow run Failed (visible in the
+Prefect UI) with the reason as the state message, without a traceback.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prefect import flow, unmapped
+from prefect.states import Completed, Failed
+
+from freshindex.manifest import TableEntry
+from tasks.parse import parse_shard
+from tasks.plan import plan_build
+from tasks.publish import Outcome, publish_version, validate_version
+
+
+def summarize(outcome: Outcome) -> dict[str, Any]:
+    m = outcome.manifest
+    return {
+        "outcome": outcome.status,
+        "version": outcome.version,
+        "reason": outcome.reason,
+        "sourceCommit": m.sourceCommit,
+        "buildKind": m.buildKind,
+        "shards": m.shards,
+        "completedShards": m.completedShards,
+        "counts": m.counts.model_dump(),
+        "seq": m.seq,
+        "manifestDigest": m.manifestDigest,
+        "bytes": sum(t.bytes for t in m.tables),
+    }
+
+
+@flow(name="freshindex-build", log_prints=True, validate_parameters=False)
+def build_flow(repo: str, store: str, rev: str = "HEAD", shards: int | None = None) -> Any:
+    plan = plan_build(repo, store, rev, shards)
+    futures = parse_shard.map(unmapped(plan.job), range(plan.job.shards))
+    tables: list[TableEntry] = [t for f in futures for t in f.result()]
+    report = validate_version(plan, tables)
+    outcome = publish_version(plan, tables, report)
+    summary = summarize(outcome)
+    if outcome.status != "published":
+        return Failed(message=outcome.reason or outcome.status, data=summary)
+    return Completed(message=f"published {outcome.version}", data=summary)

@@ -1,0 +1,144 @@
+"""Where flows run: one Prefect API for the flow and every Dask worker, and the task runner.
+
+Measured here (shared/reference/prefect-notes.md): with no PREFECT_API_URL
+each LocalCluster worker starts its own temporary Prefect server (128 trivial
+tasks: 20-39 s); with one API handed to all of them, 8-14 s. So when none is
+configured we start exactly one and export its URL before any worker exists.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+QUIET_DASK_CONFIG = Path(__file__).parent / "dask-quiet"
+log = logging.getLogger("freshindex")
+
+
+def _cache_dir() -> Path:
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    path = base / "freshindex"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _one_cert_bundle() -> str | None:
+    """A CA file with a single certificate, for a plain-http API.
+
+    Prefect builds two API clients per task and each loads the whole CA bundle
+    (~75% of a 70-110 ms task, Prefect PR #19106); over http:// no certificate
+    is ever checked, so a one-certificate file cuts a task to ~47 ms."""
+    target = _cache_dir() / "one-cert.pem"
+    if target.exists():
+        return str(target)
+    try:
+        import certifi
+
+        pem = Path(certifi.where()).read_text()
+    except (ImportError, OSError):
+        return None
+    m = re.search(r"-----BEGIN CERTIFICATE-----.+?-----END CERTIFICATE-----\n", pem, re.S)
+    if not m:
+        return None
+    tmp = target.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(m.group(0))
+    os.replace(tmp, target)
+    return str(target)
+
+
+def quiet_dask() -> None:
+    """Silence the harmless shutdown tracebacks, in this process and every worker."""
+    os.environ.setdefault("DASK_CONFIG", str(QUIET_DASK_CONFIG))
+    import dask.config
+
+    dask.config.refresh()
+    for name, level in (
+        ("distributed", logging.WARNING),
+        ("distributed.worker", logging.CRITICAL),
+        ("distributed.core", logging.CRITICAL),
+        ("distributed.batched", logging.CRITICAL),
+        ("distributed.comm", logging.CRITICAL),
+        ("distributed.nanny", logging.ERROR),
+        ("distributed.scheduler", logging.ERROR),
+    ):
+        logging.getLogger(name).setLevel(level)
+
+
+@contextlib.contextmanager
+def prefect_api() -> Iterator[str]:
+    """Yield the URL of the one Prefect API this process and its workers use.
+
+    PREFECT_API_URL wins when set (a `prefect server start` or a shared server);
+    otherwise one embedded server is started and stopped after the logs are
+    flushed (stopping it first made exits hang ~67 s on "Error logging to API")."""
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    from prefect.settings import PREFECT_API_SSL_CERT_FILE, PREFECT_API_URL, temporary_settings
+
+    url = os.environ.get("PREFECT_API_URL")
+    server: Any = None
+    saved = {k: os.environ.get(k) for k in ("PREFECT_API_URL", "PREFECT_API_SSL_CERT_FILE")}
+    if not url:
+        from prefect.server.api.server import SubprocessASGIServer
+
+        log.info("starting one local Prefect API for this run (set PREFECT_API_URL to reuse a server)")
+        server = SubprocessASGIServer()
+        server.start(timeout=180)
+        url = server.api_url
+    os.environ["PREFECT_API_URL"] = url  # inherited by LocalCluster workers
+    updates: dict[Any, Any] = {PREFECT_API_URL: url}
+    if url.startswith("http://") and "PREFECT_API_SSL_CERT_FILE" not in os.environ:
+        bundle = _one_cert_bundle()
+        if bundle:
+            os.environ["PREFECT_API_SSL_CERT_FILE"] = bundle
+            updates[PREFECT_API_SSL_CERT_FILE] = bundle
+    try:
+        with temporary_settings(updates=updates):
+            yield url
+            _flush_prefect_logs()
+    finally:
+        if server is not None:
+            server.stop()
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def _flush_prefect_logs() -> None:
+    with contextlib.suppress(Exception):
+        from prefect.logging.handlers import APILogHandler
+
+        APILogHandler.flush()
+
+
+def task_runner(workers: int | None = None, address: str | None = None, kind: str = "dask") -> Any:
+    """prefect-dask's DaskTaskRunner: an existing scheduler by address, else a
+    LocalCluster of one single-threaded process per core (tree-sitter holds the
+    GIL while parsing, so threads would not run shards in parallel).
+
+    ``kind="threads"`` runs tasks on a thread pool in this process: no cluster
+    start-up, for small updates and for tests that do not claim distribution."""
+    if kind == "threads":
+        from prefect.task_runners import ThreadPoolTaskRunner
+
+        return ThreadPoolTaskRunner(max_workers=workers or os.cpu_count() or 1)
+    quiet_dask()
+    from prefect_dask import DaskTaskRunner
+
+    if address:
+        return DaskTaskRunner(address=address)
+    n = workers or os.cpu_count() or 1
+    return DaskTaskRunner(
+        cluster_kwargs={
+            "n_workers": n,
+            "threads_per_worker": 1,
+            "processes": True,
+            "dashboard_address": None,
+        }
+    )

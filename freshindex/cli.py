@@ -1,0 +1,383 @@
+"""The ``freshindex`` command. Every expected failure is one line and an exit code:
+0 success, 1 a check failed, 2 bad usage or input, 3 not fresh under --require-fresh.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from freshindex.exceptions import FreshindexError, NotFresh
+
+log = logging.getLogger("freshindex")
+
+
+# --- output --------------------------------------------------------------------
+
+
+class Output:
+    def __init__(self, as_json: bool):
+        self.json = as_json
+
+    def doc(self, value: Any, human: Callable[[], None]) -> None:
+        if self.json:
+            sys.stdout.write(json.dumps(value, sort_keys=True, default=str) + "\n")
+        else:
+            human()
+
+    @staticmethod
+    def progress(msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+
+# --- context shared by commands ---------------------------------------------------
+
+
+class Context:
+    def __init__(self, args: argparse.Namespace):
+        self.args = args
+        self.out = Output(args.json)
+        self._repo: Any = None
+
+    @property
+    def repo(self) -> Any:
+        if self._repo is None:
+            from freshindex.gitrepo import open_repo
+
+            self._repo = open_repo(self.args.repo)
+        return self._repo
+
+    def store_uri(self) -> str:
+        if self.args.store:
+            return str(self.args.store)
+        if os.environ.get("FRESHINDEX_STORE"):
+            return os.environ["FRESHINDEX_STORE"]
+        from freshindex.gitrepo import store_default
+
+        return store_default(self.repo)
+
+    def store(self) -> Any:
+        from storage import open_store
+
+        return open_store(self.store_uri())
+
+
+# --- commands ----------------------------------------------------------------------
+
+
+def cmd_build(ctx: Context) -> int:
+    from freshindex.gitrepo import resolve_commit
+
+    args = ctx.args
+    repo = ctx.repo
+    commit = resolve_commit(repo, args.rev)
+    uri = ctx.store_uri()
+    ctx.store()  # fail fast, before any cluster starts, on a bad or unreachable store
+    if args.shards is not None and not 1 <= args.shards <= 4096:
+        raise FreshindexError(f"--shards must be between 1 and 4096, not {args.shards}")
+
+    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    from flows.build import build_flow
+    from flows.runtime import prefect_api, task_runner
+
+    started = time.monotonic()
+    ctx.out.progress(f"building {commit.id} into {uri}")
+    with prefect_api() as api_url:
+        api_ready = time.monotonic()
+        runner = task_runner(args.workers, args.dask_address, args.runner)
+        state = build_flow.with_options(task_runner=runner)(
+            repo=str(Path(repo.path).resolve()),
+            store=uri,
+            rev=str(commit.id),
+            shards=args.shards,
+            return_state=True,
+        )
+        summary = _state_data(state)
+    summary["prefectApi"] = api_url
+    summary["wallSeconds"] = round(time.monotonic() - started, 3)
+    summary["apiStartSeconds"] = round(api_ready - started, 3)
+    status = summary.get("outcome")
+
+    def human() -> None:
+        c = summary.get("counts", {})
+        if status == "published":
+            print(
+                f"published {summary['version']}: {c.get('documents')} documents, "
+                f"{c.get('symbols')} symbols, {c.get('edges')} edges in {summary['shards']} shards "
+                f"({summary['wallSeconds']} s)"
+            )
+
+    ctx.out.doc(summary, human)
+    if status == "published":
+        return 0
+    raise_check(f"build {status}: {summary.get('reason')}")
+    return 1
+
+
+def _state_data(state: Any) -> dict[str, Any]:
+    data = state.result(raise_on_failure=False)
+    if isinstance(data, dict):
+        return data
+    if isinstance(data, BaseException):
+        raise data
+    return {"outcome": "failed", "reason": state.message}
+
+
+def raise_check(message: str) -> None:
+    from freshindex.exceptions import CheckFailed
+
+    raise CheckFailed(message)
+
+
+def _envelope(ctx: Context, version: Any) -> Any:
+    from freshindex.freshness import basic_envelope
+    from freshindex.worktree import scan
+
+    problems = _version_problems(version.manifest) if version else []
+    return basic_envelope(ctx.repo, version.manifest if version else None, scan(ctx.repo), problems)
+
+
+def _version_problems(manifest: Any) -> list[str]:
+    """Reasons the running code would not produce this version's rows."""
+    from indexer.languages import grammar_versions, indexer_digest
+
+    problems = []
+    if manifest.indexer.digest != indexer_digest():
+        problems.append("indexer changed since this version was built")
+    running = grammar_versions(sorted(manifest.grammars.keys() - {"tree-sitter"}))
+    changed = sorted(k for k, v in manifest.grammars.items() if running.get(k) != v)
+    if changed:
+        problems.append(f"grammar version changed: {', '.join(changed)}")
+    return problems
+
+
+def _current(ctx: Context) -> Any:
+    from freshindex.reader import IndexVersion
+
+    return IndexVersion.current(ctx.store())
+
+
+def cmd_status(ctx: Context) -> int:
+    from freshindex.exceptions import NoPublishedVersion
+
+    try:
+        version = _current(ctx)
+    except NoPublishedVersion:
+        version = None
+    env = _envelope(ctx, version)
+    doc = env.to_json()
+
+    def human() -> None:
+        print(f"freshness: {doc['freshness']} ({doc['relation']})")
+        print(f"index:     {doc['indexVersion']} @ {doc['indexCommit']}")
+        print(f"head:      {doc['headCommit']}  worktree tree {doc['worktreeTree']}")
+        for r in doc["reasons"]:
+            print(f"  - {r}")
+
+    ctx.out.doc(doc, human)
+    return _fresh_exit(ctx, doc)
+
+
+def _fresh_exit(ctx: Context, doc: dict[str, Any]) -> int:
+    if getattr(ctx.args, "require_fresh", False) and doc["freshness"] not in ("exact", "overlay"):
+        raise NotFresh(f"index freshness is {doc['freshness']}: {'; '.join(doc['reasons']) or 'unknown'}")
+    return 0
+
+
+def _query(ctx: Context, kind: str) -> int:
+    from freshindex import query
+
+    version = _current(ctx)
+    env = _envelope(ctx, version)
+    doc = env.to_json()
+    results = query.defs(version, ctx.args.name) if kind == "defs" else query.refs(version, ctx.args.name)
+    doc["results"] = results
+    if kind == "refs" and doc["freshness"] in ("partial", "stale"):
+        doc["complete"] = False  # an empty list here never means "no callers"
+
+    def human() -> None:
+        print(f"# {len(results)} {kind} of {ctx.args.name} [{doc['freshness']}] "
+              f"index {doc['indexCommit'][:12] if doc['indexCommit'] else '-'}", file=sys.stderr)
+        for r in doc["reasons"]:
+            print(f"#   {r}", file=sys.stderr)
+        for r in results:
+            label = r.get("qualname") or r.get("caller") or ""
+            print(f"{r['path']}:{r['startLine']}:{r['startCol'] + 1}\t{r['kind']}\t{label}")
+        if not results and doc["freshness"] in ("partial", "stale"):
+            print(f"# no {kind} found, but this index is {doc['freshness']}: the list is incomplete", file=sys.stderr)
+
+    ctx.out.doc(doc, human)
+    return _fresh_exit(ctx, doc)
+
+
+def cmd_defs(ctx: Context) -> int:
+    return _query(ctx, "defs")
+
+
+def cmd_refs(ctx: Context) -> int:
+    return _query(ctx, "refs")
+
+
+def cmd_dump(ctx: Context) -> int:
+    from freshindex import query
+
+    version = _current(ctx)
+    env = _envelope(ctx, version).to_json()
+    # JSON Lines: the envelope first (kind "envelope"), then one row a line.
+    sys.stdout.write(json.dumps({"envelope": env, "table": ctx.args.table}, sort_keys=True) + "\n")
+    for row in query.dump_rows(version, ctx.args.table, ids=not ctx.args.no_ids):
+        sys.stdout.write(json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n")
+    return _fresh_exit(ctx, env)
+
+
+def cmd_verify(ctx: Context) -> int:
+    from freshindex.verify import verify_version
+    from storage.catalog import read_pointer
+
+    store = ctx.store()
+    version = ctx.args.version
+    if version is None:
+        ptr = read_pointer(store).pointer
+        if ptr is None:
+            from freshindex.exceptions import NoPublishedVersion
+
+            raise NoPublishedVersion(f"no published index in {store.describe()}: nothing to verify")
+        version = ptr.version
+    manifest, problems = verify_version(store, version)
+    doc = {"version": version, "ok": not problems, "problems": problems, "tables": len(manifest.tables),
+           "manifestDigest": manifest.manifestDigest, "seq": manifest.seq}
+
+    def human() -> None:
+        if problems:
+            for p in problems:
+                print(f"FAIL {version}: {p}")
+        else:
+            print(f"ok {version}: {len(manifest.tables)} table files, digests and record verified")
+
+    ctx.out.doc(doc, human)
+    if problems:
+        raise_check(f"version {version} failed verification: {problems[0]}")
+    return 0
+
+
+def cmd_versions(ctx: Context) -> int:
+    from storage.catalog import list_versions, read_manifest, read_pointer
+
+    store = ctx.store()
+    current = read_pointer(store).pointer
+    rows = []
+    for version, state in sorted(list_versions(store).items(), reverse=True):
+        row: dict[str, Any] = {"version": version, "state": state, "current": bool(current and current.version == version)}
+        if state in ("complete", "failed"):
+            m = read_manifest(store, version)
+            row.update(sourceCommit=m.sourceCommit, seq=m.seq, buildKind=m.buildKind, createdAt=m.createdAt,
+                       parentVersion=m.parentVersion, reason=m.reason)
+        rows.append(row)
+
+    def human() -> None:
+        for r in rows:
+            mark = "*" if r["current"] else " "
+            print(f"{mark} {r['version']}  {r['state']:<9} seq={r.get('seq', '-')}  {str(r.get('sourceCommit', ''))[:12]}")
+
+    ctx.out.doc({"versions": rows}, human)
+    return 0
+
+
+# --- parser --------------------------------------------------------------------------
+
+
+def _positive(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from err
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return n
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # one line, exit 2 (argparse prints usage too)
+        self.exit(2, f"freshindex: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--repo", default=argparse.SUPPRESS, help="the git repository (any folder inside it)")
+    common.add_argument("--store", default=argparse.SUPPRESS, help="file:///abs/path or s3://bucket/prefix")
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="one JSON document on stdout")
+    common.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS)
+
+    p = _Parser(prog="freshindex", description=__doc__, parents=[common])
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    b = sub.add_parser("build", parents=[common], help="full build of a revision")
+    b.add_argument("--rev", default="HEAD")
+    b.add_argument("--shards", type=_positive, default=None, help="default 128 (or freshindex.toml)")
+    b.add_argument("--workers", type=_positive, default=None, help="local Dask workers (default: one per core)")
+    b.add_argument("--dask-address", default=None, help="use an existing Dask scheduler, tcp://host:8786")
+    b.add_argument("--runner", choices=("dask", "threads"), default="dask",
+                   help="threads: run shard tasks in this process (no cluster), for small repositories")
+    b.set_defaults(func=cmd_build)
+
+    s = sub.add_parser("status", parents=[common], help="freshness of the current version")
+    s.add_argument("--require-fresh", action="store_true")
+    s.set_defaults(func=cmd_status)
+
+    for name, func in (("defs", cmd_defs), ("refs", cmd_refs)):
+        q = sub.add_parser(name, parents=[common], help=f"{name} of a symbol")
+        q.add_argument("name")
+        q.add_argument("--require-fresh", action="store_true")
+        q.add_argument("--no-overlay", action="store_true")
+        q.set_defaults(func=func)
+
+    d = sub.add_parser("dump", parents=[common], help="every row of a table as sorted JSON Lines")
+    d.add_argument("--table", required=True, choices=("symbols", "edges", "documents", "refs", "tombstones"))
+    d.add_argument("--no-overlay", action="store_true")
+    d.add_argument("--no-ids", action="store_true", help="leave out symbol ids (compare with a fresh build)")
+    d.add_argument("--require-fresh", action="store_true")
+    d.set_defaults(func=cmd_dump)
+
+    v = sub.add_parser("verify", parents=[common], help="recompute every digest of a version")
+    v.add_argument("--version", default=None)
+    v.set_defaults(func=cmd_verify)
+
+    vs = sub.add_parser("versions", parents=[common], help="published versions, newest first")
+    vs.set_defaults(func=cmd_versions)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    for name, default in (("repo", "."), ("store", None), ("json", False), ("verbose", False)):
+        if not hasattr(args, name):
+            setattr(args, name, default)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,
+                        format="%(message)s")
+    try:
+        code = int(args.func(Context(args)))
+    except FreshindexError as err:
+        print(f"freshindex: {'error' if err.exit_code == 2 else 'failed'}: {err}", file=sys.stderr)
+        code = err.exit_code
+    except KeyboardInterrupt:
+        print("freshindex: interrupted", file=sys.stderr)
+        code = 130
+    except Exception as err:  # a bug: still one line; details with -v
+        if args.verbose:
+            log.exception("internal error")
+        print(f"freshindex: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        code = 1
+    sys.stdout.flush()
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,132 @@
+"""The freshness proof: how the current index version relates to HEAD and the worktree.
+
+Every query answer carries this envelope (shared/CONTRACT.md, Freshness). The
+words are closed sets; a reason is one short sentence saying why freshness is
+not ``exact``.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+import pygit2
+
+from freshindex.manifest import Manifest
+from freshindex.worktree import WorktreeState
+
+
+class Relation(enum.StrEnum):
+    EQUAL = "equal"
+    ANCESTOR = "ancestor"
+    DIVERGED = "diverged"
+    UNKNOWN = "unknown"
+
+
+class Freshness(enum.StrEnum):
+    EXACT = "exact"
+    OVERLAY = "overlay"
+    PARTIAL = "partial"
+    STALE = "stale"
+
+
+@dataclass
+class Envelope:
+    indexVersion: str | None
+    indexCommit: str | None
+    headCommit: str | None
+    worktreeTree: str
+    dirty: bool
+    relation: Relation
+    freshness: Freshness
+    lagCommits: int | None
+    changedFiles: int
+    dirtyFiles: int
+    reasons: list[str] = field(default_factory=list)
+    submodules: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "indexVersion": self.indexVersion,
+            "indexCommit": self.indexCommit,
+            "headCommit": self.headCommit,
+            "worktreeTree": self.worktreeTree,
+            "dirty": self.dirty,
+            "relation": str(self.relation),
+            "freshness": str(self.freshness),
+            "lagCommits": self.lagCommits,
+            "changedFiles": self.changedFiles,
+            "dirtyFiles": self.dirtyFiles,
+            "reasons": list(self.reasons),
+            "submodules": list(self.submodules),
+        }
+
+
+def relation_of(repo: pygit2.Repository, index_commit: str, head: str | None) -> tuple[Relation, int | None]:
+    """(relation, commits HEAD is ahead of the index) — lag only for ``ancestor``/``equal``."""
+    if head is None:
+        return Relation.UNKNOWN, None
+    if index_commit == head:
+        return Relation.EQUAL, 0
+    try:
+        indexed = repo.get(index_commit)
+    except ValueError:
+        indexed = None
+    if indexed is None or not isinstance(indexed, pygit2.Commit):
+        return Relation.UNKNOWN, None
+    if repo.descendant_of(head, index_commit):
+        ahead, _behind = repo.ahead_behind(head, index_commit)
+        return Relation.ANCESTOR, int(ahead)
+    return Relation.DIVERGED, None
+
+
+def changed_between(repo: pygit2.Repository, old: str, new: str) -> list[tuple[str, str | None, str]]:
+    """Rename-aware diff old..new: (status, old path, new path) per file.
+
+    status is git's letter: A, M, D, R (renamed), T (type change)."""
+    diff = repo.diff(repo.get(old).peel(pygit2.Tree), repo.get(new).peel(pygit2.Tree))
+    diff.find_similar(flags=pygit2.GIT_DIFF_FIND_RENAMES)
+    out = []
+    for delta in diff.deltas:
+        status = delta.status_char()
+        out.append((status, delta.old_file.path, delta.new_file.path))
+    return out
+
+
+def basic_envelope(
+    repo: pygit2.Repository,
+    manifest: Manifest | None,
+    wt: WorktreeState,
+    problems: list[str],
+) -> Envelope:
+    """The envelope when answers come from the index alone: ``exact`` or ``stale``.
+
+    ``problems`` are reasons found by the caller (indexer, grammar or config
+    digests that differ, a version that does not verify): any one makes it stale."""
+    reasons = list(problems)
+    if manifest is None:
+        return Envelope(
+            None, None, wt.head, wt.tree, wt.dirty, Relation.UNKNOWN, Freshness.STALE, None,
+            0, len(wt.changed), ["no published index version"],
+            [s.model_dump() for s in wt.submodules],
+        )
+    relation, lag = relation_of(repo, manifest.sourceCommit, wt.head)
+    changed = 0
+    if relation == Relation.ANCESTOR and wt.head:
+        changed = len(changed_between(repo, manifest.sourceCommit, wt.head))
+    if relation == Relation.ANCESTOR:
+        reasons.append(f"index is {lag} commit(s) behind HEAD ({changed} file(s) changed)")
+    elif relation == Relation.DIVERGED:
+        reasons.append("indexed commit is not an ancestor of HEAD (branch switch or rewrite)")
+    elif relation == Relation.UNKNOWN:
+        reasons.append("indexed commit is not in this repository")
+    if wt.changed:
+        reasons.append(f"worktree has {len(wt.changed)} uncommitted change(s)")
+    for sub in wt.dirty_submodules:
+        reasons.append(f"submodule {sub} has uncommitted changes")
+    fresh = Freshness.EXACT if not reasons else Freshness.STALE
+    return Envelope(
+        manifest.versionId, manifest.sourceCommit, wt.head, wt.tree, wt.dirty, relation, fresh, lag,
+        changed, len(wt.changed), reasons, [s.model_dump() for s in wt.submodules],
+    )

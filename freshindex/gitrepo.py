@@ -1,0 +1,93 @@
+"""Every git read, through pygit2. Nothing here writes to the worktree, the index or refs."""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+import pygit2
+
+from freshindex.exceptions import EmptyRepository, NotAGitRepository, UnknownRevision
+from indexer.config import CONFIG_FILE, IndexConfig, parse_config
+from indexer.shard import TreeEntry
+
+
+def open_repo(path: str | os.PathLike[str]) -> pygit2.Repository:
+    """The repository containing ``path`` (any folder inside it)."""
+    p = Path(path)
+    if not p.exists():
+        raise NotAGitRepository(f"{p} does not exist")
+    found = pygit2.discover_repository(str(p.resolve()))
+    if found is None:
+        raise NotAGitRepository(f"{p.resolve()} is not inside a git repository")
+    try:
+        return pygit2.Repository(found)
+    except pygit2.GitError as err:
+        raise NotAGitRepository(f"{found} cannot be opened as a git repository: {err}") from err
+
+
+@functools.lru_cache(maxsize=8)
+def cached_repo(git_dir: str) -> pygit2.Repository:
+    """One Repository per worker process and git dir (opening one costs ~1 ms,
+    but its object caches are what make 128 shard tasks cheap)."""
+    return pygit2.Repository(git_dir)
+
+
+def resolve_commit(repo: pygit2.Repository, rev: str) -> pygit2.Commit:
+    if repo.head_is_unborn and rev in ("HEAD", "@"):
+        raise EmptyRepository(f"{repo.workdir or repo.path} has no commits yet: commit something, then build")
+    try:
+        obj = repo.revparse_single(rev)
+        commit = obj.peel(pygit2.Commit)
+    except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError) as err:
+        raise UnknownRevision(f"unknown revision {rev!r} in {repo.workdir or repo.path}") from err
+    return commit
+
+
+def head_commit(repo: pygit2.Repository) -> pygit2.Commit | None:
+    if repo.head_is_unborn:
+        return None
+    return repo.head.peel(pygit2.Commit)
+
+
+def list_tree(repo: pygit2.Repository, tree_oid: str) -> list[TreeEntry]:
+    """Every non-tree entry of a tree, recursively, with git's modes.
+
+    Submodules (mode 160000) and symlinks (120000) are listed like files so the
+    index records them; their targets are never followed."""
+    out: list[TreeEntry] = []
+    stack: list[tuple[str, pygit2.Tree]] = [("", repo.get(tree_oid))]
+    while stack:
+        prefix, tree = stack.pop()
+        for entry in tree:
+            name = entry.name or ""
+            path = f"{prefix}{name}"
+            mode = entry.filemode
+            if mode == pygit2.GIT_FILEMODE_TREE:
+                stack.append((path + "/", repo.get(entry.id)))
+                continue
+            size = 0
+            if mode != pygit2.GIT_FILEMODE_COMMIT:
+                size = repo.odb.read_header(entry.id)[1]  # size without inflating the blob
+            out.append(TreeEntry(path, str(entry.id), int(mode), int(size)))
+    out.sort(key=lambda e: e.path)
+    return out
+
+
+def read_blob(repo: pygit2.Repository, oid: str) -> bytes:
+    return bytes(repo.get(oid).data)
+
+
+def config_at(repo: pygit2.Repository, commit: pygit2.Commit) -> IndexConfig:
+    """freshindex.toml as it is in ``commit`` (defaults when absent)."""
+    try:
+        entry = commit.tree[CONFIG_FILE]
+    except KeyError:
+        return parse_config(None)
+    return parse_config(read_blob(repo, str(entry.id)))
+
+
+def store_default(repo: pygit2.Repository) -> str:
+    """file://<git-dir>/freshindex: inside .git, so the store never dirties the worktree."""
+    return Path(repo.path).resolve().joinpath("freshindex").as_uri()

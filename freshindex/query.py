@@ -1,0 +1,99 @@
+"""Answering defs, refs and dump from a published version.
+
+Pure over an IndexVersion: the CLI and the HTTP service add the freshness
+envelope around what these return.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
+
+from freshindex.reader import IndexVersion
+
+DUMP_TABLES = ("symbols", "edges", "documents", "refs", "tombstones")
+# Columns that carry identity rather than content: a full build cannot know
+# the rename history an incremental one carried ids through.
+ID_COLUMNS = {"symbol_id"}
+
+
+def split_name(name: str) -> tuple[str, str | None]:
+    """``Model.save`` -> ("save", "Model.save"); ``get_user`` -> ("get_user", None).
+
+    ``::`` (Rust) and ``#`` (Java docs) are accepted as separators too."""
+    norm = name.replace("::", ".").replace("#", ".").strip(".")
+    if "." in norm:
+        return norm.rsplit(".", 1)[1], norm
+    return norm, None
+
+
+def _qual_filter(t: pa.Table, column: str, qualified: str) -> pa.Table:
+    q = t[column]
+    mask = pc.or_(pc.equal(q, qualified), pc.ends_with(q, "." + qualified))
+    return t.filter(mask)
+
+
+def defs(version: IndexVersion, name: str) -> list[dict[str, Any]]:
+    bare, qualified = split_name(name)
+    t = version.read("symbols", where=ds.field("name") == bare)
+    if qualified:
+        t = _qual_filter(t, "qualname", qualified)
+    rows = sorted(t.to_pylist(), key=lambda r: (r["path"], r["start_line"], r["start_col"]))
+    return [symbol_result(r, "index") for r in rows]
+
+
+def refs(version: IndexVersion, name: str) -> list[dict[str, Any]]:
+    bare, _qualified = split_name(name)
+    t = version.read("refs", where=ds.field("target") == bare)
+    rows = sorted(t.to_pylist(), key=lambda r: (r["path"], r["start_line"], r["start_col"]))
+    return [edge_result(r, "index") for r in rows]
+
+
+def symbol_result(r: dict[str, Any], origin: str) -> dict[str, Any]:
+    return {
+        "path": r["path"],
+        "name": r["name"],
+        "kind": r["kind"],
+        "startLine": r["start_line"],
+        "startCol": r["start_col"],
+        "endLine": r["end_line"],
+        "endCol": r["end_col"],
+        "origin": origin,
+        "qualname": r["qualname"],
+        "container": r["container"],
+        "language": r["language"],
+        "exported": r["exported"],
+        "nameLine": r["name_line"],
+        "nameCol": r["name_col"],
+        "symbolId": r["symbol_id"],
+    }
+
+
+def edge_result(r: dict[str, Any], origin: str) -> dict[str, Any]:
+    return {
+        "path": r["path"],
+        "name": r["target"],
+        "kind": r["kind"],
+        "startLine": r["start_line"],
+        "startCol": r["start_col"],
+        "endLine": r["end_line"],
+        "endCol": r["end_col"],
+        "origin": origin,
+        "caller": r["source"],
+        "module": r["module"],
+        "resolvedPath": r["resolved_path"],
+        "language": r["language"],
+    }
+
+
+def dump_rows(version: IndexVersion, table: str, ids: bool = True) -> Iterator[dict[str, Any]]:
+    """Every row of a table, in canonical order (stable across builds of one tree)."""
+    t = version.read_sorted(table)
+    if not ids:
+        t = t.drop_columns([c for c in t.column_names if c in ID_COLUMNS])
+    for batch in t.to_batches(max_chunksize=4096):
+        yield from batch.to_pylist()

@@ -1,0 +1,162 @@
+"""The worktree as git would commit it now: its tree OID, and which paths differ from HEAD.
+
+``worktree_tree`` equals the reference article's recipe::
+
+    GIT_INDEX_FILE=tmp git read-tree HEAD; git add -A; git write-tree
+
+but costs about what ``git status`` costs: libgit2's status walk uses the
+repository's own index stat cache, so only files whose stat changed are read
+and hashed; everything else is reused from HEAD's tree. Nothing is written to
+the worktree, to ``.git/index`` or to refs: the tree is built in an in-memory
+index (only the tree and blob objects it names are written to the object
+database, exactly as ``git write-tree`` does).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field
+
+import pygit2
+
+from freshindex.exceptions import BadInput
+from freshindex.manifest import Submodule
+
+_WT_CHANGED = (
+    pygit2.GIT_STATUS_WT_NEW
+    | pygit2.GIT_STATUS_WT_MODIFIED
+    | pygit2.GIT_STATUS_WT_DELETED
+    | pygit2.GIT_STATUS_WT_TYPECHANGE
+    | pygit2.GIT_STATUS_WT_RENAMED
+)
+_INDEX_CHANGED = (
+    pygit2.GIT_STATUS_INDEX_NEW
+    | pygit2.GIT_STATUS_INDEX_MODIFIED
+    | pygit2.GIT_STATUS_INDEX_DELETED
+    | pygit2.GIT_STATUS_INDEX_TYPECHANGE
+    | pygit2.GIT_STATUS_INDEX_RENAMED
+)
+
+
+@dataclass(frozen=True)
+class WorktreeState:
+    head: str | None
+    head_tree: str | None
+    tree: str  # worktreeTree
+    changed: dict[str, str] = field(default_factory=dict)  # path -> "modified" | "deleted" | "added"
+    submodules: list[Submodule] = field(default_factory=list)
+    dirty_submodules: list[str] = field(default_factory=list)
+
+    @property
+    def dirty(self) -> bool:
+        return bool(self.changed) or bool(self.dirty_submodules)
+
+
+def _mode_of(st: os.stat_result, filemode: bool, old_mode: int | None) -> int:
+    if stat.S_ISLNK(st.st_mode):
+        return pygit2.GIT_FILEMODE_LINK
+    if not filemode and old_mode in (pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE):
+        return old_mode  # core.filemode=false: git keeps the recorded bit
+    if st.st_mode & stat.S_IXUSR:
+        return pygit2.GIT_FILEMODE_BLOB_EXECUTABLE
+    return pygit2.GIT_FILEMODE_BLOB
+
+
+def scan(repo: pygit2.Repository) -> WorktreeState:
+    """HEAD, the worktree's tree OID, and the paths that differ from HEAD."""
+    if repo.is_bare or repo.workdir is None:
+        raise BadInput(f"{repo.path} is a bare repository: it has no worktree to compare with")
+    head = None if repo.head_is_unborn else repo.head.peel(pygit2.Commit)
+    workdir = repo.workdir
+    filemode = _config_bool(repo, "core.filemode", True)
+    submodule_paths = _submodule_paths(repo)
+
+    status = repo.status(untracked_files="all", ignored=False)
+    idx = pygit2.Index()
+    if head is not None:
+        idx.read_tree(head.tree)
+    changed: dict[str, str] = {}
+    dirty_subs: list[str] = []
+    for path, flags in sorted(status.items()):
+        if path.rstrip("/") in submodule_paths:
+            continue  # handled below from the submodule's own HEAD
+        if not flags & (_WT_CHANGED | _INDEX_CHANGED):
+            continue
+        full = os.path.join(workdir, path)
+        try:
+            st = os.lstat(full)
+        except FileNotFoundError:
+            if path in idx:
+                idx.remove(path)
+                changed[path] = "deleted"
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            continue  # an untracked nested repository: git add -A would make it a gitlink; not indexed
+        old = idx[path] if path in idx else None  # noqa: SIM401 (pygit2.Index has no .get)
+        mode = _mode_of(st, filemode, old.mode if old else None)
+        if mode == pygit2.GIT_FILEMODE_LINK:
+            oid = repo.create_blob(os.readlink(full).encode("utf-8", "surrogateescape"))
+        else:
+            oid = repo.create_blob_fromworkdir(path)  # applies the repo's filters, as git add does
+        if old is not None and old.id == oid and old.mode == mode:
+            continue  # stat changed, content and mode did not
+        idx.add(pygit2.IndexEntry(path, oid, mode))
+        changed[path] = "modified" if old is not None else "added"
+
+    submodules: list[Submodule] = []
+    for sub_path in sorted(submodule_paths):
+        sub_head, sub_tree, sub_dirty = _submodule_state(repo, sub_path)
+        submodules.append(Submodule(path=sub_path, head=sub_head, tree=sub_tree))
+        if sub_dirty:
+            dirty_subs.append(sub_path)
+        if sub_head is not None:
+            old = idx[sub_path] if sub_path in idx else None  # noqa: SIM401
+            if old is None or str(old.id) != sub_head:
+                idx.add(pygit2.IndexEntry(sub_path, pygit2.Oid(hex=sub_head), pygit2.GIT_FILEMODE_COMMIT))
+                changed[sub_path] = "modified" if old is not None else "added"
+
+    if changed:
+        tree = str(idx.write_tree(repo))
+    elif head is not None:
+        tree = str(head.tree_id)
+    else:
+        tree = str(idx.write_tree(repo))
+    return WorktreeState(
+        head=str(head.id) if head else None,
+        head_tree=str(head.tree_id) if head else None,
+        tree=tree,
+        changed=changed,
+        submodules=submodules,
+        dirty_submodules=dirty_subs,
+    )
+
+
+def _config_bool(repo: pygit2.Repository, key: str, default: bool) -> bool:
+    try:
+        return bool(repo.config.get_bool(key))
+    except (KeyError, pygit2.GitError):
+        return default
+
+
+def _submodule_paths(repo: pygit2.Repository) -> set[str]:
+    paths = set()
+    try:
+        index = repo.index
+    except pygit2.GitError:
+        return paths
+    for entry in index:
+        if entry.mode == pygit2.GIT_FILEMODE_COMMIT:
+            paths.add(entry.path)
+    return paths
+
+
+def _submodule_state(repo: pygit2.Repository, path: str) -> tuple[str | None, str | None, bool]:
+    """(HEAD commit, worktree tree, dirty?) of a checked-out submodule; Nones when absent."""
+    full = os.path.join(repo.workdir or "", path)
+    found = pygit2.discover_repository(full)
+    if found is None or not os.path.exists(os.path.join(full, ".git")):
+        return None, None, False
+    sub = pygit2.Repository(found)
+    state = scan(sub)
+    return state.head, state.tree, state.dirty

@@ -1,0 +1,286 @@
+"""Bytes of one file in, symbol and edge rows out. Pure: no git, no storage, no Prefect.
+
+The extraction rules are the tree-sitter queries in ``indexer/queries``; this
+module only applies the capture convention documented in ``python.scm``:
+``@definition.<kind>``/``@reference.<kind>`` on the node, ``@name`` on the name,
+``@module``/``@alias`` on imports, ``@scope`` for containers that are not symbols.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import tree_sitter as ts
+
+from indexer.languages import ts_language, ts_query
+from indexer.schema import EdgeKind
+
+# Resolves (language, importing path, module spec, imported name) to the path
+# of the file that defines it, or None.
+Resolver = Callable[[str, str, str, str], "str | None"]
+
+# tree-sitter calls the parse progress callback about once per 100 parser
+# operations; measured on CPython's stdlib, well-formed code needs < 1 call per
+# 40 bytes. The budget is generous (factor x bytes/10 + a floor) and only cuts
+# off pathological inputs (error recovery on deeply broken or adversarial code).
+_PARSE_CALLS_FLOOR = 20_000
+
+
+class ParseBudgetExceeded(Exception):
+    """The file needed more parse or query work than its budget; it is skipped."""
+
+
+@dataclass
+class FileRows:
+    """What one parsed file contributes: symbols and edges as column-ready tuples."""
+
+    symbols: list[tuple] = field(default_factory=list)
+    edges: list[tuple] = field(default_factory=list)
+
+
+@dataclass
+class _Def:
+    start: int
+    end: int
+    name: str
+    kind: str  # "" for a pure scope (a Rust impl block)
+    node: ts.Node
+    name_node: ts.Node
+    container: str = ""
+    parent: _Def | None = None
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.container}.{self.name}" if self.container else self.name
+
+
+def symbol_id(path: str, qualname: str, kind: str, ordinal: int) -> str:
+    """Stable id of a definition within a version: path, qualified name, kind and
+    which occurrence of that triple it is. An incremental update carries ids
+    across renames, so ids are compared only within an index, never rebuilt."""
+    key = f"{path}\0{qualname}\0{kind}\0{ordinal}".encode()
+    return hashlib.blake2b(key, digest_size=10).hexdigest()
+
+
+def parse(language: str, data: bytes, work_factor: int = 8) -> ts.Tree:
+    """Parse with a work bound: tree-sitter 0.26 has no timeout of its own."""
+    parser = ts.Parser(ts_language(language))
+    limit = _PARSE_CALLS_FLOOR + work_factor * len(data) // 10
+    calls = 0
+
+    def progress(_offset: int, _has_error: bool) -> bool:
+        nonlocal calls
+        calls += 1
+        return calls > limit  # True cancels the parse
+
+    def read(offset: int, _point: tuple[int, int]) -> bytes:
+        return data[offset : offset + 65536]
+
+    tree = parser.parse(read, progress_callback=progress)
+    if tree is None or calls > limit:
+        raise ParseBudgetExceeded(f"parse needed more than {limit} steps")
+    return tree
+
+
+def extract(
+    path: str,
+    language: str,
+    data: bytes,
+    resolve: Resolver | None = None,
+    work_factor: int = 8,
+) -> FileRows:
+    """Symbols and edges of one file. Raises ParseBudgetExceeded on pathological input."""
+    tree = parse(language, data, work_factor)
+    query = ts_query(language)
+    # No progress callback here: passing one (or a predicate hook) to
+    # QueryCursor.matches segfaults in py-tree-sitter 0.26.1. Query work is
+    # linear in the tree, which the parse budget above already bounds.
+    matches = ts.QueryCursor(query).matches(tree.root_node)
+
+    def text(node: ts.Node) -> str:
+        return data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    defs: dict[int, _Def] = {}
+    scopes: dict[int, _Def] = {}
+    refs: dict[tuple[int, str], tuple[ts.Node, str, str, str]] = {}  # -> name node, kind, module, alias
+    for _pattern, caps in matches:
+        names = caps.get("name")
+        if "scope" in caps and names:
+            node = caps["scope"][0]
+            scopes.setdefault(node.start_byte, _Def(node.start_byte, node.end_byte, text(names[0]), "", node, names[0]))
+            continue
+        for cap, nodes in caps.items():
+            if cap.startswith("definition.") and names:
+                node, name_node = nodes[0], names[0]
+                # first pattern wins: queries list specific patterns before general ones
+                defs.setdefault(
+                    name_node.start_byte,
+                    _Def(node.start_byte, node.end_byte, text(name_node), cap[11:], node, name_node),
+                )
+            elif cap.startswith("reference."):
+                kind = cap[10:]
+                module = text(caps["module"][0]) if "module" in caps else ""
+                alias = text(caps["alias"][0]) if "alias" in caps else ""
+                name_node = names[0] if names else nodes[0]
+                refs.setdefault((name_node.start_byte, kind), (name_node, kind, module, alias))
+
+    ordered = sorted([*defs.values(), *scopes.values()], key=lambda d: (d.start, -d.end))
+    _assign_containers(ordered)
+    if language == "go":
+        for d in ordered:
+            if d.kind == "method":
+                d.container = _go_receiver(d.node, text)
+
+    rows = FileRows()
+    ordinals: dict[tuple[str, str], int] = {}
+    top_level: set[str] = set()
+    for d in ordered:
+        if not d.kind:
+            continue
+        kind = d.kind
+        if kind == "function" and d.parent is not None and d.parent.kind in ("class", "struct", "interface", ""):
+            kind = "method"
+        key = (d.qualname, kind)
+        ordinal = ordinals.get(key, 0)
+        ordinals[key] = ordinal + 1
+        if not d.container:
+            top_level.add(d.name)
+        rows.symbols.append(
+            (
+                symbol_id(path, d.qualname, kind, ordinal),
+                path,
+                d.name,
+                d.container,
+                d.qualname,
+                kind,
+                language,
+                d.node.start_point[0] + 1,
+                d.node.start_point[1],
+                d.node.end_point[0] + 1,
+                d.node.end_point[1],
+                d.name_node.start_point[0] + 1,
+                d.name_node.start_point[1],
+                _exported(language, d, kind),
+            )
+        )
+
+    # import bindings: local name -> (module, imported name)
+    bindings: dict[str, tuple[str, str]] = {}
+    ref_list = sorted(refs.values(), key=lambda r: (r[0].start_byte, r[1]))
+    for name_node, kind, module, alias in ref_list:
+        if kind == "import":
+            name = _last_segment(language, text(name_node))
+            bindings[alias or name] = (module, name)
+
+    enclosing = _enclosing(ordered, [r[0].start_byte for r in ref_list])
+    for (name_node, kind, module, _alias), source in zip(ref_list, enclosing, strict=True):
+        raw = text(name_node)
+        target = _last_segment(language, raw) if kind == "import" else raw
+        resolved: str | None = None
+        if kind == EdgeKind.IMPORT:
+            module = module or raw
+            resolved = resolve(language, path, module, target) if resolve else None
+        else:
+            bound = bindings.get(target)
+            if bound is not None:
+                module = bound[0]
+                resolved = resolve(language, path, bound[0], bound[1]) if resolve else None
+            elif target in top_level:
+                resolved = path
+        rows.edges.append(
+            (
+                path,
+                source,
+                target,
+                module,
+                kind,
+                language,
+                name_node.start_point[0] + 1,
+                name_node.start_point[1],
+                name_node.end_point[0] + 1,
+                name_node.end_point[1],
+                resolved,
+            )
+        )
+    return rows
+
+
+def _assign_containers(ordered: list[_Def]) -> None:
+    """Set each definition's container from the definitions enclosing it.
+
+    A sweep with a stack (O(n log n)), not a walk up node.parent: a 10,000-deep
+    expression would make parent walks quadratic."""
+    stack: list[_Def] = []
+    for d in ordered:
+        while stack and stack[-1].end <= d.start:
+            stack.pop()
+        d.parent = stack[-1] if stack else None
+        d.container = d.parent.qualname if d.parent else ""
+        stack.append(d)
+
+
+def _enclosing(ordered: list[_Def], offsets: list[int]) -> list[str]:
+    """Qualname of the innermost definition containing each (sorted) byte offset."""
+    out: list[str] = []
+    stack: list[_Def] = []
+    i = 0
+    for offset in offsets:
+        while i < len(ordered) and ordered[i].start <= offset:
+            d = ordered[i]
+            while stack and stack[-1].end <= d.start:
+                stack.pop()
+            stack.append(d)
+            i += 1
+        while stack and stack[-1].end <= offset:
+            stack.pop()
+        out.append(stack[-1].qualname if stack else "")
+    return out
+
+
+def _go_receiver(node: ts.Node, text: Callable[[ts.Node], str]) -> str:
+    receiver = node.child_by_field_name("receiver")
+    if receiver is None:
+        return ""
+    todo = [receiver]
+    while todo:
+        n = todo.pop(0)
+        if n.type == "type_identifier":
+            return text(n)
+        todo.extend(n.children)
+    return ""
+
+
+def _last_segment(language: str, spec: str) -> str:
+    for sep in ("::", "/", "."):
+        if sep in spec:
+            spec = spec.rsplit(sep, 1)[1]
+    return spec
+
+
+def _exported(language: str, d: _Def, kind: str) -> bool:
+    name = d.name
+    if language == "python":
+        return not name.startswith("_") and not any(p.startswith("_") for p in d.container.split(".") if p)
+    if language == "go":
+        return name[:1].isupper()
+    if language == "rust":
+        return any(c.type == "visibility_modifier" for c in d.node.children)
+    if language == "java":
+        mods = next((c for c in d.node.children if c.type == "modifiers"), None)
+        return mods is not None and any(c.type == "public" for c in mods.children)
+    # javascript / typescript: an export statement up to three levels up
+    if kind == "method":
+        return not name.startswith("#") and not any(
+            c.type == "accessibility_modifier" and c.text in (b"private", b"protected")
+            for c in d.node.children
+        )
+    node: ts.Node | None = d.node
+    for _ in range(3):
+        if node is None:
+            break
+        if node.type == "export_statement":
+            return True
+        node = node.parent
+    return False

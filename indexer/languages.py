@@ -1,0 +1,100 @@
+"""Which grammar parses which file, and the versions that go into every manifest.
+
+Grammars come from the per-language wheels (tree-sitter-python, …), never from
+tree-sitter-language-pack, which downloads grammars at run time and fails
+offline. Each language's extraction rules are package data in
+``indexer/queries/<query>.scm``.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib
+import importlib.metadata
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+import tree_sitter as ts
+
+QUERY_DIR = Path(__file__).parent / "queries"
+
+
+@dataclass(frozen=True)
+class LanguageSpec:
+    name: str
+    module: str  # the grammar wheel's import name
+    factory: str  # the function in it that returns the language pointer
+    distribution: str  # the wheel's name, whose version goes into the manifest
+    query: str  # indexer/queries/<query>.scm
+    extensions: tuple[str, ...]
+
+
+LANGUAGES: dict[str, LanguageSpec] = {
+    spec.name: spec
+    for spec in (
+        LanguageSpec("python", "tree_sitter_python", "language", "tree-sitter-python", "python", (".py", ".pyi")),
+        LanguageSpec(
+            "javascript", "tree_sitter_javascript", "language", "tree-sitter-javascript",
+            "javascript", (".js", ".jsx", ".mjs", ".cjs"),
+        ),
+        LanguageSpec(
+            "typescript", "tree_sitter_typescript", "language_typescript", "tree-sitter-typescript",
+            "typescript", (".ts", ".mts", ".cts"),
+        ),
+        LanguageSpec("tsx", "tree_sitter_typescript", "language_tsx", "tree-sitter-typescript", "typescript", (".tsx",)),
+        LanguageSpec("go", "tree_sitter_go", "language", "tree-sitter-go", "go", (".go",)),
+        LanguageSpec("rust", "tree_sitter_rust", "language", "tree-sitter-rust", "rust", (".rs",)),
+        LanguageSpec("java", "tree_sitter_java", "language", "tree-sitter-java", "java", (".java",)),
+    )
+}
+
+_BY_EXTENSION = {ext: spec.name for spec in LANGUAGES.values() for ext in spec.extensions}
+
+
+def language_for(path: str) -> str | None:
+    """The language name for a path, by extension; None when no grammar handles it."""
+    return _BY_EXTENSION.get(PurePosixPath(path).suffix.lower())
+
+
+@functools.cache
+def ts_language(name: str) -> ts.Language:
+    spec = LANGUAGES[name]
+    module = importlib.import_module(spec.module)
+    return ts.Language(getattr(module, spec.factory)())
+
+
+@functools.cache
+def ts_query(name: str) -> ts.Query:
+    spec = LANGUAGES[name]
+    return ts.Query(ts_language(name), (QUERY_DIR / f"{spec.query}.scm").read_text())
+
+
+def grammar_versions(languages: list[str] | None = None) -> dict[str, str]:
+    """language -> grammar package version, for the manifest's ``grammars`` field."""
+    out: dict[str, str] = {}
+    for name in sorted(languages or LANGUAGES):
+        spec = LANGUAGES[name]
+        try:
+            out[name] = f"{spec.distribution}=={importlib.metadata.version(spec.distribution)}"
+        except importlib.metadata.PackageNotFoundError:  # pragma: no cover - broken install
+            out[name] = f"{spec.distribution}==unknown"
+    out["tree-sitter"] = importlib.metadata.version("tree-sitter")
+    return out
+
+
+@functools.cache
+def indexer_digest() -> str:
+    """sha256 over the indexer's own code and queries.
+
+    Rows depend on exactly these files; a change in any of them makes an
+    existing index ``stale`` with reason ``indexer changed``.
+    """
+    root = Path(__file__).parent
+    h = hashlib.sha256()
+    for path in sorted([*root.glob("*.py"), *QUERY_DIR.glob("*.scm")]):
+        h.update(path.relative_to(root).as_posix().encode())
+        h.update(b"\0")
+        h.update(path.read_bytes())
+        h.update(b"\0")
+    return "sha256:" + h.hexdigest()

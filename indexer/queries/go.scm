@@ -1,0 +1,57 @@
+; Capture convention: see python.scm. A method's container is its receiver type
+; (resolved in code, not here).
+(function_declaration
+  name: (identifier) @name) @definition.function
+
+(method_declaration
+  name: (field_identifier) @name) @definition.method
+
+(type_spec
+  name: (type_identifier) @name
+  type: (struct_type)) @definition.struct
+
+(type_spec
+  name: (type_identifier) @name
+  type: (interface_type)) @definition.interface
+
+(type_spec
+  name: (type_identifier) @name
+  type: [(type_identifier) (qualified_type) (pointer_type) (map_type) (slice_type) (array_type) (function_type) (channel_type) (generic_type)]) @definition.type
+
+(source_file
+  (const_declaration (const_spec name: (identifier) @name) @definition.constant))
+
+(source_file
+  (var_declaration (var_spec name: (identifier) @name) @definition.variable))
+
+(call_expression
+  function: [
+    (identifier) @name
+    (parenthesized_expression (identifier) @name)
+    (selector_expression field: (field_identifier) @name)
+    (parenthesized_expression (selector_expression field: (field_identifier) @name))
+  ]) @reference.call
+
+(composite_literal
+  type: [
+    (type_identifier) @name
+    (qualified_type name: (type_identifier) @name)
+  ]) @reference.call
+
+(struct_type
+  (field_declaration_list
+    (field_declaration
+      !name
+      type: [
+        (type_identifier) @name
+        (qualified_type name: (type_identifier) @name)
+        (pointer_type (type_identifier) @name)
+      ]))) @reference.inherit
+
+(import_spec
+  name: (package_identifier) @alias
+  path: (interpreted_string_literal (interpreted_string_literal_content) @module @name)) @reference.import
+
+(import_spec
+  !name
+  path: (interpreted_string_literal (interpreted_string_literal_content) @module @name)) @reference.import

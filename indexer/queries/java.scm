@@ -1,0 +1,49 @@
+; Capture convention: see python.scm.
+(class_declaration
+  name: (identifier) @name) @definition.class
+
+(interface_declaration
+  name: (identifier) @name) @definition.interface
+
+(enum_declaration
+  name: (identifier) @name) @definition.enum
+
+(record_declaration
+  name: (identifier) @name) @definition.class
+
+(method_declaration
+  name: (identifier) @name) @definition.method
+
+(constructor_declaration
+  name: (identifier) @name) @definition.constructor
+
+(field_declaration
+  (modifiers "static")
+  declarator: (variable_declarator name: (identifier) @name)) @definition.constant
+
+(method_invocation
+  name: (identifier) @name) @reference.call
+
+(object_creation_expression
+  type: [
+    (type_identifier) @name
+    (generic_type (type_identifier) @name)
+  ]) @reference.call
+
+(superclass
+  [
+    (type_identifier) @name
+    (generic_type (type_identifier) @name)
+  ]) @reference.inherit
+
+(super_interfaces
+  (type_list
+    [
+      (type_identifier) @name
+      (generic_type (type_identifier) @name)
+    ])) @reference.inherit
+
+(import_declaration
+  (scoped_identifier
+    scope: (_) @module
+    name: (identifier) @name)) @reference.import

@@ -1,0 +1,71 @@
+; Capture convention: see python.scm.
+(function_declaration
+  name: (identifier) @name) @definition.function
+
+(generator_function_declaration
+  name: (identifier) @name) @definition.function
+
+(class_declaration
+  name: (_) @name) @definition.class
+
+(method_definition
+  name: (property_identifier) @name) @definition.method
+
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function) (function_expression)]) @definition.function)
+
+(variable_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function) (function_expression)]) @definition.function)
+
+(program
+  (lexical_declaration
+    (variable_declarator
+      name: (identifier) @name
+      value: [(number) (string) (template_string) (object) (array) (new_expression) (call_expression)]) @definition.constant))
+
+(program
+  (export_statement
+    (lexical_declaration
+      (variable_declarator
+        name: (identifier) @name
+        value: [(number) (string) (template_string) (object) (array) (new_expression) (call_expression)]) @definition.constant)))
+
+(call_expression
+  function: (identifier) @name) @reference.call
+
+(call_expression
+  function: (member_expression
+    property: (property_identifier) @name)) @reference.call
+
+(new_expression
+  constructor: (identifier) @name) @reference.call
+
+(class_heritage
+  (identifier) @name) @reference.inherit
+
+(class_heritage
+  (member_expression property: (property_identifier) @name)) @reference.inherit
+
+(import_statement
+  (import_clause
+    (named_imports
+      (import_specifier name: (identifier) @name !alias)))
+  source: (string (string_fragment) @module)) @reference.import
+
+(import_statement
+  (import_clause
+    (named_imports
+      (import_specifier name: (identifier) @name alias: (identifier) @alias)))
+  source: (string (string_fragment) @module)) @reference.import
+
+(import_statement
+  (import_clause (identifier) @name)
+  source: (string (string_fragment) @module)) @reference.import
+
+(import_statement
+  (import_clause (namespace_import (identifier) @name))
+  source: (string (string_fragment) @module)) @reference.import

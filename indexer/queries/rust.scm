@@ -1,0 +1,77 @@
+; Capture convention: see python.scm. An impl block is a @scope: its methods
+; are qualified by the implemented type.
+(struct_item
+  name: (type_identifier) @name) @definition.struct
+
+(enum_item
+  name: (type_identifier) @name) @definition.enum
+
+(union_item
+  name: (type_identifier) @name) @definition.struct
+
+(type_item
+  name: (type_identifier) @name) @definition.type
+
+(trait_item
+  name: (type_identifier) @name) @definition.interface
+
+(function_item
+  name: (identifier) @name) @definition.function
+
+(function_signature_item
+  name: (identifier) @name) @definition.function
+
+(mod_item
+  name: (identifier) @name) @definition.module
+
+(macro_definition
+  name: (identifier) @name) @definition.macro
+
+(const_item
+  name: (identifier) @name) @definition.constant
+
+(static_item
+  name: (identifier) @name) @definition.constant
+
+(impl_item
+  type: [
+    (type_identifier) @name
+    (generic_type type: (type_identifier) @name)
+  ]) @scope
+
+(call_expression
+  function: [
+    (identifier) @name
+    (field_expression field: (field_identifier) @name)
+    (scoped_identifier name: (identifier) @name)
+  ]) @reference.call
+
+(macro_invocation
+  macro: (identifier) @name) @reference.call
+
+(struct_expression
+  name: [
+    (type_identifier) @name
+    (scoped_type_identifier name: (type_identifier) @name)
+  ]) @reference.call
+
+(impl_item
+  trait: [
+    (type_identifier) @name
+    (scoped_type_identifier name: (type_identifier) @name)
+  ]) @reference.inherit
+
+(use_declaration
+  argument: (scoped_identifier
+    path: (_) @module
+    name: (identifier) @name)) @reference.import
+
+(use_declaration
+  argument: (use_as_clause
+    path: (scoped_identifier path: (_) @module name: (identifier) @name)
+    alias: (identifier) @alias)) @reference.import
+
+(use_declaration
+  argument: (scoped_use_list
+    path: (_) @module
+    list: (use_list (identifier) @name))) @reference.import

@@ -1,0 +1,96 @@
+; Capture convention: see python.scm. Used for .ts and .tsx (both grammars).
+(function_declaration
+  name: (identifier) @name) @definition.function
+
+(generator_function_declaration
+  name: (identifier) @name) @definition.function
+
+(function_signature
+  name: (identifier) @name) @definition.function
+
+(class_declaration
+  name: (type_identifier) @name) @definition.class
+
+(abstract_class_declaration
+  name: (type_identifier) @name) @definition.class
+
+(interface_declaration
+  name: (type_identifier) @name) @definition.interface
+
+(type_alias_declaration
+  name: (type_identifier) @name) @definition.type
+
+(enum_declaration
+  name: (identifier) @name) @definition.enum
+
+(method_definition
+  name: (property_identifier) @name) @definition.method
+
+(method_signature
+  name: (property_identifier) @name) @definition.method
+
+(abstract_method_signature
+  name: (property_identifier) @name) @definition.method
+
+(internal_module
+  name: (identifier) @name) @definition.module
+
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function) (function_expression)]) @definition.function)
+
+(program
+  (lexical_declaration
+    (variable_declarator
+      name: (identifier) @name
+      value: [(number) (string) (template_string) (object) (array) (new_expression) (call_expression)]) @definition.constant))
+
+(program
+  (export_statement
+    (lexical_declaration
+      (variable_declarator
+        name: (identifier) @name
+        value: [(number) (string) (template_string) (object) (array) (new_expression) (call_expression)]) @definition.constant)))
+
+(call_expression
+  function: (identifier) @name) @reference.call
+
+(call_expression
+  function: (member_expression
+    property: (property_identifier) @name)) @reference.call
+
+(new_expression
+  constructor: (identifier) @name) @reference.call
+
+(extends_clause
+  value: (identifier) @name) @reference.inherit
+
+(implements_clause
+  (type_identifier) @name) @reference.inherit
+
+(extends_type_clause
+  type: (type_identifier) @name) @reference.inherit
+
+(type_annotation
+  (type_identifier) @name) @reference.type
+
+(import_statement
+  (import_clause
+    (named_imports
+      (import_specifier name: (identifier) @name !alias)))
+  source: (string (string_fragment) @module)) @reference.import
+
+(import_statement
+  (import_clause
+    (named_imports
+      (import_specifier name: (identifier) @name alias: (identifier) @alias)))
+  source: (string (string_fragment) @module)) @reference.import
+
+(import_statement
+  (import_clause (identifier) @name)
+  source: (string (string_fragment) @module)) @reference.import
+
+(import_statement
+  (import_clause (namespace_import (identifier) @name))
+  source: (string (string_fragment) @module)) @reference.import

@@ -1,0 +1,131 @@
+"""Resolving an import's module spec to the file that defines it, from the tree's paths alone.
+
+Pure: built from the list of paths of the commit being indexed, so a resolved
+path provably exists in that commit. No compiler, no build graph: a spec that
+does not map to a file of the tree (a third-party package, a Go module outside
+the repo) stays unresolved rather than guessed.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from collections.abc import Iterable
+
+_JS_EXTS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
+
+
+class PathIndex:
+    """All paths of one tree, with suffix lookups for the languages' module systems."""
+
+    def __init__(self, paths: Iterable[str]):
+        self.paths = frozenset(paths)
+        # "b/c.py" -> ["a/b/c.py", "src/b/c.py"]: lets `import b.c` find a file
+        # under a source root (src/, lib/) without knowing the build config.
+        self._by_suffix: dict[str, list[str]] = defaultdict(list)
+        self._dirs: dict[str, list[str]] = defaultdict(list)
+        for path in sorted(self.paths):
+            parts = path.split("/")
+            for k in range(1, len(parts) + 1):
+                self._by_suffix["/".join(parts[-k:])].append(path)
+            self._dirs[posixpath.dirname(path)].append(path)
+        self._dir_suffix: dict[str, list[str]] = defaultdict(list)
+        for d in self._dirs:
+            parts = d.split("/") if d else []
+            for k in range(1, len(parts) + 1):
+                self._dir_suffix["/".join(parts[-k:])].append(d)
+
+    def __call__(self, language: str, from_path: str, module: str, name: str) -> str | None:
+        return self.resolve(language, from_path, module, name)
+
+    def resolve(self, language: str, from_path: str, module: str, name: str) -> str | None:
+        if language == "python":
+            return self._python(from_path, module, name)
+        if language in ("javascript", "typescript", "tsx"):
+            return self._js(from_path, module)
+        if language == "java":
+            return self._suffix(f"{module.replace('.', '/')}/{name}.java", from_path)
+        if language == "go":
+            return self._go(from_path, module)
+        if language == "rust":
+            return self._rust(from_path, module, name)
+        return None
+
+    def _suffix(self, suffix: str, from_path: str) -> str | None:
+        if suffix in self.paths:
+            return suffix
+        found = self._by_suffix.get(suffix)
+        if not found:
+            return None
+        if len(found) == 1:
+            return found[0]
+        # ambiguous: the candidate sharing the longest directory prefix with the importer
+        return max(found, key=lambda p: (len(posixpath.commonprefix([p, from_path])), -len(p)))
+
+    def _python(self, from_path: str, module: str, name: str) -> str | None:
+        dots = len(module) - len(module.lstrip("."))
+        rest = module[dots:]
+        if dots:
+            base = posixpath.dirname(from_path)
+            for _ in range(dots - 1):
+                base = posixpath.dirname(base)
+            stem = posixpath.join(base, rest.replace(".", "/")) if rest else base
+            candidates = [f"{stem}/{name}.py", f"{stem}/{name}/__init__.py", f"{stem}.py", f"{stem}/__init__.py"]
+            return next((c.lstrip("/") for c in candidates if c.lstrip("/") in self.paths), None)
+        stem = rest.replace(".", "/")
+        # `from pkg import mod` names a submodule when one exists, else a symbol of pkg
+        for suffix in (f"{stem}/{name}.py", f"{stem}/{name}/__init__.py", f"{stem}.py", f"{stem}/__init__.py"):
+            hit = self._suffix(suffix, from_path)
+            if hit:
+                return hit
+        return None
+
+    def _js(self, from_path: str, module: str) -> str | None:
+        if not module.startswith("."):
+            return None  # a package, or a path alias (tsconfig paths are not read yet)
+        stem = posixpath.normpath(posixpath.join(posixpath.dirname(from_path), module))
+        if stem.startswith(".."):
+            return None
+        if stem in self.paths:
+            return stem
+        base, ext = posixpath.splitext(stem)
+        if ext in (".js", ".mjs", ".cjs", ".jsx"):  # TS source imported by its emitted name
+            for alt in (".ts", ".tsx", ".mts", ".cts"):
+                if base + alt in self.paths:
+                    return base + alt
+        for candidate in (*(stem + e for e in _JS_EXTS), *(f"{stem}/index{e}" for e in _JS_EXTS)):
+            if candidate in self.paths:
+                return candidate
+        return None
+
+    def _go(self, from_path: str, module: str) -> str | None:
+        # an import path names a package directory; the module prefix
+        # (example.com/org/repo) is not in the tree, so match trailing segments,
+        # longest first, and answer with the package's first non-test file
+        parts = module.split("/")
+        for k in range(len(parts), 0, -1):
+            dirs = self._dir_suffix.get("/".join(parts[-k:]))
+            if dirs:
+                best = max(dirs, key=lambda d: len(posixpath.commonprefix([d, from_path])))
+                files = [f for f in self._dirs[best] if f.endswith(".go") and not f.endswith("_test.go")]
+                return files[0] if files else None
+        return None
+
+    def _rust(self, from_path: str, module: str, name: str) -> str | None:
+        parts = [p for p in module.split("::") if p]
+        if not parts or parts[0] in ("std", "core", "alloc"):
+            return None
+        if parts[0] in ("crate", "self", "super"):
+            head = parts.pop(0)
+            root = from_path.split("/src/")[0] + "/src" if "/src/" in from_path else "src"
+            if head != "crate":
+                root = posixpath.dirname(from_path)
+                if head == "super":
+                    root = posixpath.dirname(root)
+        else:
+            root = "src"
+        stem = posixpath.join(root, *parts) if parts else root
+        for candidate in (f"{stem}/{name}.rs", f"{stem}/{name}/mod.rs", f"{stem}.rs", f"{stem}/mod.rs"):
+            if candidate in self.paths:
+                return candidate
+        return None

@@ -1,0 +1,126 @@
+"""Arrow schemas of the four tables every shard writes, and the closed sets of words in them.
+
+Tables (one Parquet file each per shard, zstd):
+- ``documents``: one row per tree entry of the shard, parsed or skipped (with the reason).
+- ``symbols``: definitions.
+- ``edges``: references (calls, imports, inheritance, type uses) in source order.
+- ``refs``: the reverse index: the same references keyed and sorted by target name,
+  so ``refs NAME`` reads row groups by statistics. Validation checks it equals
+  ``edges`` row for row.
+- ``tombstones``: paths removed by an incremental batch (empty in a full build).
+
+Lines are 1-based, columns 0-based byte offsets (shared/CONTRACT.md).
+"""
+
+from __future__ import annotations
+
+import enum
+
+import pyarrow as pa
+
+
+class DocStatus(enum.StrEnum):
+    PARSED = "parsed"
+    SKIPPED = "skipped"
+
+
+class SkipReason(enum.StrEnum):
+    """Why a tree entry has no rows. Modelled on zoekt's SkipReason: not an error."""
+
+    BINARY = "binary"
+    TOO_LARGE = "too-large"
+    UNSUPPORTED = "unsupported"
+    GENERATED = "generated"
+    EXCLUDED = "excluded"
+    SECRET = "secret"
+    SYMLINK = "symlink"
+    SUBMODULE = "submodule"
+    INVALID_PATH = "invalid-path"
+    PARSE_BUDGET = "parse-budget"
+
+
+class EdgeKind(enum.StrEnum):
+    CALL = "call"
+    IMPORT = "import"
+    INHERIT = "inherit"
+    TYPE = "type"
+
+
+DOCUMENTS = pa.schema(
+    [
+        ("path", pa.string()),
+        ("blob", pa.string()),
+        ("mode", pa.int32()),
+        ("language", pa.string()),
+        ("bytes", pa.int64()),
+        ("lines", pa.int64()),
+        ("status", pa.string()),
+        ("reason", pa.string()),
+        ("symbols", pa.int32()),
+        ("edges", pa.int32()),
+    ]
+)
+
+_RANGE = [
+    ("start_line", pa.int32()),
+    ("start_col", pa.int32()),
+    ("end_line", pa.int32()),
+    ("end_col", pa.int32()),
+]
+
+SYMBOLS = pa.schema(
+    [
+        ("symbol_id", pa.string()),
+        ("path", pa.string()),
+        ("name", pa.string()),
+        ("container", pa.string()),
+        ("qualname", pa.string()),
+        ("kind", pa.string()),
+        ("language", pa.string()),
+        *_RANGE,
+        ("name_line", pa.int32()),
+        ("name_col", pa.int32()),
+        ("exported", pa.bool_()),
+    ]
+)
+
+EDGES = pa.schema(
+    [
+        ("path", pa.string()),
+        ("source", pa.string()),  # qualname of the enclosing definition ("" at module level)
+        ("target", pa.string()),  # the referenced name as written (last segment)
+        ("module", pa.string()),  # import spec, for imports and names bound by them
+        ("kind", pa.string()),
+        ("language", pa.string()),
+        *_RANGE,
+        ("resolved_path", pa.string()),  # defining file where the import graph tells
+    ]
+)
+
+REFS = EDGES  # same rows, sorted by (target, path, start_line, start_col)
+
+TOMBSTONES = pa.schema(
+    [
+        ("path", pa.string()),
+        ("blob", pa.string()),
+        ("seq", pa.int64()),
+        ("reason", pa.string()),
+    ]
+)
+
+TABLES: dict[str, pa.Schema] = {
+    "documents": DOCUMENTS,
+    "symbols": SYMBOLS,
+    "edges": EDGES,
+    "refs": REFS,
+    "tombstones": TOMBSTONES,
+}
+
+# Sort keys that make every table's order canonical (dump, reverse-index check).
+SORT_KEYS: dict[str, list[str]] = {
+    "documents": ["path"],
+    "symbols": ["path", "start_line", "start_col", "kind", "name"],
+    "edges": ["path", "start_line", "start_col", "kind", "target"],
+    "refs": ["target", "path", "start_line", "start_col", "kind"],
+    "tombstones": ["path", "seq"],
+}

@@ -1,0 +1,112 @@
+"""A shard: which files belong to it, and the Arrow tables its files produce.
+
+Pure: tree entries and blob bytes in, Arrow tables out. The task layer reads
+the bytes from git and writes the tables to storage.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from indexer.config import IndexConfig
+from indexer.document import SNIFF_BYTES, classify, count_lines
+from indexer.extract import ParseBudgetExceeded, Resolver, extract
+from indexer.schema import SORT_KEYS, TABLES, DocStatus, SkipReason
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    """One blob (or link, or submodule) of the commit's tree."""
+
+    path: str
+    oid: str
+    mode: int
+    size: int
+
+
+def shard_of(path: str, shards: int) -> int:
+    """Stable shard number of a path: the same on every machine and every run,
+    so an incremental update rewrites exactly the shards its paths hash to."""
+    digest = hashlib.blake2b(path.encode("utf-8", "surrogateescape"), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % shards
+
+
+def partition(entries: Iterable[TreeEntry], shards: int) -> list[list[TreeEntry]]:
+    out: list[list[TreeEntry]] = [[] for _ in range(shards)]
+    for e in entries:
+        out[shard_of(e.path, shards)].append(e)
+    return out
+
+
+def build_shard_tables(
+    entries: list[TreeEntry],
+    read_blob: Callable[[str], bytes],
+    config: IndexConfig,
+    resolve: Resolver | None,
+) -> dict[str, pa.Table]:
+    """Index every entry of one shard. Never raises for a file's content: a file
+    that cannot be indexed becomes a skipped document with its reason."""
+    docs: list[tuple] = []
+    symbols: list[tuple] = []
+    edges: list[tuple] = []
+    for e in sorted(entries, key=lambda x: x.path):
+        head = b""
+        needs_bytes = e.mode not in (0o120000, 0o160000) and e.size <= config.max_file_bytes
+        data = read_blob(e.oid) if needs_bytes else b""
+        head = data[:SNIFF_BYTES]
+        language, reason = classify(e.path, e.mode, e.size, head, config)
+        n_sym = n_edge = 0
+        if reason is None and language is not None:
+            try:
+                rows = extract(e.path, language, data, resolve, config.max_parse_work_factor)
+            except ParseBudgetExceeded:
+                reason = SkipReason.PARSE_BUDGET
+            else:
+                symbols.extend(rows.symbols)
+                edges.extend(rows.edges)
+                n_sym, n_edge = len(rows.symbols), len(rows.edges)
+        docs.append(
+            (
+                e.path,
+                e.oid,
+                e.mode,
+                language,
+                e.size,
+                count_lines(data) if data else 0,
+                str(DocStatus.SKIPPED if reason else DocStatus.PARSED),
+                str(reason) if reason else None,
+                n_sym,
+                n_edge,
+            )
+        )
+    tables = {
+        "documents": rows_to_table("documents", docs),
+        "symbols": rows_to_table("symbols", symbols),
+        "edges": rows_to_table("edges", edges),
+    }
+    tables["refs"] = sort_table("refs", tables["edges"])
+    return tables
+
+
+def rows_to_table(table: str, rows: list[tuple]) -> pa.Table:
+    schema = TABLES[table]
+    columns = list(zip(*rows, strict=True)) if rows else [[] for _ in schema]
+    t = pa.Table.from_arrays([pa.array(c, type=f.type) for c, f in zip(columns, schema, strict=True)], schema=schema)
+    return sort_table(table, t)
+
+
+def sort_table(table: str, t: pa.Table) -> pa.Table:
+    """The canonical order of a table: what dump prints and digests are taken over."""
+    if t.num_rows == 0:
+        return t
+    idx = pc.sort_indices(t, sort_keys=[(k, "ascending") for k in SORT_KEYS[table]])
+    return t.take(idx)
+
+
+def empty_table(table: str) -> pa.Table:
+    return TABLES[table].empty_table()

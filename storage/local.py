@@ -1,0 +1,129 @@
+"""The ``file://`` backend: the default store, under ``.git/freshindex``.
+
+Conditional writes without a server: put-if-absent is ``os.link`` of a fully
+written temporary file (atomic, fails if the name exists); compare-and-swap
+holds an ``flock`` on a lock file while it compares and ``os.replace``s. This
+is the only backend that renames (STYLE.md, practice 5).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from freshindex.exceptions import NotFound, PreconditionFailed, StoreUnavailable
+from storage.base import Blob, Store, sha256_hex
+
+
+class LocalStore(Store):
+    def __init__(self, root: str | Path):
+        self.root = Path(root)
+        self.uri = self.root.resolve().as_uri()
+
+    def _path(self, key: str) -> Path:
+        if key.startswith("/") or ".." in key.split("/"):
+            raise ValueError(f"bad store key {key!r}")
+        return self.root / key
+
+    def get(self, key: str) -> Blob:
+        try:
+            data = self._path(key).read_bytes()
+        except FileNotFoundError as err:
+            raise NotFound(f"{self.uri}/{key} does not exist") from err
+        return Blob(data, sha256_hex(data))
+
+    def exists(self, key: str) -> bool:
+        return self._path(key).exists()
+
+    def _write_temp(self, key: str, data: bytes) -> Path:
+        final = self._path(key)
+        try:
+            final.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise StoreUnavailable(f"cannot create store folder {final.parent}: {err.strerror}") from err
+        fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+            raise
+        return Path(tmp)
+
+    def put(self, key: str, data: bytes) -> None:
+        tmp = self._write_temp(key, data)
+        os.replace(tmp, self._path(key))
+        _fsync_dir(self._path(key).parent)
+
+    def put_if_absent(self, key: str, data: bytes) -> str:
+        tmp = self._write_temp(key, data)
+        try:
+            os.link(tmp, self._path(key))
+        except FileExistsError as err:
+            if self._path(key).read_bytes() == data:
+                return sha256_hex(data)  # the same object: an earlier attempt landed
+            raise PreconditionFailed(f"{key} already exists") from err
+        finally:
+            os.unlink(tmp)
+        _fsync_dir(self._path(key).parent)
+        return sha256_hex(data)
+
+    def put_if_match(self, key: str, data: bytes, etag: str | None) -> str:
+        final = self._path(key)
+        final.parent.mkdir(parents=True, exist_ok=True)
+        lock_path = final.with_name(final.name + ".lock")
+        with open(lock_path, "a+b") as lock:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+            try:
+                current = sha256_hex(final.read_bytes()) if final.exists() else None
+                if current != etag:
+                    raise PreconditionFailed(
+                        f"{key} changed since it was read (expected {etag or 'absent'}, found {current or 'absent'})"
+                    )
+                tmp = self._write_temp(key, data)
+                os.replace(tmp, final)
+                _fsync_dir(final.parent)
+            finally:
+                fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+        return sha256_hex(data)
+
+    def list(self, prefix: str) -> Iterator[str]:
+        base = self._path(prefix.rstrip("/")) if prefix else self.root
+        if not base.exists():
+            return iter(())
+        keys = []
+        for dirpath, _dirs, files in os.walk(base):
+            for name in files:
+                if name.startswith(".") or name.endswith(".lock"):
+                    continue  # temporaries and lock files are not objects
+                keys.append(Path(dirpath, name).relative_to(self.root).as_posix())
+        return iter(sorted(keys))
+
+    def delete(self, key: str) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            self._path(key).unlink()
+
+    def local_path(self, key: str) -> str | None:
+        return str(self._path(key))
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError as err:  # pragma: no cover - filesystems without dir fsync
+        if err.errno not in (errno.EINVAL, errno.EBADF):
+            raise
+    finally:
+        os.close(fd)

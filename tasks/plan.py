@@ -1,0 +1,71 @@
+"""Planning a build: resolve the commit, read its config, list its tree, stage the version."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from prefect import task
+from prefect.cache_policies import NO_CACHE
+
+from freshindex import gitrepo
+from freshindex.exceptions import ConfigError
+from freshindex.manifest import Submodule
+from indexer.config import IndexConfig
+from storage.catalog import PointerState, new_version_id, read_pointer, write_staging
+from tasks.io import store_for
+
+
+@dataclass(frozen=True)
+class ShardJob:
+    """Everything a shard task needs, small enough to ship to every Dask worker.
+
+    Workers re-list the tree themselves (cached per process) instead of
+    receiving 128 file lists: the commit is the contract, not the list."""
+
+    git_dir: str
+    store_uri: str
+    commit: str
+    tree: str
+    version: str
+    shards: int
+    config: IndexConfig
+
+
+@dataclass(frozen=True)
+class BuildPlan:
+    job: ShardJob
+    entries: int  # tree entries: the documents count validation expects
+    base: PointerState  # the pointer this build will compare-and-swap against
+    submodules: list[Submodule] = field(default_factory=list)
+
+    @property
+    def version(self) -> str:
+        return self.job.version
+
+
+@task(name="plan-build", cache_policy=NO_CACHE)
+def plan_build(repo_path: str, store_uri: str, rev: str = "HEAD", shards: int | None = None) -> BuildPlan:
+    repo = gitrepo.open_repo(repo_path)
+    commit = gitrepo.resolve_commit(repo, rev)
+    config = gitrepo.config_at(repo, commit)
+    n = shards or config.shards
+    if not 1 <= n <= 4096:
+        raise ConfigError(f"shards must be between 1 and 4096, not {n}")
+    entries = gitrepo.list_tree(repo, str(commit.tree_id))
+    submodules = [
+        Submodule(path=e.path, head=e.oid, tree=None) for e in entries if e.mode == 0o160000
+    ]
+    store = store_for(store_uri)
+    base = read_pointer(store)
+    version = new_version_id(str(commit.id))
+    write_staging(store, version, {"sourceCommit": str(commit.id), "shards": n})
+    job = ShardJob(
+        git_dir=str(repo.path),
+        store_uri=store_uri,
+        commit=str(commit.id),
+        tree=str(commit.tree_id),
+        version=version,
+        shards=n,
+        config=config,
+    )
+    return BuildPlan(job=job, entries=len(entries), base=base, submodules=submodules)

@@ -1,0 +1,113 @@
+"""Validate a staged version, write its manifest once, and move the pointer to it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from prefect import task
+from prefect.cache_policies import NO_CACHE
+
+import freshindex
+from freshindex.exceptions import PreconditionFailed, PublishConflict
+from freshindex.manifest import (
+    BuildKind,
+    Counts,
+    IndexerInfo,
+    Manifest,
+    PublicationRecord,
+    TableEntry,
+    VersionState,
+)
+from indexer.languages import grammar_versions, indexer_digest
+from storage import Store
+from storage.catalog import manifest_key, next_seq, now_iso, publish
+from tasks.io import store_for
+from tasks.plan import BuildPlan
+from tasks.validate import ValidationReport, validate_tables
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What finalize did: ``published``, ``failed`` (validation) or ``conflict`` (lost the pointer)."""
+
+    status: str
+    version: str
+    reason: str | None
+    manifest: Manifest
+
+
+@task(name="validate-version", cache_policy=NO_CACHE)
+def validate_version(plan: BuildPlan, tables: list[TableEntry]) -> ValidationReport:
+    return validate_tables(store_for(plan.job.store_uri), tables, plan.job.shards, plan.entries)
+
+
+def indexer_info() -> IndexerInfo:
+    return IndexerInfo(name="freshindex", version=freshindex.__version__, digest=indexer_digest())
+
+
+def make_manifest(
+    plan: BuildPlan,
+    tables: list[TableEntry],
+    report: ValidationReport,
+    seq: int,
+    build_kind: BuildKind = BuildKind.FULL,
+    parent: str | None = None,
+) -> Manifest:
+    job = plan.job
+    counts = report.counts or {"documents": 0, "symbols": 0, "edges": 0, "tombstones": 0}
+    shards_done = len({t.shard for t in tables})
+    return Manifest(
+        versionId=job.version,
+        sourceCommit=job.commit,
+        sourceTree=job.tree,
+        parentVersion=parent if parent is not None else (plan.base.pointer.version if plan.base.pointer else None),
+        buildKind=build_kind,
+        indexer=indexer_info(),
+        grammars=grammar_versions(list(job.config.languages)),
+        configDigest=job.config.digest,
+        include=list(job.config.include),
+        exclude=list(job.config.exclude),
+        shards=job.shards,
+        completedShards=shards_done,
+        state=VersionState.COMPLETE if report.ok else VersionState.FAILED,
+        reason=report.reason,
+        counts=Counts.model_validate(counts),
+        tables=sorted(tables, key=lambda t: (t.shard, t.table)),
+        contentDigest="",
+        seq=seq,
+        submodules=plan.submodules,
+        createdAt=now_iso(),
+    ).with_digests()
+
+
+def finalize(store: Store, plan: BuildPlan, tables: list[TableEntry], report: ValidationReport,
+             build_kind: BuildKind = BuildKind.FULL) -> Outcome:
+    if not report.ok:
+        failed = make_manifest(plan, tables, report, seq=0, build_kind=build_kind)
+        store.put_if_absent(manifest_key(plan.version), failed.to_bytes())
+        return Outcome("failed", plan.version, report.reason, failed)
+    seq = next_seq(store, plan.base)
+    manifest = make_manifest(plan, tables, report, seq=seq, build_kind=build_kind)
+    try:
+        store.put_if_absent(manifest_key(plan.version), manifest.to_bytes())
+    except PreconditionFailed:
+        return Outcome("conflict", plan.version, f"manifest of {plan.version} already exists", manifest)
+    record = PublicationRecord(
+        version=manifest.versionId,
+        seq=manifest.seq,
+        sourceCommit=manifest.sourceCommit,
+        manifestDigest=manifest.manifestDigest,
+        parentVersion=manifest.parentVersion,
+        buildKind=manifest.buildKind,
+        publishedAt=now_iso(),
+    )
+    try:
+        publish(store, manifest, plan.base, record)
+    except PublishConflict as err:
+        return Outcome("conflict", plan.version, str(err), manifest)
+    return Outcome("published", plan.version, None, manifest)
+
+
+@task(name="publish-version", cache_policy=NO_CACHE)
+def publish_version(plan: BuildPlan, tables: list[TableEntry], report: ValidationReport) -> Outcome:
+    return finalize(store_for(plan.job.store_uri), plan, tables, report)
