@@ -86,8 +86,9 @@ class IndexConfig:
     # bigger files are nearly always generated data.
     max_file_bytes: int = 2_000_000
     # Work bound per file for tree-sitter, which has no timeout of its own in
-    # 0.26: parsing stops after this many bytes have been consumed more than
-    # once (error recovery re-reads input), and the query after this many steps.
+    # 0.26: a parse may take factor x bytes / 100 progress steps (see
+    # indexer/extract.py for the measurement); past that the file is skipped
+    # with reason parse-budget.
     max_parse_work_factor: int = 8
     secret_patterns: tuple[str, ...] = field(default=SECRET_PATTERNS)
 

@@ -72,12 +72,12 @@ def classify(
         return language, SkipReason.SECRET
     if config.is_excluded(path):
         return language, SkipReason.EXCLUDED
-    if language is None or language not in config.languages:
-        return language, SkipReason.UNSUPPORTED
     if size > config.max_file_bytes:
         return language, SkipReason.TOO_LARGE
     if b"\0" in head[:SNIFF_BYTES]:
         return language, SkipReason.BINARY
+    if language is None or language not in config.languages:
+        return language, SkipReason.UNSUPPORTED
     if is_generated(path, head):
         return language, SkipReason.GENERATED
     return language, None

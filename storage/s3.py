@@ -95,7 +95,12 @@ class S3Store(Store):
     def check(self) -> None:
         """Fail fast, with one clear line, when the bucket is missing or unreachable."""
         if not self._checked:
-            self._call("", self.client.head_bucket)
+            try:
+                self._call("", self.client.head_bucket)
+            except NotFound as err:  # HEAD has no body: a bare 404 means no bucket
+                raise StoreUnavailable(
+                    f"S3 bucket {self.bucket!r} does not exist at {self._endpoint()}"
+                ) from err
             self._checked = True
 
     # -- Store ---------------------------------------------------------------

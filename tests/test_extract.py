@@ -1,0 +1,101 @@
+"""Extraction rules (indexer/queries/*.scm) against one fixture file per language."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from indexer.extract import ParseBudgetExceeded, extract, parse
+from indexer.languages import LANGUAGES, language_for
+from indexer.resolve import PathIndex
+from indexer.schema import EDGES, SYMBOLS
+
+FIXTURES = Path(__file__).parent / "fixtures" / "lang"
+
+
+def rows_text(path: str, data: bytes) -> str:
+    lang = language_for(path)
+    assert lang is not None
+    rows = extract(path, lang, data, resolve=None)
+    lines = [json.dumps(dict(zip(SYMBOLS.names, r, strict=True)), sort_keys=True) for r in rows.symbols]
+    lines += [json.dumps(dict(zip(EDGES.names, r, strict=True)), sort_keys=True) for r in rows.edges]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("fixture", sorted(p.name for p in FIXTURES.iterdir()))
+def test_extraction_matches_golden(fixture: str, golden) -> None:  # type: ignore[no-untyped-def]
+    data = (FIXTURES / fixture).read_bytes()
+    golden(f"lang/{fixture}.jsonl", rows_text(fixture, data))
+
+
+def test_every_language_has_a_fixture() -> None:
+    covered = {language_for(p.name) for p in FIXTURES.iterdir()}
+    assert covered == set(LANGUAGES)
+
+
+def _symbols(path: str, src: str) -> dict[str, tuple[str, int, str]]:
+    lang = language_for(path)
+    assert lang
+    rows = extract(path, lang, src.encode())
+    return {r[4]: (r[5], r[7], r[3]) for r in rows.symbols}  # qualname -> kind, line, container
+
+
+def test_python_methods_are_qualified_by_class() -> None:
+    syms = _symbols("m.py", "class A:\n    def f(self):\n        def inner():\n            pass\n")
+    assert syms["A.f"] == ("method", 2, "A")
+    assert syms["A.f.inner"][0] == "function"
+
+
+def test_go_method_container_is_receiver_type() -> None:
+    syms = _symbols("s.go", "package p\n\nfunc (s *Srv) Run() {}\n")
+    assert syms["Srv.Run"] == ("method", 3, "Srv")
+
+
+def test_rust_impl_methods_are_qualified_by_type() -> None:
+    syms = _symbols("l.rs", "struct S;\nimpl S {\n    fn go(&self) {}\n}\n")
+    assert syms["S.go"] == ("method", 3, "S")
+
+
+def test_exported_flags() -> None:
+    rows = extract("x.go", "go", b"package p\nfunc Public() {}\nfunc private() {}\n")
+    flags = {r[2]: r[13] for r in rows.symbols}
+    assert flags == {"Public": True, "private": False}
+    rows = extract("x.ts", "typescript", b"export function a() {}\nfunction b() {}\n")
+    assert {r[2]: r[13] for r in rows.symbols} == {"a": True, "b": False}
+
+
+def test_calls_resolve_through_imports() -> None:
+    index = PathIndex(["pkg/models.py", "pkg/__init__.py", "app/main.py"])
+    src = b"from pkg.models import save\n\ndef run():\n    save()\n"
+    rows = extract("app/main.py", "python", src, resolve=index)
+    call = next(e for e in rows.edges if e[4] == "call")
+    assert call[2] == "save" and call[10] == "pkg/models.py" and call[1] == "run"
+
+
+def test_relative_and_js_resolution() -> None:
+    index = PathIndex(["a/b/c.py", "a/b/d.py", "web/x.ts", "web/lib/index.ts", "go/pkg/util/u.go"])
+    assert index("python", "a/b/c.py", ".d", "thing") == "a/b/d.py"
+    assert index("python", "a/b/c.py", ".", "d") == "a/b/d.py"
+    assert index("typescript", "web/x.ts", "./lib", "f") == "web/lib/index.ts"
+    assert index("typescript", "web/x.ts", "react", "f") is None
+    assert index("go", "go/main.go", "example.com/m/pkg/util", "util") == "go/pkg/util/u.go"
+
+
+def test_deeply_nested_expression_is_bounded() -> None:
+    # 10,000 nested parentheses: tree-sitter parses it; our sweep is not recursive
+    src = b"x = " + b"(" * 10_000 + b"1" + b")" * 10_000 + b"\n"
+    rows = extract("deep.py", "python", src)
+    assert [r[2] for r in rows.symbols] == ["x"]
+
+
+def test_parse_budget_cuts_off_pathological_input() -> None:
+    junk = b"{[(" * 200_000  # 600 KB of unbalanced brackets: heavy error recovery
+    with pytest.raises(ParseBudgetExceeded):
+        parse("python", junk, work_factor=0)
+
+
+def test_invalid_utf8_parses() -> None:
+    rows = extract("bad.py", "python", b"def f():\n    return '\xff\xfe'\n")
+    assert [r[2] for r in rows.symbols] == ["f"]
