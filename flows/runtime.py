@@ -85,7 +85,9 @@ def prefect_api() -> Iterator[str]:
     if not url:
         from prefect.server.api.server import SubprocessASGIServer
 
-        log.info("starting one local Prefect API for this run (set PREFECT_API_URL to reuse a server)")
+        log.info(
+            "starting one local Prefect API for this run (set PREFECT_API_URL to reuse a server)"
+        )
         server = SubprocessASGIServer()
         server.start(timeout=180)
         url = server.api_url
@@ -112,9 +114,9 @@ def prefect_api() -> Iterator[str]:
 
 def _flush_prefect_logs() -> None:
     with contextlib.suppress(Exception):
-        from prefect.logging.handlers import APILogHandler
+        from prefect.logging.handlers import APILogWorker
 
-        APILogHandler.flush()
+        APILogWorker.drain_all(timeout=5)
 
 
 def task_runner(workers: int | None = None, address: str | None = None, kind: str = "dask") -> Any:
@@ -139,6 +141,7 @@ def task_runner(workers: int | None = None, address: str | None = None, kind: st
             "n_workers": n,
             "threads_per_worker": 1,
             "processes": True,
-            "dashboard_address": None,
+            # no dashboard: nothing here serves it, and port 8787 may be taken
+            "scheduler_kwargs": {"dashboard": False},
         }
     )

@@ -187,7 +187,9 @@ def cmd_status(ctx: Context) -> int:
 
 def _fresh_exit(ctx: Context, doc: dict[str, Any]) -> int:
     if getattr(ctx.args, "require_fresh", False) and doc["freshness"] not in ("exact", "overlay"):
-        raise NotFresh(f"index freshness is {doc['freshness']}: {'; '.join(doc['reasons']) or 'unknown'}")
+        raise NotFresh(
+            f"index freshness is {doc['freshness']}: {'; '.join(doc['reasons']) or 'unknown'}"
+        )
     return 0
 
 
@@ -197,21 +199,29 @@ def _query(ctx: Context, kind: str) -> int:
     version = _current(ctx)
     env = _envelope(ctx, version)
     doc = env.to_json()
-    results = query.defs(version, ctx.args.name) if kind == "defs" else query.refs(version, ctx.args.name)
+    results = (
+        query.defs(version, ctx.args.name) if kind == "defs" else query.refs(version, ctx.args.name)
+    )
     doc["results"] = results
     if kind == "refs" and doc["freshness"] in ("partial", "stale"):
         doc["complete"] = False  # an empty list here never means "no callers"
 
     def human() -> None:
-        print(f"# {len(results)} {kind} of {ctx.args.name} [{doc['freshness']}] "
-              f"index {doc['indexCommit'][:12] if doc['indexCommit'] else '-'}", file=sys.stderr)
+        print(
+            f"# {len(results)} {kind} of {ctx.args.name} [{doc['freshness']}] "
+            f"index {doc['indexCommit'][:12] if doc['indexCommit'] else '-'}",
+            file=sys.stderr,
+        )
         for r in doc["reasons"]:
             print(f"#   {r}", file=sys.stderr)
         for r in results:
             label = r.get("qualname") or r.get("caller") or ""
             print(f"{r['path']}:{r['startLine']}:{r['startCol'] + 1}\t{r['kind']}\t{label}")
         if not results and doc["freshness"] in ("partial", "stale"):
-            print(f"# no {kind} found, but this index is {doc['freshness']}: the list is incomplete", file=sys.stderr)
+            print(
+                f"# no {kind} found, but this index is {doc['freshness']}: the list is incomplete",
+                file=sys.stderr,
+            )
 
     ctx.out.doc(doc, human)
     return _fresh_exit(ctx, doc)
@@ -251,8 +261,14 @@ def cmd_verify(ctx: Context) -> int:
             raise NoPublishedVersion(f"no published index in {store.describe()}: nothing to verify")
         version = ptr.version
     manifest, problems = verify_version(store, version)
-    doc = {"version": version, "ok": not problems, "problems": problems, "tables": len(manifest.tables),
-           "manifestDigest": manifest.manifestDigest, "seq": manifest.seq}
+    doc = {
+        "version": version,
+        "ok": not problems,
+        "problems": problems,
+        "tables": len(manifest.tables),
+        "manifestDigest": manifest.manifestDigest,
+        "seq": manifest.seq,
+    }
 
     def human() -> None:
         if problems:
@@ -274,17 +290,29 @@ def cmd_versions(ctx: Context) -> int:
     current = read_pointer(store).pointer
     rows = []
     for version, state in sorted(list_versions(store).items(), reverse=True):
-        row: dict[str, Any] = {"version": version, "state": state, "current": bool(current and current.version == version)}
+        row: dict[str, Any] = {
+            "version": version,
+            "state": state,
+            "current": bool(current and current.version == version),
+        }
         if state in ("complete", "failed"):
             m = read_manifest(store, version)
-            row.update(sourceCommit=m.sourceCommit, seq=m.seq, buildKind=m.buildKind, createdAt=m.createdAt,
-                       parentVersion=m.parentVersion, reason=m.reason)
+            row.update(
+                sourceCommit=m.sourceCommit,
+                seq=m.seq,
+                buildKind=m.buildKind,
+                createdAt=m.createdAt,
+                parentVersion=m.parentVersion,
+                reason=m.reason,
+            )
         rows.append(row)
 
     def human() -> None:
         for r in rows:
             mark = "*" if r["current"] else " "
-            print(f"{mark} {r['version']}  {r['state']:<9} seq={r.get('seq', '-')}  {str(r.get('sourceCommit', ''))[:12]}")
+            print(
+                f"{mark} {r['version']}  {r['state']:<9} seq={r.get('seq', '-')}  {str(r.get('sourceCommit', ''))[:12]}"
+            )
 
     ctx.out.doc({"versions": rows}, human)
     return 0
@@ -309,10 +337,16 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--repo", default=argparse.SUPPRESS, help="the git repository (any folder inside it)")
-    common.add_argument("--store", default=argparse.SUPPRESS, help="file:///abs/path or s3://bucket/prefix")
-    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="one JSON document on stdout")
+    common = _Parser(add_help=False)
+    common.add_argument(
+        "--repo", default=argparse.SUPPRESS, help="the git repository (any folder inside it)"
+    )
+    common.add_argument(
+        "--store", default=argparse.SUPPRESS, help="file:///abs/path or s3://bucket/prefix"
+    )
+    common.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="one JSON document on stdout"
+    )
     common.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS)
 
     p = _Parser(prog="freshindex", description=__doc__, parents=[common])
@@ -320,11 +354,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("build", parents=[common], help="full build of a revision")
     b.add_argument("--rev", default="HEAD")
-    b.add_argument("--shards", type=_positive, default=None, help="default 128 (or freshindex.toml)")
-    b.add_argument("--workers", type=_positive, default=None, help="local Dask workers (default: one per core)")
-    b.add_argument("--dask-address", default=None, help="use an existing Dask scheduler, tcp://host:8786")
-    b.add_argument("--runner", choices=("dask", "threads"), default="dask",
-                   help="threads: run shard tasks in this process (no cluster), for small repositories")
+    b.add_argument(
+        "--shards", type=_positive, default=None, help="default 128 (or freshindex.toml)"
+    )
+    b.add_argument(
+        "--workers", type=_positive, default=None, help="local Dask workers (default: one per core)"
+    )
+    b.add_argument(
+        "--dask-address", default=None, help="use an existing Dask scheduler, tcp://host:8786"
+    )
+    b.add_argument(
+        "--runner",
+        choices=("dask", "threads"),
+        default="dask",
+        help="threads: run shard tasks in this process (no cluster), for small repositories",
+    )
     b.set_defaults(func=cmd_build)
 
     s = sub.add_parser("status", parents=[common], help="freshness of the current version")
@@ -339,9 +383,13 @@ def build_parser() -> argparse.ArgumentParser:
         q.set_defaults(func=func)
 
     d = sub.add_parser("dump", parents=[common], help="every row of a table as sorted JSON Lines")
-    d.add_argument("--table", required=True, choices=("symbols", "edges", "documents", "refs", "tombstones"))
+    d.add_argument(
+        "--table", required=True, choices=("symbols", "edges", "documents", "refs", "tombstones")
+    )
     d.add_argument("--no-overlay", action="store_true")
-    d.add_argument("--no-ids", action="store_true", help="leave out symbol ids (compare with a fresh build)")
+    d.add_argument(
+        "--no-ids", action="store_true", help="leave out symbol ids (compare with a fresh build)"
+    )
     d.add_argument("--require-fresh", action="store_true")
     d.set_defaults(func=cmd_dump)
 
@@ -360,8 +408,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, default in (("repo", "."), ("store", None), ("json", False), ("verbose", False)):
         if not hasattr(args, name):
             setattr(args, name, default)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,
-                        format="%(message)s")
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        stream=sys.stderr,
+        format="%(message)s",
+    )
     try:
         code = int(args.func(Context(args)))
     except FreshindexError as err:

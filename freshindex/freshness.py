@@ -63,7 +63,9 @@ class Envelope:
         }
 
 
-def relation_of(repo: pygit2.Repository, index_commit: str, head: str | None) -> tuple[Relation, int | None]:
+def relation_of(
+    repo: pygit2.Repository, index_commit: str, head: str | None
+) -> tuple[Relation, int | None]:
     """(relation, commits HEAD is ahead of the index) — lag only for ``ancestor``/``equal``."""
     if head is None:
         return Relation.UNKNOWN, None
@@ -81,13 +83,17 @@ def relation_of(repo: pygit2.Repository, index_commit: str, head: str | None) ->
     return Relation.DIVERGED, None
 
 
-def changed_between(repo: pygit2.Repository, old: str, new: str) -> list[tuple[str, str | None, str]]:
+def changed_between(
+    repo: pygit2.Repository, old: str, new: str
+) -> list[tuple[str, str | None, str]]:
     """Rename-aware diff old..new: (status, old path, new path) per file.
 
     status is git's letter: A, M, D, R (renamed), T (type change)."""
-    diff = repo.diff(repo.get(old).peel(pygit2.Tree), repo.get(new).peel(pygit2.Tree))
-    diff.find_similar(flags=pygit2.GIT_DIFF_FIND_RENAMES)
-    out = []
+    old_obj: Any = repo.get(old)
+    new_obj: Any = repo.get(new)
+    diff = repo.diff(old_obj.peel(pygit2.Tree), new_obj.peel(pygit2.Tree))  # type: ignore[arg-type]
+    diff.find_similar(flags=pygit2.GIT_DIFF_FIND_RENAMES)  # type: ignore[arg-type]
+    out: list[tuple[str, str | None, str]] = []
     for delta in diff.deltas:
         status = delta.status_char()
         out.append((status, delta.old_file.path, delta.new_file.path))
@@ -107,8 +113,17 @@ def basic_envelope(
     reasons = list(problems)
     if manifest is None:
         return Envelope(
-            None, None, wt.head, wt.tree, wt.dirty, Relation.UNKNOWN, Freshness.STALE, None,
-            0, len(wt.changed), ["no published index version"],
+            None,
+            None,
+            wt.head,
+            wt.tree,
+            wt.dirty,
+            Relation.UNKNOWN,
+            Freshness.STALE,
+            None,
+            0,
+            len(wt.changed),
+            ["no published index version"],
             [s.model_dump() for s in wt.submodules],
         )
     relation, lag = relation_of(repo, manifest.sourceCommit, wt.head)
@@ -127,6 +142,16 @@ def basic_envelope(
         reasons.append(f"submodule {sub} has uncommitted changes")
     fresh = Freshness.EXACT if not reasons else Freshness.STALE
     return Envelope(
-        manifest.versionId, manifest.sourceCommit, wt.head, wt.tree, wt.dirty, relation, fresh, lag,
-        changed, len(wt.changed), reasons, [s.model_dump() for s in wt.submodules],
+        manifest.versionId,
+        manifest.sourceCommit,
+        wt.head,
+        wt.tree,
+        wt.dirty,
+        relation,
+        fresh,
+        lag,
+        changed,
+        len(wt.changed),
+        reasons,
+        [s.model_dump() for s in wt.submodules],
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 from pathlib import Path
+from typing import Any
 
 import pygit2
 
@@ -36,7 +37,9 @@ def cached_repo(git_dir: str) -> pygit2.Repository:
 
 def resolve_commit(repo: pygit2.Repository, rev: str) -> pygit2.Commit:
     if repo.head_is_unborn and rev in ("HEAD", "@"):
-        raise EmptyRepository(f"{repo.workdir or repo.path} has no commits yet: commit something, then build")
+        raise EmptyRepository(
+            f"{repo.workdir or repo.path} has no commits yet: commit something, then build"
+        )
     try:
         obj = repo.revparse_single(rev)
         commit = obj.peel(pygit2.Commit)
@@ -57,7 +60,7 @@ def list_tree(repo: pygit2.Repository, tree_oid: str) -> list[TreeEntry]:
     Submodules (mode 160000) and symlinks (120000) are listed like files so the
     index records them; their targets are never followed."""
     out: list[TreeEntry] = []
-    stack: list[tuple[str, pygit2.Tree]] = [("", repo.get(tree_oid))]
+    stack: list[tuple[str, Any]] = [("", repo.get(tree_oid))]
     while stack:
         prefix, tree = stack.pop()
         for entry in tree:
@@ -76,7 +79,8 @@ def list_tree(repo: pygit2.Repository, tree_oid: str) -> list[TreeEntry]:
 
 
 def read_blob(repo: pygit2.Repository, oid: str) -> bytes:
-    return bytes(repo.get(oid).data)
+    blob: Any = repo.get(oid)
+    return bytes(blob.data)
 
 
 def config_at(repo: pygit2.Repository, commit: pygit2.Commit) -> IndexConfig:

@@ -40,7 +40,9 @@ class IndexVersion:
     def current(cls, store: Store) -> IndexVersion:
         state = read_pointer(store)
         if state.pointer is None:
-            raise NoPublishedVersion(f"no published index in {store.describe()}: run `freshindex build` first")
+            raise NoPublishedVersion(
+                f"no published index in {store.describe()}: run `freshindex build` first"
+            )
         return cls.load(store, state.pointer.version, state.pointer)
 
     @classmethod
@@ -49,9 +51,13 @@ class IndexVersion:
         if manifest.state != VersionState.COMPLETE:
             raise VerificationFailed(f"version {version} is {manifest.state}, not complete")
         if manifest.compute_manifest_digest() != manifest.manifestDigest:
-            raise VerificationFailed(f"version {version}: manifest digest does not match its content")
+            raise VerificationFailed(
+                f"version {version}: manifest digest does not match its content"
+            )
         if pointer is not None and pointer.manifestDigest != manifest.manifestDigest:
-            raise VerificationFailed(f"current.json names digest {pointer.manifestDigest}, manifest has another")
+            raise VerificationFailed(
+                f"current.json names digest {pointer.manifestDigest}, manifest has another"
+            )
         return cls(store, manifest, pointer)
 
     def _file(self, key: str, sha256: str) -> str:
@@ -73,7 +79,9 @@ class IndexVersion:
     def files(self, table: str) -> list[str]:
         return [self._file(t.key, t.sha256) for t in self.manifest.tables if t.table == table]
 
-    def read(self, table: str, where: ds.Expression | None = None, columns: Iterable[str] | None = None) -> pa.Table:
+    def read(
+        self, table: str, where: ds.Expression | None = None, columns: Iterable[str] | None = None
+    ) -> pa.Table:
         """Rows of a table across all shards, filtered with Parquet statistics."""
         files = self.files(table)
         if not files:

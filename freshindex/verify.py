@@ -16,7 +16,9 @@ def verify_version(store: Store, version: str) -> tuple[Manifest, list[str]]:
     try:
         m = read_manifest(store, version)
     except NotFound as err:
-        raise VerificationFailed(f"version {version} has no manifest in {store.describe()}") from err
+        raise VerificationFailed(
+            f"version {version} has no manifest in {store.describe()}"
+        ) from err
     problems: list[str] = []
     if m.state != VersionState.COMPLETE:
         problems.append(f"state is {m.state}, not complete")
@@ -44,7 +46,9 @@ def verify_version(store: Store, version: str) -> tuple[Manifest, list[str]]:
         sums[t.table] = sums.get(t.table, 0) + t.rows
     for name in ("documents", "symbols", "edges", "tombstones"):
         if sums.get(name, 0) != getattr(m.counts, name):
-            problems.append(f"counts.{name} is {getattr(m.counts, name)}, its tables hold {sums.get(name, 0)}")
+            problems.append(
+                f"counts.{name} is {getattr(m.counts, name)}, its tables hold {sums.get(name, 0)}"
+            )
     if m.state == VersionState.COMPLETE:
         record = record_for(store, m.seq)
         if record is None:

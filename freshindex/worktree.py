@@ -44,7 +44,9 @@ class WorktreeState:
     head: str | None
     head_tree: str | None
     tree: str  # worktreeTree
-    changed: dict[str, str] = field(default_factory=dict)  # path -> "modified" | "deleted" | "added"
+    changed: dict[str, str] = field(
+        default_factory=dict
+    )  # path -> "modified" | "deleted" | "added"
     submodules: list[Submodule] = field(default_factory=list)
     dirty_submodules: list[str] = field(default_factory=list)
 
@@ -101,7 +103,7 @@ def scan(repo: pygit2.Repository) -> WorktreeState:
             oid = repo.create_blob_fromworkdir(path)  # applies the repo's filters, as git add does
         if old is not None and old.id == oid and old.mode == mode:
             continue  # stat changed, content and mode did not
-        idx.add(pygit2.IndexEntry(path, oid, mode))
+        idx.add(pygit2.IndexEntry(path, oid, mode))  # type: ignore[arg-type]
         changed[path] = "modified" if old is not None else "added"
 
     submodules: list[Submodule] = []
@@ -113,7 +115,11 @@ def scan(repo: pygit2.Repository) -> WorktreeState:
         if sub_head is not None:
             old = idx[sub_path] if sub_path in idx else None  # noqa: SIM401
             if old is None or str(old.id) != sub_head:
-                idx.add(pygit2.IndexEntry(sub_path, pygit2.Oid(hex=sub_head), pygit2.GIT_FILEMODE_COMMIT))
+                idx.add(
+                    pygit2.IndexEntry(
+                        sub_path, pygit2.Oid(hex=sub_head), pygit2.GIT_FILEMODE_COMMIT
+                    )
+                )  # type: ignore[arg-type]
                 changed[sub_path] = "modified" if old is not None else "added"
 
     if changed:
@@ -140,7 +146,7 @@ def _config_bool(repo: pygit2.Repository, key: str, default: bool) -> bool:
 
 
 def _submodule_paths(repo: pygit2.Repository) -> set[str]:
-    paths = set()
+    paths: set[str] = set()
     try:
         index = repo.index
     except pygit2.GitError:

@@ -108,12 +108,17 @@ def extract(
 
     defs: dict[int, _Def] = {}
     scopes: dict[int, _Def] = {}
-    refs: dict[tuple[int, str], tuple[ts.Node, str, str, str]] = {}  # -> name node, kind, module, alias
+    refs: dict[
+        tuple[int, str], tuple[ts.Node, str, str, str]
+    ] = {}  # -> name node, kind, module, alias
     for _pattern, caps in matches:
         names = caps.get("name")
         if "scope" in caps and names:
             node = caps["scope"][0]
-            scopes.setdefault(node.start_byte, _Def(node.start_byte, node.end_byte, text(names[0]), "", node, names[0]))
+            scopes.setdefault(
+                node.start_byte,
+                _Def(node.start_byte, node.end_byte, text(names[0]), "", node, names[0]),
+            )
             continue
         for cap, nodes in caps.items():
             if cap.startswith("definition.") and names:
@@ -121,7 +126,9 @@ def extract(
                 # first pattern wins: queries list specific patterns before general ones
                 defs.setdefault(
                     name_node.start_byte,
-                    _Def(node.start_byte, node.end_byte, text(name_node), cap[11:], node, name_node),
+                    _Def(
+                        node.start_byte, node.end_byte, text(name_node), cap[11:], node, name_node
+                    ),
                 )
             elif cap.startswith("reference."):
                 kind = cap[10:]
@@ -144,7 +151,11 @@ def extract(
         if not d.kind:
             continue
         kind = d.kind
-        if kind == "function" and d.parent is not None and d.parent.kind in ("class", "struct", "interface", ""):
+        if (
+            kind == "function"
+            and d.parent is not None
+            and d.parent.kind in ("class", "struct", "interface", "")
+        ):
             kind = "method"
         key = (d.qualname, kind)
         ordinal = ordinals.get(key, 0)
@@ -266,7 +277,9 @@ def _last_segment(language: str, spec: str) -> str:
 def _exported(language: str, d: _Def, kind: str) -> bool:
     name = d.name
     if language == "python":
-        return not name.startswith("_") and not any(p.startswith("_") for p in d.container.split(".") if p)
+        return not name.startswith("_") and not any(
+            p.startswith("_") for p in d.container.split(".") if p
+        )
     if language == "go":
         return name[:1].isupper()
     if language == "rust":

@@ -33,19 +33,43 @@ class LanguageSpec:
 LANGUAGES: dict[str, LanguageSpec] = {
     spec.name: spec
     for spec in (
-        LanguageSpec("python", "tree_sitter_python", "language", "tree-sitter-python", "python", (".py", ".pyi")),
         LanguageSpec(
-            "javascript", "tree_sitter_javascript", "language", "tree-sitter-javascript",
-            "javascript", (".js", ".jsx", ".mjs", ".cjs"),
+            "python",
+            "tree_sitter_python",
+            "language",
+            "tree-sitter-python",
+            "python",
+            (".py", ".pyi"),
         ),
         LanguageSpec(
-            "typescript", "tree_sitter_typescript", "language_typescript", "tree-sitter-typescript",
-            "typescript", (".ts", ".mts", ".cts"),
+            "javascript",
+            "tree_sitter_javascript",
+            "language",
+            "tree-sitter-javascript",
+            "javascript",
+            (".js", ".jsx", ".mjs", ".cjs"),
         ),
-        LanguageSpec("tsx", "tree_sitter_typescript", "language_tsx", "tree-sitter-typescript", "typescript", (".tsx",)),
+        LanguageSpec(
+            "typescript",
+            "tree_sitter_typescript",
+            "language_typescript",
+            "tree-sitter-typescript",
+            "typescript",
+            (".ts", ".mts", ".cts"),
+        ),
+        LanguageSpec(
+            "tsx",
+            "tree_sitter_typescript",
+            "language_tsx",
+            "tree-sitter-typescript",
+            "typescript",
+            (".tsx",),
+        ),
         LanguageSpec("go", "tree_sitter_go", "language", "tree-sitter-go", "go", (".go",)),
         LanguageSpec("rust", "tree_sitter_rust", "language", "tree-sitter-rust", "rust", (".rs",)),
-        LanguageSpec("java", "tree_sitter_java", "language", "tree-sitter-java", "java", (".java",)),
+        LanguageSpec(
+            "java", "tree_sitter_java", "language", "tree-sitter-java", "java", (".java",)
+        ),
     )
 }
 

@@ -70,11 +70,21 @@ class PathIndex:
             for _ in range(dots - 1):
                 base = posixpath.dirname(base)
             stem = posixpath.join(base, rest.replace(".", "/")) if rest else base
-            candidates = [f"{stem}/{name}.py", f"{stem}/{name}/__init__.py", f"{stem}.py", f"{stem}/__init__.py"]
+            candidates = [
+                f"{stem}/{name}.py",
+                f"{stem}/{name}/__init__.py",
+                f"{stem}.py",
+                f"{stem}/__init__.py",
+            ]
             return next((c.lstrip("/") for c in candidates if c.lstrip("/") in self.paths), None)
         stem = rest.replace(".", "/")
         # `from pkg import mod` names a submodule when one exists, else a symbol of pkg
-        for suffix in (f"{stem}/{name}.py", f"{stem}/{name}/__init__.py", f"{stem}.py", f"{stem}/__init__.py"):
+        for suffix in (
+            f"{stem}/{name}.py",
+            f"{stem}/{name}/__init__.py",
+            f"{stem}.py",
+            f"{stem}/__init__.py",
+        ):
             hit = self._suffix(suffix, from_path)
             if hit:
                 return hit
@@ -107,7 +117,9 @@ class PathIndex:
             dirs = self._dir_suffix.get("/".join(parts[-k:]))
             if dirs:
                 best = max(dirs, key=lambda d: len(posixpath.commonprefix([d, from_path])))
-                files = [f for f in self._dirs[best] if f.endswith(".go") and not f.endswith("_test.go")]
+                files = [
+                    f for f in self._dirs[best] if f.endswith(".go") and not f.endswith("_test.go")
+                ]
                 return files[0] if files else None
         return None
 
@@ -125,7 +137,12 @@ class PathIndex:
         else:
             root = "src"
         stem = posixpath.join(root, *parts) if parts else root
-        for candidate in (f"{stem}/{name}.rs", f"{stem}/{name}/mod.rs", f"{stem}.rs", f"{stem}/mod.rs"):
+        for candidate in (
+            f"{stem}/{name}.rs",
+            f"{stem}/{name}/mod.rs",
+            f"{stem}.rs",
+            f"{stem}/mod.rs",
+        ):
             if candidate in self.paths:
                 return candidate
         return None

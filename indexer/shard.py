@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -95,8 +96,10 @@ def build_shard_tables(
 
 def rows_to_table(table: str, rows: list[tuple]) -> pa.Table:
     schema = TABLES[table]
-    columns = list(zip(*rows, strict=True)) if rows else [[] for _ in schema]
-    t = pa.Table.from_arrays([pa.array(c, type=f.type) for c, f in zip(columns, schema, strict=True)], schema=schema)
+    columns: list[Any] = list(zip(*rows, strict=True)) if rows else [[] for _ in schema]
+    t = pa.Table.from_arrays(
+        [pa.array(c, type=f.type) for c, f in zip(columns, schema, strict=True)], schema=schema
+    )
     return sort_table(table, t)
 
 

@@ -14,7 +14,9 @@ def open_store(uri: str) -> Store:
     parsed = urlparse(uri)
     if parsed.scheme == "file":
         if parsed.netloc not in ("", "localhost"):
-            raise BadInput(f"bad store URI {uri!r}: file URIs take an absolute path (file:///abs/path)")
+            raise BadInput(
+                f"bad store URI {uri!r}: file URIs take an absolute path (file:///abs/path)"
+            )
         from storage.local import LocalStore
 
         return LocalStore(Path(unquote(parsed.path)))

@@ -9,9 +9,8 @@ versions/<id>/manifest.json                    written once, after every table e
 ```
 
 Publishing follows Iceberg and zoekt: immutable files first under names never
-reused, the manifest put-if-absent, then the record (put-if-absent at the next
-seq: two publishers cannot share a seq), the pointer last by compare-and-swap
-on the etag this build read when it started. A crash at any step leaves the
+reused, the manifest put-if-absent, the pointer by compare-and-swap on the etag
+this build read when it started, and the winner's signed record last. A crash at any step leaves the
 previous pointer, and so the previous complete version, serving.
 """
 
@@ -27,6 +26,7 @@ from datetime import UTC, datetime
 from pydantic import ValidationError
 
 from freshindex.exceptions import (
+    CommitStateUnknown,
     NotFound,
     PreconditionFailed,
     PublishConflict,
@@ -98,7 +98,13 @@ def read_manifest(store: Store, version: str) -> Manifest:
 
 
 def write_staging(store: Store, version: str, info: dict[str, object]) -> None:
-    body = {"version": version, "state": VersionState.BUILDING, "startedAt": now_iso(), "writer": writer_id(), **info}
+    body = {
+        "version": version,
+        "state": VersionState.BUILDING,
+        "startedAt": now_iso(),
+        "writer": writer_id(),
+        **info,
+    }
     store.put_if_absent(staging_key(version), json.dumps(body, sort_keys=True).encode())
 
 
@@ -121,7 +127,9 @@ def record_for(store: Store, seq: int) -> PublicationRecord | None:
 
 
 def next_seq(store: Store, base: PointerState) -> int:
-    seqs = [int(k.rsplit("/", 1)[1].split(".")[0]) for k in store.list(RECORDS) if k.endswith(".json")]
+    seqs = [
+        int(k.rsplit("/", 1)[1].split(".")[0]) for k in store.list(RECORDS) if k.endswith(".json")
+    ]
     return max([0, *seqs, base.pointer.seq if base.pointer else 0]) + 1
 
 
@@ -176,17 +184,22 @@ def make_pointer(manifest: Manifest, base: PointerState, reason: str = "publish"
     )
 
 
-def publish(store: Store, manifest: Manifest, base: PointerState, record: PublicationRecord) -> Pointer:
-    """Record then pointer, for a manifest already written put-if-absent.
+def publish(
+    store: Store, manifest: Manifest, base: PointerState, record: PublicationRecord
+) -> Pointer:
+    """Pointer then record, for a manifest already written put-if-absent.
 
     ``base`` is the pointer this build read before it started: if anyone moved
-    it since, the swap loses and this version stays complete but not current."""
+    it since, the swap loses and this version stays complete but unpublished
+    (no record). Only the swap's winner writes the record at its seq, so seqs
+    are unique without a lock; a crash between the two leaves a current
+    version without a record, which ``verify`` and ``status`` report."""
+    pointer = make_pointer(manifest, base)
+    swap_pointer(store, pointer, base)
     try:
         store.put_if_absent(record_key(record.seq), record.to_bytes())
     except PreconditionFailed as err:
-        raise PublishConflict(
-            f"publication seq {record.seq} was taken by another publisher; not switched"
+        raise CommitStateUnknown(
+            f"pointer switched to {manifest.versionId} but record seq {record.seq} is taken; run verify"
         ) from err
-    pointer = make_pointer(manifest, base)
-    swap_pointer(store, pointer, base)
     return pointer

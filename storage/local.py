@@ -45,7 +45,9 @@ class LocalStore(Store):
         try:
             final.parent.mkdir(parents=True, exist_ok=True)
         except OSError as err:
-            raise StoreUnavailable(f"cannot create store folder {final.parent}: {err.strerror}") from err
+            raise StoreUnavailable(
+                f"cannot create store folder {final.parent}: {err.strerror}"
+            ) from err
         fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
         try:
             with os.fdopen(fd, "wb") as fh:

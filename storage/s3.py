@@ -69,21 +69,29 @@ class S3Store(Store):
     def _fail(self, err: Exception, key: str) -> Exception:
         """Translate a botocore error into our own, with no credentials in it."""
         if isinstance(err, _NETWORK_ERRORS):
-            return StoreUnavailable(f"cannot reach S3 endpoint {self._endpoint()} for s3://{self.bucket}")
+            return StoreUnavailable(
+                f"cannot reach S3 endpoint {self._endpoint()} for s3://{self.bucket}"
+            )
         if isinstance(err, botocore.exceptions.NoCredentialsError):
-            return StoreUnavailable("no AWS credentials found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+            return StoreUnavailable(
+                "no AWS credentials found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"
+            )
         if isinstance(err, botocore.exceptions.ClientError):
             code = str(err.response.get("Error", {}).get("Code", ""))
             status = err.response.get("ResponseMetadata", {}).get("HTTPStatusCode")
             if code == "NoSuchBucket":
-                return StoreUnavailable(f"S3 bucket {self.bucket!r} does not exist at {self._endpoint()}")
+                return StoreUnavailable(
+                    f"S3 bucket {self.bucket!r} does not exist at {self._endpoint()}"
+                )
             if code in ("NoSuchKey", "404", "NotFound"):
                 return NotFound(f"s3://{self.bucket}/{self._key(key)} does not exist")
             if code in ("PreconditionFailed", "ConditionalRequestConflict") or status in (409, 412):
                 return PreconditionFailed(f"{key}: condition failed ({code or status})")
             if code in ("AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch"):
                 return StoreUnavailable(f"S3 refused access to s3://{self.bucket} ({code})")
-            return StoreUnavailable(f"S3 error on s3://{self.bucket}/{self._key(key)}: {code or status}")
+            return StoreUnavailable(
+                f"S3 error on s3://{self.bucket}/{self._key(key)}: {code or status}"
+            )
         return err
 
     def _call(self, key: str, fn: Any, **kwargs: Any) -> Any:
@@ -121,7 +129,9 @@ class S3Store(Store):
 
     def put_if_absent(self, key: str, data: bytes) -> str:
         try:
-            resp = self._call(key, self.client.put_object, Key=self._key(key), Body=data, IfNoneMatch="*")
+            resp = self._call(
+                key, self.client.put_object, Key=self._key(key), Body=data, IfNoneMatch="*"
+            )
             return str(resp["ETag"])
         except (PreconditionFailed, StoreUnavailable) as err:
             return self._settle(key, data, err)
@@ -130,7 +140,9 @@ class S3Store(Store):
         if etag is None:
             return self.put_if_absent(key, data)
         try:
-            resp = self._call(key, self.client.put_object, Key=self._key(key), Body=data, IfMatch=etag)
+            resp = self._call(
+                key, self.client.put_object, Key=self._key(key), Body=data, IfMatch=etag
+            )
             return str(resp["ETag"])
         except (PreconditionFailed, StoreUnavailable) as err:
             return self._settle(key, data, err)
@@ -144,7 +156,9 @@ class S3Store(Store):
         except NotFound:
             if isinstance(err, PreconditionFailed):
                 raise err from None
-            raise CommitStateUnknown(f"{key}: write outcome unknown and object absent on read-back") from err
+            raise CommitStateUnknown(
+                f"{key}: write outcome unknown and object absent on read-back"
+            ) from err
         except StoreUnavailable as read_err:
             raise CommitStateUnknown(f"{key}: write outcome unknown ({read_err})") from err
         if blob.data == data:
@@ -157,7 +171,7 @@ class S3Store(Store):
         full = self._key(prefix)
         strip = len(self.prefix) + 1 if self.prefix else 0
         token: str | None = None
-        keys = []
+        keys: list[str] = []
         while True:
             kwargs: dict[str, Any] = {"Prefix": full}
             if token:

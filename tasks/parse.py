@@ -38,7 +38,14 @@ def index_shard(job: ShardJob, shard: int) -> list[TableEntry]:
         key = table_key(job.version, shard, name, attempt)
         store.put(key, data)
         out.append(
-            TableEntry(shard=shard, table=name, key=key, rows=tables[name].num_rows, bytes=len(data), sha256=sha256_hex(data))
+            TableEntry(
+                shard=shard,
+                table=name,
+                key=key,
+                rows=tables[name].num_rows,
+                bytes=len(data),
+                sha256=sha256_hex(data),
+            )
         )
     return out
 

@@ -44,7 +44,9 @@ class BuildPlan:
 
 
 @task(name="plan-build", cache_policy=NO_CACHE)
-def plan_build(repo_path: str, store_uri: str, rev: str = "HEAD", shards: int | None = None) -> BuildPlan:
+def plan_build(
+    repo_path: str, store_uri: str, rev: str = "HEAD", shards: int | None = None
+) -> BuildPlan:
     repo = gitrepo.open_repo(repo_path)
     commit = gitrepo.resolve_commit(repo, rev)
     config = gitrepo.config_at(repo, commit)

@@ -60,7 +60,9 @@ def make_manifest(
         versionId=job.version,
         sourceCommit=job.commit,
         sourceTree=job.tree,
-        parentVersion=parent if parent is not None else (plan.base.pointer.version if plan.base.pointer else None),
+        parentVersion=parent
+        if parent is not None
+        else (plan.base.pointer.version if plan.base.pointer else None),
         buildKind=build_kind,
         indexer=indexer_info(),
         grammars=grammar_versions(list(job.config.languages)),
@@ -80,8 +82,13 @@ def make_manifest(
     ).with_digests()
 
 
-def finalize(store: Store, plan: BuildPlan, tables: list[TableEntry], report: ValidationReport,
-             build_kind: BuildKind = BuildKind.FULL) -> Outcome:
+def finalize(
+    store: Store,
+    plan: BuildPlan,
+    tables: list[TableEntry],
+    report: ValidationReport,
+    build_kind: BuildKind = BuildKind.FULL,
+) -> Outcome:
     if not report.ok:
         failed = make_manifest(plan, tables, report, seq=0, build_kind=build_kind)
         store.put_if_absent(manifest_key(plan.version), failed.to_bytes())
@@ -91,7 +98,9 @@ def finalize(store: Store, plan: BuildPlan, tables: list[TableEntry], report: Va
     try:
         store.put_if_absent(manifest_key(plan.version), manifest.to_bytes())
     except PreconditionFailed:
-        return Outcome("conflict", plan.version, f"manifest of {plan.version} already exists", manifest)
+        return Outcome(
+            "conflict", plan.version, f"manifest of {plan.version} already exists", manifest
+        )
     record = PublicationRecord(
         version=manifest.versionId,
         seq=manifest.seq,

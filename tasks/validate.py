@@ -56,7 +56,11 @@ def validate_tables(
 
 
 def _check(
-    store: Store, tables: list[TableEntry], shards: int, expected_documents: int, required: tuple[str, ...]
+    store: Store,
+    tables: list[TableEntry],
+    shards: int,
+    expected_documents: int,
+    required: tuple[str, ...],
 ) -> dict[str, object]:
     seen = Counter((t.shard, t.table) for t in tables)
     dupes = [k for k, n in seen.items() if n > 1]
@@ -64,7 +68,9 @@ def _check(
         raise _Invalid(f"shard {dupes[0][0]} reported table {dupes[0][1]} twice")
     missing = [(s, t) for s in range(shards) for t in required if (s, t) not in seen]
     if missing:
-        raise _Invalid(f"{len(missing)} shard table(s) missing, first: shard {missing[0][0]} {missing[0][1]}")
+        raise _Invalid(
+            f"{len(missing)} shard table(s) missing, first: shard {missing[0][0]} {missing[0][1]}"
+        )
 
     def load(entry: TableEntry) -> tuple[TableEntry, pa.Table]:
         try:
@@ -75,7 +81,9 @@ def _check(
             raise _Invalid(f"table file {entry.key} does not match its sha256")
         t = decode_parquet(data)
         if t.num_rows != entry.rows:
-            raise _Invalid(f"table file {entry.key} has {t.num_rows} rows, manifest says {entry.rows}")
+            raise _Invalid(
+                f"table file {entry.key} has {t.num_rows} rows, manifest says {entry.rows}"
+            )
         return entry, t
 
     by_shard: dict[int, dict[str, pa.Table]] = {}
@@ -101,11 +109,19 @@ def _check(
                 continue
             declared = pc.sum(docs[column]).as_py() or 0
             if declared != t.num_rows:
-                raise _Invalid(f"shard {shard}: {name} has {t.num_rows} rows, its documents declare {declared}")
+                raise _Invalid(
+                    f"shard {shard}: {name} has {t.num_rows} rows, its documents declare {declared}"
+                )
             stray = set(t["path"].to_pylist()) - live_paths
             if stray:
-                raise _Invalid(f"shard {shard}: {name} rows for {sorted(stray)[0]}, which is not a parsed document")
-        if "edges" in ts and "refs" in ts and not sort_table("refs", ts["edges"]).equals(ts["refs"]):
+                raise _Invalid(
+                    f"shard {shard}: {name} rows for {sorted(stray)[0]}, which is not a parsed document"
+                )
+        if (
+            "edges" in ts
+            and "refs" in ts
+            and not sort_table("refs", ts["edges"]).equals(ts["refs"])
+        ):
             raise _Invalid(f"shard {shard}: reverse index (refs) disagrees with edges")
         tomb = ts.get("tombstones")
         if tomb is not None and tomb.num_rows:
@@ -113,9 +129,13 @@ def _check(
                 raise _Invalid(f"shard {shard}: tombstone with an empty path")
             alive = set(tomb["path"].to_pylist()) & set(docs["path"].to_pylist())
             if alive:
-                raise _Invalid(f"shard {shard}: tombstoned path {sorted(alive)[0]} still has live rows")
+                raise _Invalid(
+                    f"shard {shard}: tombstoned path {sorted(alive)[0]} still has live rows"
+                )
     if totals["documents"] != expected_documents:
-        raise _Invalid(f"{totals['documents']} documents indexed, the tree has {expected_documents} entries")
+        raise _Invalid(
+            f"{totals['documents']} documents indexed, the tree has {expected_documents} entries"
+        )
     return {
         "documents": totals["documents"],
         "symbols": totals["symbols"],

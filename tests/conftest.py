@@ -203,6 +203,8 @@ def golden(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
             path.write_text(text)
             return
         assert path.exists(), f"golden file {path} missing: run pytest --update-golden"
-        assert text == path.read_text(), f"output differs from {path} (pytest --update-golden to accept)"
+        assert text == path.read_text(), (
+            f"output differs from {path} (pytest --update-golden to accept)"
+        )
 
     return check

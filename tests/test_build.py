@@ -20,7 +20,9 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module", params=["file", "s3"])
-def built(request: pytest.FixtureRequest, prefect_api: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, dict]:
+def built(
+    request: pytest.FixtureRequest, prefect_api: str, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, str, dict]:
     """One build per backend for the whole module (a build costs seconds)."""
     root = tmp_path_factory.mktemp("built")
     repo = make_repo(root / "repo", SAMPLE_FILES)
@@ -30,7 +32,20 @@ def built(request: pytest.FixtureRequest, prefect_api: str, tmp_path_factory: py
         store_uri = f"s3://{new_bucket(request.getfixturevalue('s3_server'))}/index"
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(["--repo", str(repo), "--store", store_uri, "--json", "build", "--shards", "16", "--workers", "2"])
+        code = main(
+            [
+                "--repo",
+                str(repo),
+                "--store",
+                store_uri,
+                "--json",
+                "build",
+                "--shards",
+                "16",
+                "--workers",
+                "2",
+            ]
+        )
     assert code == 0, err.getvalue()
     assert "Traceback" not in err.getvalue()
     return repo, store_uri, json.loads(out.getvalue())
@@ -69,32 +84,48 @@ def test_defs_in_every_language(built, run_cli, name: str, path: str, line: int,
 
 
 @pytest.mark.parametrize(("name", "path", "line", "resolved"), EXPECTED_REFS)
-def test_refs_in_every_language(built, run_cli, name: str, path: str, line: int, resolved: str | None) -> None:  # type: ignore[no-untyped-def]
+def test_refs_in_every_language(
+    built, run_cli, name: str, path: str, line: int, resolved: str | None
+) -> None:  # type: ignore[no-untyped-def]
     repo, store_uri, _ = built
     code, out, _ = run_cli("--repo", str(repo), "--store", store_uri, "--json", "refs", name)
     assert code == 0
     results = json.loads(out)["results"]
-    assert (path, line, resolved) in [(r["path"], r["startLine"], r["resolvedPath"]) for r in results]
+    assert (path, line, resolved) in [
+        (r["path"], r["startLine"], r["resolvedPath"]) for r in results
+    ]
 
 
 def test_qualified_defs(built, run_cli) -> None:  # type: ignore[no-untyped-def]
     repo, store_uri, _ = built
-    code, out, _ = run_cli("--repo", str(repo), "--store", store_uri, "--json", "defs", "Model.save")
-    assert [(r["path"], r["qualname"]) for r in json.loads(out)["results"]] == [("app/models.py", "Model.save")]
+    code, out, _ = run_cli(
+        "--repo", str(repo), "--store", store_uri, "--json", "defs", "Model.save"
+    )
+    assert code == 0
+    assert [(r["path"], r["qualname"]) for r in json.loads(out)["results"]] == [
+        ("app/models.py", "Model.save")
+    ]
 
 
 def test_secrets_are_never_indexed(built, run_cli) -> None:  # type: ignore[no-untyped-def]
     repo, store_uri, _ = built
-    code, out, _ = run_cli("--repo", str(repo), "--store", store_uri, "dump", "--table", "documents")
+    code, out, _ = run_cli(
+        "--repo", str(repo), "--store", store_uri, "dump", "--table", "documents"
+    )
+    assert code == 0
     rows = [json.loads(line) for line in out.splitlines()[1:]]
     env = next(r for r in rows if r["path"] == ".env")
     assert env["status"] == "skipped" and env["reason"] == "secret"
 
 
-def test_dump_is_golden_and_parquet_opens_with_plain_tools(built, run_cli, golden, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_dump_is_golden_and_parquet_opens_with_plain_tools(
+    built, run_cli, golden, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
     repo, store_uri, _ = built
     for table in ("symbols", "edges", "documents"):
-        code, out, _ = run_cli("--repo", str(repo), "--store", store_uri, "dump", "--table", table, "--no-ids")
+        code, out, _ = run_cli(
+            "--repo", str(repo), "--store", store_uri, "dump", "--table", table, "--no-ids"
+        )
         assert code == 0
         header, *rows = out.splitlines()
         assert json.loads(header)["table"] == table

@@ -19,8 +19,12 @@ def rows_text(path: str, data: bytes) -> str:
     lang = language_for(path)
     assert lang is not None
     rows = extract(path, lang, data, resolve=None)
-    lines = [json.dumps(dict(zip(SYMBOLS.names, r, strict=True)), sort_keys=True) for r in rows.symbols]
-    lines += [json.dumps(dict(zip(EDGES.names, r, strict=True)), sort_keys=True) for r in rows.edges]
+    lines = [
+        json.dumps(dict(zip(SYMBOLS.names, r, strict=True)), sort_keys=True) for r in rows.symbols
+    ]
+    lines += [
+        json.dumps(dict(zip(EDGES.names, r, strict=True)), sort_keys=True) for r in rows.edges
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -52,8 +52,14 @@ def test_put_if_match_refuses_a_stale_etag(store_uri: str) -> None:
 
 def _pointer(version: str, generation: int) -> Pointer:
     return Pointer(
-        version=version, manifestKey=f"versions/{version}/manifest.json", manifestDigest="sha256:x",
-        seq=generation, generation=generation, nonce=uuid.uuid4().hex, writer="test", updatedAt="t",
+        version=version,
+        manifestKey=f"versions/{version}/manifest.json",
+        manifestDigest="sha256:x",
+        seq=generation,
+        generation=generation,
+        nonce=uuid.uuid4().hex,
+        writer="test",
+        updatedAt="t",
     )
 
 
@@ -70,7 +76,9 @@ def test_pointer_bodies_never_repeat_so_aba_cannot_fool_if_match(store_uri: str)
     assert read_pointer(store).pointer.version == "A"  # type: ignore[union-attr]
 
 
-def test_racing_pointer_swaps_have_exactly_one_winner(serial_s3_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_racing_pointer_swaps_have_exactly_one_winner(
+    serial_s3_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """20 writers compare-and-swap from the same etag at once; one wins."""
     monkeypatch.setenv("AWS_ENDPOINT_URL", serial_s3_server)
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Install what the tests need into .venv, lint and type-check, and run the whole
+# suite. The services the tests use (one `prefect server start`, moto's S3
+# server, Dask schedulers and workers) are started by the test fixtures on
+# 127.0.0.1 and stopped after.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+.venv/bin/ruff check .
+.venv/bin/mypy
+exec .venv/bin/python -m pytest "$@"
