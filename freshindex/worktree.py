@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass, field
+from typing import Any
 
 import pygit2
 
@@ -115,11 +116,8 @@ def scan(repo: pygit2.Repository) -> WorktreeState:
         if sub_head is not None:
             old = idx[sub_path] if sub_path in idx else None  # noqa: SIM401
             if old is None or str(old.id) != sub_head:
-                idx.add(
-                    pygit2.IndexEntry(
-                        sub_path, pygit2.Oid(hex=sub_head), pygit2.GIT_FILEMODE_COMMIT
-                    )
-                )  # type: ignore[arg-type]
+                gitlink: Any = pygit2.GIT_FILEMODE_COMMIT
+                idx.add(pygit2.IndexEntry(sub_path, pygit2.Oid(hex=sub_head), gitlink))
                 changed[sub_path] = "modified" if old is not None else "added"
 
     if changed:
