@@ -1,0 +1,162 @@
+"""Full-build benchmark on real code present on every machine: CPython's own stdlib.
+
+Copies the standard library's ``.py`` files into a fresh git repository, then
+measures in one run:
+
+- the pure parse limit: tree-sitter parse + extraction of the same files in one
+  process, divided by the cores the build uses;
+- the end-to-end ``freshindex build`` wall (Prefect flow, Dask LocalCluster,
+  Parquet, validation, publish) against one already-running Prefect server;
+- the fixed start-up cost: the same build of a one-file repository;
+- peak RSS of any single Dask worker process during the big build.
+
+Usage: python tests/benchmarks/bench_build.py [--workers N] [--shards N] [--out DIR]
+Prints a Markdown table (the README's performance table comes from it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from indexer.extract import extract  # noqa: E402
+from indexer.languages import language_for  # noqa: E402
+from tests.conftest import free_port, stop, wait_http  # noqa: E402
+from tests.repos import commit_all, git  # noqa: E402
+
+BIN = Path(sys.executable).parent
+
+
+def stdlib_repo(dest: Path) -> tuple[int, int]:
+    src = Path(sysconfig.get_paths()["stdlib"])
+    files = 0
+    size = 0
+    for p in sorted(src.rglob("*.py")):
+        rel = p.relative_to(src)
+        if "site-packages" in rel.parts:
+            continue
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(p, target)
+        files += 1
+        size += p.stat().st_size
+    git(dest, "init", "-q", "-b", "main")
+    commit_all(dest, "stdlib")
+    return files, size
+
+
+def pure_parse_seconds(repo: Path) -> float:
+    paths = [p for p in repo.rglob("*.py") if ".git" not in p.parts]
+    datas = [(str(p.relative_to(repo)), p.read_bytes()) for p in paths]
+    t0 = time.perf_counter()
+    for rel, data in datas:
+        lang = language_for(rel)
+        if lang and len(data) <= 2_000_000:
+            try:
+                extract(rel, lang, data)
+            except Exception:  # noqa: BLE001 - a budget skip counts as work done
+                pass
+    return time.perf_counter() - t0
+
+
+def run_build(repo: Path, env: dict[str, str], extra: list[str]) -> tuple[dict, float, int]:
+    """(summary, wall seconds, peak RSS of one worker process in bytes)."""
+    cmd = [str(BIN / "freshindex"), "--repo", str(repo), "--json", "build", *extra]
+    peak = 0
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    root = psutil.Process(proc.pid)
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            try:
+                for child in root.children(recursive=True):
+                    try:
+                        cmdline = " ".join(child.cmdline())
+                        if "multiprocessing" in cmdline or "spawn" in cmdline:
+                            peak = max(peak, child.memory_info().rss)
+                    except psutil.Error:
+                        continue
+            except psutil.Error:
+                pass
+            time.sleep(0.1)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    out, _ = proc.communicate()
+    wall = time.perf_counter() - t0
+    done.set()
+    sampler.join()
+    if proc.returncode != 0:
+        raise SystemExit(f"build failed with exit {proc.returncode}")
+    return json.loads(out), wall, peak
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--shards", type=int, default=128)
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args()
+    work = Path(args.out or tempfile.mkdtemp(prefix="fi-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    repo, tiny = work / "stdlib", work / "tiny"
+    files, size = stdlib_repo(repo)
+    tiny.mkdir()
+    (tiny / "a.py").write_text("def a():\n    return 1\n")
+    git(tiny, "init", "-q", "-b", "main")
+    commit_all(tiny, "tiny")
+
+    env = {**os.environ, "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "PREFECT_HOME": str(work / "prefect"),
+           "XDG_CACHE_HOME": str(work / "cache")}
+    port = free_port()
+    server = subprocess.Popen([str(BIN / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    try:
+        wait_http(f"http://127.0.0.1:{port}/api/health", server, 120, "prefect server")
+        env["PREFECT_API_URL"] = f"http://127.0.0.1:{port}/api"
+        parse = pure_parse_seconds(repo)
+        limit = parse / args.workers
+        extra = ["--workers", str(args.workers), "--shards", str(args.shards)]
+        _s, startup, _p = run_build(tiny, env, extra)
+        summary, wall, peak = run_build(repo, env, extra)
+    finally:
+        stop(server)
+    c = summary["counts"]
+    rows = [
+        ("files (stdlib .py)", f"{files}"),
+        ("MB", f"{size / 1e6:.1f}"),
+        ("documents / symbols / edges", f"{c['documents']} / {c['symbols']} / {c['edges']}"),
+        ("shards, workers", f"{args.shards}, {args.workers}"),
+        ("pure parse, 1 process (s)", f"{parse:.1f}"),
+        ("parse limit = pure parse / workers (s)", f"{limit:.1f}"),
+        ("end-to-end build wall (s)", f"{wall:.1f}"),
+        ("build wall / parse limit", f"{wall / limit:.2f}"),
+        ("fixed start-up: same build of a 1-file repo (s)", f"{startup:.1f}"),
+        ("target: 1.5 x parse limit + 10 s (s)", f"{1.5 * limit + 10:.1f}"),
+        ("peak worker RSS (MB)", f"{peak / 1e6:.0f}"),
+        ("Parquet bytes written", f"{summary['bytes']}"),
+    ]
+    print("| measure | value |\n|---|---|")
+    for k, v in rows:
+        print(f"| {k} | {v} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+"""infra/ and the Dockerfile, checked statically: no Docker engine runs on these machines."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def compose() -> dict:  # type: ignore[type-arg]
+    return yaml.safe_load((ROOT / "infra" / "docker-compose.yml").read_text())
+
+
+def test_compose_has_every_service_the_readme_names() -> None:
+    services = set(compose()["services"])
+    named = set(re.findall(r"^\| `([a-z-]+)`(?:, `([a-z-]+)`)?", (ROOT / "infra" / "README.md").read_text(), re.M))
+    expected = {n for pair in named for n in pair if n}
+    assert expected and expected <= services
+
+
+def test_compose_workers_use_the_project_image_and_one_prefect_api() -> None:
+    s = compose()["services"]
+    assert s["dask-scheduler"]["build"]["dockerfile"] == "Dockerfile"
+    image = s["dask-scheduler"]["image"]
+    for name in ("dask-worker", "build"):
+        assert s[name]["image"] == image
+        assert s[name]["environment"]["PREFECT_API_URL"] == "http://prefect-server:4200/api"
+    assert "tcp://dask-scheduler:8786" in s["dask-worker"]["entrypoint"]
+    assert "--dask-address" in s["build"]["command"]
+    assert "postgresql" in s["prefect-server"]["environment"]["PREFECT_API_DATABASE_CONNECTION_URL"]
+    assert "mb" in s["minio-init"]["entrypoint"]
+
+
+def test_dockerfile_is_slim_non_root_and_installs_from_pyproject() -> None:
+    text = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"^FROM python:3\.11-slim", text, re.M)
+    assert re.search(r"^USER (?!root)\S+", text, re.M)
+    assert "pip install ." in text
+    packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]["include"]
+    for pkg in packages:
+        assert f"COPY {pkg.rstrip('*')} " in text
+    assert '"freshindex"' in text  # the console script is the entrypoint
