@@ -136,26 +136,10 @@ def raise_check(message: str) -> None:
     raise CheckFailed(message)
 
 
-def _envelope(ctx: Context, version: Any) -> Any:
-    from freshindex.freshness import basic_envelope
-    from freshindex.worktree import scan
+def _answerer(ctx: Context, version: Any) -> Any:
+    from freshindex.answer import evaluate
 
-    problems = _version_problems(version.manifest) if version else []
-    return basic_envelope(ctx.repo, version.manifest if version else None, scan(ctx.repo), problems)
-
-
-def _version_problems(manifest: Any) -> list[str]:
-    """Reasons the running code would not produce this version's rows."""
-    from indexer.languages import grammar_versions, indexer_digest
-
-    problems = []
-    if manifest.indexer.digest != indexer_digest():
-        problems.append("indexer changed since this version was built")
-    running = grammar_versions(sorted(manifest.grammars.keys() - {"tree-sitter"}))
-    changed = sorted(k for k, v in manifest.grammars.items() if running.get(k) != v)
-    if changed:
-        problems.append(f"grammar version changed: {', '.join(changed)}")
-    return problems
+    return evaluate(ctx.repo, version, use_overlay=not getattr(ctx.args, "no_overlay", False))
 
 
 def _current(ctx: Context) -> Any:
@@ -171,8 +155,13 @@ def cmd_status(ctx: Context) -> int:
         version = _current(ctx)
     except NoPublishedVersion:
         version = None
-    env = _envelope(ctx, version)
-    doc = env.to_json()
+    if version is None:
+        from freshindex.freshness import basic_envelope
+        from freshindex.worktree import scan
+
+        doc = basic_envelope(ctx.repo, None, scan(ctx.repo), []).to_json()
+    else:
+        doc = _answerer(ctx, version).envelope.to_json()
 
     def human() -> None:
         print(f"freshness: {doc['freshness']} ({doc['relation']})")
@@ -194,17 +183,13 @@ def _fresh_exit(ctx: Context, doc: dict[str, Any]) -> int:
 
 
 def _query(ctx: Context, kind: str) -> int:
-    from freshindex import query
-
-    version = _current(ctx)
-    env = _envelope(ctx, version)
-    doc = env.to_json()
-    results = (
-        query.defs(version, ctx.args.name) if kind == "defs" else query.refs(version, ctx.args.name)
-    )
+    answerer = _answerer(ctx, _current(ctx))
+    results = answerer.defs(ctx.args.name) if kind == "defs" else answerer.refs(ctx.args.name)
+    doc = answerer.envelope.to_json()
     doc["results"] = results
-    if kind == "refs" and doc["freshness"] in ("partial", "stale"):
-        doc["complete"] = False  # an empty list here never means "no callers"
+    # a partial or stale list is never presented as complete: "no callers" is
+    # a claim only an exact or overlay answer can make
+    doc["complete"] = doc["freshness"] in ("exact", "overlay")
 
     def human() -> None:
         print(
@@ -236,13 +221,11 @@ def cmd_refs(ctx: Context) -> int:
 
 
 def cmd_dump(ctx: Context) -> int:
-    from freshindex import query
-
-    version = _current(ctx)
-    env = _envelope(ctx, version).to_json()
-    # JSON Lines: the envelope first (kind "envelope"), then one row a line.
+    answerer = _answerer(ctx, _current(ctx))
+    env = answerer.envelope.to_json()
+    # JSON Lines: the envelope first, then one row a line in canonical order.
     sys.stdout.write(json.dumps({"envelope": env, "table": ctx.args.table}, sort_keys=True) + "\n")
-    for row in query.dump_rows(version, ctx.args.table, ids=not ctx.args.no_ids):
+    for row in answerer.dump(ctx.args.table, ids=not ctx.args.no_ids):
         sys.stdout.write(json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n")
     return _fresh_exit(ctx, env)
 

@@ -17,7 +17,11 @@ def compose() -> dict:  # type: ignore[type-arg]
 
 def test_compose_has_every_service_the_readme_names() -> None:
     services = set(compose()["services"])
-    named = set(re.findall(r"^\| `([a-z-]+)`(?:, `([a-z-]+)`)?", (ROOT / "infra" / "README.md").read_text(), re.M))
+    named = set(
+        re.findall(
+            r"^\| `([a-z-]+)`(?:, `([a-z-]+)`)?", (ROOT / "infra" / "README.md").read_text(), re.M
+        )
+    )
     expected = {n for pair in named for n in pair if n}
     assert expected and expected <= services
 
@@ -40,7 +44,9 @@ def test_dockerfile_is_slim_non_root_and_installs_from_pyproject() -> None:
     assert re.search(r"^FROM python:3\.11-slim", text, re.M)
     assert re.search(r"^USER (?!root)\S+", text, re.M)
     assert "pip install ." in text
-    packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]["include"]
+    packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "packages"
+    ]["find"]["include"]
     for pkg in packages:
         assert f"COPY {pkg.rstrip('*')} " in text
     assert '"freshindex"' in text  # the console script is the entrypoint

@@ -123,11 +123,19 @@ def main() -> None:
     git(tiny, "init", "-q", "-b", "main")
     commit_all(tiny, "tiny")
 
-    env = {**os.environ, "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "PREFECT_HOME": str(work / "prefect"),
-           "XDG_CACHE_HOME": str(work / "cache")}
+    env = {
+        **os.environ,
+        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+        "PREFECT_HOME": str(work / "prefect"),
+        "XDG_CACHE_HOME": str(work / "cache"),
+    }
     port = free_port()
-    server = subprocess.Popen([str(BIN / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    server = subprocess.Popen(
+        [str(BIN / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
     try:
         wait_http(f"http://127.0.0.1:{port}/api/health", server, 120, "prefect server")
         env["PREFECT_API_URL"] = f"http://127.0.0.1:{port}/api"

@@ -1,0 +1,200 @@
+"""Deciding how a query may be answered, and answering it that way.
+
+exact   — indexCommit == HEAD, clean worktree: the index alone.
+overlay — the index is an ancestor of HEAD and/or the worktree is dirty, and
+          the change is within budget: index minus shadowed paths, plus the
+          changed files parsed now (origin ``overlay``).
+partial — over budget, a rebuild-forcing file (lockfile, workspace config)
+          changed, or the overlay could not be built: a bounded direct read
+          of the worktree for the named target (origin ``source``); lists are
+          marked incomplete, never presented as "no callers".
+stale   — freshness cannot be proven (diverged, unknown commit, config or
+          indexer changed, version fails verification): index rows as
+          diagnostics only, marked incomplete.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pygit2
+
+from freshindex import query
+from freshindex.freshness import Envelope, Freshness, Relation, basic_envelope
+from freshindex.overlay import Overlay, build_overlay, change_set, worktree_paths
+from freshindex.reader import IndexVersion
+from freshindex.worktree import WorktreeState, scan
+from indexer.config import CONFIG_FILE, IndexConfig, parse_config
+from indexer.document import SNIFF_BYTES, classify
+from indexer.extract import ParseBudgetExceeded, extract
+from indexer.languages import grammar_versions, indexer_digest
+from indexer.schema import EDGES, SORT_KEYS, SYMBOLS
+
+# A partial answer reads at most this many candidate files (those whose bytes
+# contain the name), so an over-budget query stays bounded on a large repo.
+SOURCE_SCAN_MAX_FILES = 2000
+
+
+@dataclass
+class Answerer:
+    repo: pygit2.Repository
+    version: IndexVersion
+    envelope: Envelope
+    overlay: Overlay | None
+    config: IndexConfig
+    wt: WorktreeState
+
+    @property
+    def freshness(self) -> Freshness:
+        return self.envelope.freshness
+
+    def defs(self, name: str) -> list[dict[str, Any]]:
+        if self.freshness == Freshness.PARTIAL:
+            return self._source_scan(name, "defs")
+        results = query.defs(self.version, name)
+        if self.overlay is None:
+            return results
+        bare, qualified = query.split_name(name)
+        kept = [r for r in results if r["path"] not in self.overlay.shadowed]
+        for s in self.overlay.symbols:
+            if s["name"] == bare and (
+                not qualified
+                or s["qualname"] == qualified
+                or str(s["qualname"]).endswith("." + qualified)
+            ):
+                kept.append(query.symbol_result(s, "overlay"))
+        return sorted(kept, key=lambda r: (r["path"], r["startLine"], r["startCol"]))
+
+    def refs(self, name: str) -> list[dict[str, Any]]:
+        if self.freshness == Freshness.PARTIAL:
+            return self._source_scan(name, "refs")
+        results = query.refs(self.version, name)
+        if self.overlay is None:
+            return results
+        bare, _ = query.split_name(name)
+        kept = [r for r in results if r["path"] not in self.overlay.shadowed]
+        kept += [query.edge_result(e, "overlay") for e in self.overlay.edges if e["target"] == bare]
+        return sorted(kept, key=lambda r: (r["path"], r["startLine"], r["startCol"]))
+
+    def dump(self, table: str, ids: bool = True) -> list[dict[str, Any]]:
+        rows = list(query.dump_rows(self.version, table, ids=ids))
+        if self.overlay is None or table not in ("symbols", "edges", "refs"):
+            return rows
+        kept = [r for r in rows if r["path"] not in self.overlay.shadowed]
+        extra = self.overlay.symbols if table == "symbols" else self.overlay.edges
+        for r in extra:
+            row = dict(r)
+            if not ids:
+                row.pop("symbol_id", None)
+            kept.append(row)
+        keys = SORT_KEYS[table]
+        return sorted(kept, key=lambda r: tuple(r[k] for k in keys))
+
+    def _source_scan(self, name: str, kind: str) -> list[dict[str, Any]]:
+        """Direct reads of worktree files that contain the name (bounded)."""
+        bare, qualified = query.split_name(name)
+        needle = bare.encode()
+        workdir = self.repo.workdir or ""
+        out: list[dict[str, Any]] = []
+        read = 0
+        for path in worktree_paths(self.repo, self.wt):
+            if read >= SOURCE_SCAN_MAX_FILES:
+                self.envelope.reasons.append(
+                    f"source scan stopped after {SOURCE_SCAN_MAX_FILES} candidate files"
+                )
+                break
+            full = os.path.join(workdir, path)
+            if os.path.islink(full) or not os.path.isfile(full):
+                continue
+            if os.path.getsize(full) > self.config.max_file_bytes:
+                continue
+            data = Path(full).read_bytes()
+            if needle not in data:
+                continue
+            language, reason = classify(path, 0o100644, len(data), data[:SNIFF_BYTES], self.config)
+            if reason is not None or language is None:
+                continue
+            read += 1
+            try:
+                rows = extract(path, language, data, None, self.config.max_parse_work_factor)
+            except ParseBudgetExceeded:
+                continue
+            if kind == "defs":
+                for r in rows.symbols:
+                    s = dict(zip(SYMBOLS.names, r, strict=True))
+                    if s["name"] == bare and (
+                        not qualified or str(s["qualname"]).endswith(qualified)
+                    ):
+                        out.append(query.symbol_result(s, "source"))
+            else:
+                for r in rows.edges:
+                    e = dict(zip(EDGES.names, r, strict=True))
+                    if e["target"] == bare:
+                        out.append(query.edge_result(e, "source"))
+        return out
+
+
+def worktree_config(repo: pygit2.Repository) -> IndexConfig:
+    """freshindex.toml as it is in the worktree now (what a build of it would use)."""
+    path = Path(repo.workdir or "") / CONFIG_FILE
+    return parse_config(path.read_bytes() if path.exists() else None)
+
+
+def version_problems(version: IndexVersion) -> list[str]:
+    """Reasons the running code would not produce this version's rows."""
+    m = version.manifest
+    problems = []
+    if m.indexer.digest != indexer_digest():
+        problems.append("indexer changed since this version was built")
+    running = grammar_versions(sorted(m.grammars.keys() - {"tree-sitter"}))
+    changed = sorted(k for k, v in m.grammars.items() if running.get(k) != v)
+    if changed:
+        problems.append(f"grammar version changed: {', '.join(changed)}")
+    return problems
+
+
+def evaluate(repo: pygit2.Repository, version: IndexVersion, use_overlay: bool = True) -> Answerer:
+    wt = scan(repo)
+    config = worktree_config(repo)
+    problems = version_problems(version)
+    if config.digest != version.manifest.configDigest:
+        problems.append(f"configuration ({CONFIG_FILE}) changed since this version was built")
+    env = basic_envelope(repo, version.manifest, wt, problems)
+    if problems or env.relation in (Relation.DIVERGED, Relation.UNKNOWN):
+        env.freshness = Freshness.STALE
+        return Answerer(repo, version, env, None, config, wt)
+    if env.freshness == Freshness.EXACT:
+        return Answerer(repo, version, env, None, config, wt)
+    # ancestor and/or dirty: the reasons so far describe what changed
+    changes = change_set(repo, version.manifest.sourceCommit, wt)
+    n = len(changes.paths)
+    if not use_overlay:
+        env.freshness = Freshness.STALE
+        env.reasons.append(
+            "overlay disabled (--no-overlay): answers describe the indexed commit only"
+        )
+        return Answerer(repo, version, env, None, config, wt)
+    forcing = sorted(p for p in changes.paths if config.forces_rebuild(p))
+    if forcing:
+        env.freshness = Freshness.PARTIAL
+        env.reasons.append(
+            f"{forcing[0]} changed: the index must be rebuilt; reading source directly"
+        )
+        return Answerer(repo, version, env, None, config, wt)
+    if n > config.overlay_budget_files:
+        env.freshness = Freshness.PARTIAL
+        env.reasons.append(
+            f"{n} changed files exceed the overlay budget of {config.overlay_budget_files}; reading source directly"
+        )
+        return Answerer(repo, version, env, None, config, wt)
+    try:
+        overlay = build_overlay(repo, changes, config, worktree_paths(repo, wt))
+    except (OSError, pygit2.GitError, ValueError) as err:
+        env.freshness = Freshness.PARTIAL
+        env.reasons.append(f"overlay could not be built ({err}); reading source directly")
+        return Answerer(repo, version, env, None, config, wt)
+    env.freshness = Freshness.OVERLAY
+    return Answerer(repo, version, env, overlay, config, wt)

@@ -1,0 +1,172 @@
+"""Overlays: answering for the code as it is now from an index of an older commit.
+
+The index covers ``indexCommit``. What changed since is known exactly, from
+git alone (no watcher, so no lost events): the rename-aware diff
+``indexCommit..HEAD`` and the worktree's differences from HEAD. Every path
+touched by either is *shadowed*: its index rows are dropped, and the file as
+it is now (HEAD's blob, or the worktree's bytes) is parsed at query time and
+answers with ``origin: overlay``. Deleted files contribute nothing, renamed
+files answer under their new path, and line numbers are those of the file
+in the worktree now.
+
+Parsed overlay files are cached by content (blob OID, path, indexer digest)
+as zstd-compressed JSON, so repeated queries do not re-parse an unchanged file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pygit2
+import zstandard
+
+from freshindex import gitrepo
+from freshindex.freshness import changed_between
+from freshindex.worktree import WorktreeState
+from indexer.config import IndexConfig
+from indexer.document import SNIFF_BYTES, classify
+from indexer.extract import FileRows, ParseBudgetExceeded, extract
+from indexer.languages import indexer_digest
+from indexer.resolve import PathIndex
+from indexer.schema import EDGES, SYMBOLS
+
+
+@dataclass
+class Overlay:
+    shadowed: set[str] = field(default_factory=set)  # paths whose index rows are dropped
+    symbols: list[dict[str, object]] = field(default_factory=list)
+    edges: list[dict[str, object]] = field(default_factory=list)
+    documents: list[dict[str, object]] = field(default_factory=list)
+    parsed_files: int = 0
+    cache_hits: int = 0
+
+
+@dataclass(frozen=True)
+class ChangeSet:
+    """Paths that differ between the indexed commit and the worktree now."""
+
+    commit_changes: list[tuple[str, str | None, str]]  # (status, old path, new path)
+    dirty: dict[str, str]  # path -> modified | deleted | added
+
+    @property
+    def paths(self) -> set[str]:
+        out: set[str] = set(self.dirty)
+        for _status, old, new in self.commit_changes:
+            if old:
+                out.add(old)
+            out.add(new)
+        return out
+
+
+def change_set(repo: pygit2.Repository, index_commit: str, wt: WorktreeState) -> ChangeSet:
+    commits = (
+        changed_between(repo, index_commit, wt.head) if wt.head and wt.head != index_commit else []
+    )
+    return ChangeSet(commits, dict(wt.changed))
+
+
+def _cache_dir() -> Path:
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "freshindex" / "overlay"
+
+
+def _cached_rows(key: str) -> FileRows | None:
+    path = _cache_dir() / key[:2] / f"{key}.json.zst"
+    try:
+        raw = zstandard.ZstdDecompressor().decompress(path.read_bytes())
+    except (OSError, zstandard.ZstdError):
+        return None
+    data = json.loads(raw)
+    return FileRows([tuple(r) for r in data["symbols"]], [tuple(r) for r in data["edges"]])
+
+
+def _store_rows(key: str, rows: FileRows) -> None:
+    path = _cache_dir() / key[:2] / f"{key}.json.zst"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = json.dumps({"symbols": rows.symbols, "edges": rows.edges}).encode()
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_bytes(zstandard.ZstdCompressor(level=3).compress(body))
+    os.replace(tmp, path)
+
+
+def build_overlay(
+    repo: pygit2.Repository, changes: ChangeSet, config: IndexConfig, head_paths: list[str]
+) -> Overlay:
+    """Parse every changed file as it is now; shadow every changed path."""
+    ov = Overlay(shadowed=changes.paths)
+    workdir = repo.workdir or ""
+    head = gitrepo.head_commit(repo)
+    resolver = PathIndex(head_paths)
+    digest = indexer_digest()
+    for path in sorted(ov.shadowed):
+        data: bytes | None
+        mode = 0o100644
+        if path in changes.dirty:
+            if changes.dirty[path] == "deleted":
+                continue
+            full = os.path.join(workdir, path)
+            if os.path.islink(full):
+                mode = 0o120000
+                data = b""
+            else:
+                try:
+                    data = Path(full).read_bytes()
+                except (FileNotFoundError, IsADirectoryError):
+                    continue
+        else:
+            entry = _tree_entry(head, path)
+            if entry is None:
+                continue  # deleted (or the old side of a rename)
+            oid, mode = entry
+            data = gitrepo.read_blob(repo, oid) if mode not in (0o120000, 0o160000) else b""
+        language, reason = classify(path, mode, len(data), data[:SNIFF_BYTES], config)
+        ov.documents.append(
+            {
+                "path": path,
+                "language": language,
+                "status": "skipped" if reason else "parsed",
+                "reason": str(reason) if reason else None,
+            }
+        )
+        if reason is not None or language is None:
+            continue
+        blob = str(pygit2.hash(data))
+        key = str(pygit2.hash(f"{digest}\0{path}\0{language}\0{blob}".encode()))
+        rows = _cached_rows(key)
+        if rows is None:
+            try:
+                rows = extract(path, language, data, resolver, config.max_parse_work_factor)
+            except ParseBudgetExceeded:
+                continue
+            _store_rows(key, rows)
+            ov.parsed_files += 1
+        else:
+            ov.cache_hits += 1
+        ov.symbols.extend(dict(zip(SYMBOLS.names, r, strict=True)) for r in rows.symbols)
+        ov.edges.extend(dict(zip(EDGES.names, r, strict=True)) for r in rows.edges)
+    return ov
+
+
+def _tree_entry(commit: pygit2.Commit | None, path: str) -> tuple[str, int] | None:
+    if commit is None:
+        return None
+    try:
+        entry = commit.tree[path]
+    except KeyError:
+        return None
+    return str(entry.id), int(entry.filemode)
+
+
+def worktree_paths(repo: pygit2.Repository, wt: WorktreeState) -> list[str]:
+    """Paths of the worktree now: HEAD's tree, minus deletions, plus additions."""
+    head = gitrepo.head_commit(repo)
+    paths = {e.path for e in gitrepo.list_tree(repo, str(head.tree_id))} if head else set()
+    for path, what in wt.changed.items():
+        if what == "deleted":
+            paths.discard(path)
+        else:
+            paths.add(path)
+    return sorted(paths)
