@@ -78,7 +78,8 @@ def test_new_commits_within_budget_answer_from_an_overlay(
     )
     git(indexed, "mv", "web/dom.js", "web/render.js")
     commit_all(indexed, "change")
-    code, doc = cli(capsys, indexed, "status")
+    assert cli(capsys, indexed, "status")[0] == 0
+    _, doc = cli(capsys, indexed, "status")
     assert (
         doc["freshness"] == "overlay" and doc["relation"] == "ancestor" and doc["lagCommits"] == 1
     )
@@ -108,6 +109,7 @@ def test_dirty_worktree_overlay(indexed: Path, capsys: pytest.CaptureFixture[str
     (indexed / "build").mkdir()
     (indexed / "build" / "ignored.py").write_text("def ignored_fn():\n    pass\n")  # ignored
     code, doc = cli(capsys, indexed, "status")
+    assert code == 0
     assert doc["freshness"] == "overlay" and doc["dirty"] is True and doc["dirtyFiles"] == 3
     assert doc["worktreeTree"] == recipe_tree(indexed)
     _, d = cli(capsys, indexed, "defs", "untracked_fn")
