@@ -156,7 +156,13 @@ def version_problems(version: IndexVersion) -> list[str]:
     return problems
 
 
-def evaluate(repo: pygit2.Repository, version: IndexVersion, use_overlay: bool = True) -> Answerer:
+def evaluate(
+    repo: pygit2.Repository, version: IndexVersion, use_overlay: bool = True, parse_now: bool = True
+) -> Answerer:
+    """The envelope, and the overlay when answers need one.
+
+    ``parse_now=False`` (status) decides freshness without parsing the changed
+    files: within budget means ``overlay``, as queries will build it."""
     wt = scan(repo)
     config = worktree_config(repo)
     problems = version_problems(version)
@@ -189,6 +195,9 @@ def evaluate(repo: pygit2.Repository, version: IndexVersion, use_overlay: bool =
         env.reasons.append(
             f"{n} changed files exceed the overlay budget of {config.overlay_budget_files}; reading source directly"
         )
+        return Answerer(repo, version, env, None, config, wt)
+    if not parse_now:
+        env.freshness = Freshness.OVERLAY
         return Answerer(repo, version, env, None, config, wt)
     try:
         overlay = build_overlay(repo, changes, config, worktree_paths(repo, wt))

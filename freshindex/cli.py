@@ -136,10 +136,12 @@ def raise_check(message: str) -> None:
     raise CheckFailed(message)
 
 
-def _answerer(ctx: Context, version: Any) -> Any:
+def _answerer(ctx: Context, version: Any, parse_now: bool = True) -> Any:
     from freshindex.answer import evaluate
 
-    return evaluate(ctx.repo, version, use_overlay=not getattr(ctx.args, "no_overlay", False))
+    return evaluate(
+        ctx.repo, version, use_overlay=not getattr(ctx.args, "no_overlay", False), parse_now=parse_now
+    )
 
 
 def _current(ctx: Context) -> Any:
@@ -161,7 +163,7 @@ def cmd_status(ctx: Context) -> int:
 
         doc = basic_envelope(ctx.repo, None, scan(ctx.repo), []).to_json()
     else:
-        doc = _answerer(ctx, version).envelope.to_json()
+        doc = _answerer(ctx, version, parse_now=False).envelope.to_json()
 
     def human() -> None:
         print(f"freshness: {doc['freshness']} ({doc['relation']})")
