@@ -140,7 +140,10 @@ def _answerer(ctx: Context, version: Any, parse_now: bool = True) -> Any:
     from freshindex.answer import evaluate
 
     return evaluate(
-        ctx.repo, version, use_overlay=not getattr(ctx.args, "no_overlay", False), parse_now=parse_now
+        ctx.repo,
+        version,
+        use_overlay=not getattr(ctx.args, "no_overlay", False),
+        parse_now=parse_now,
     )
 
 

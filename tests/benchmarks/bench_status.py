@@ -38,7 +38,9 @@ def make(root: Path, n: int) -> Path:
     for i in range(n):
         d = repo / f"pkg{i % 200:03d}" / f"sub{i % 7}"
         d.mkdir(parents=True, exist_ok=True)
-        (d / f"mod{i}.py").write_text(f"def f{i}(x):\n    return g{i % 50}(x) + {i}\n\n\nclass C{i}:\n    pass\n")
+        (d / f"mod{i}.py").write_text(
+            f"def f{i}(x):\n    return g{i % 50}(x) + {i}\n\n\nclass C{i}:\n    pass\n"
+        )
     git(repo, "init", "-q", "-b", "main")
     commit_all(repo, "generated")
     return repo
@@ -58,7 +60,9 @@ def recipe(repo: Path) -> str:
     env = {**os.environ, **GIT_ENV, "GIT_INDEX_FILE": str(tmp)}
     subprocess.run(["git", "-C", str(repo), "read-tree", "HEAD"], env=env, check=True)
     subprocess.run(["git", "-C", str(repo), "add", "-A", "--", "."], env=env, check=True)
-    out = subprocess.run(["git", "-C", str(repo), "write-tree"], env=env, check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        ["git", "-C", str(repo), "write-tree"], env=env, check=True, capture_output=True, text=True
+    )
     tmp.unlink()
     return out.stdout.strip()
 
@@ -74,8 +78,10 @@ def main() -> None:
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="fi-status-"))
     env = {**os.environ, "XDG_CACHE_HOME": str(work / "cache"), "PREFECT_LOGGING_LEVEL": "WARNING"}
-    print("| files | worktree | git status (ms) | recipe (ms) | scan() (ms) | scan / git status | recipe / scan "
-          "| `freshindex status` (ms) | `defs` with overlay, first / cached (ms) |")
+    print(
+        "| files | worktree | git status (ms) | recipe (ms) | scan() (ms) | scan / git status | recipe / scan "
+        "| `freshindex status` (ms) | `defs` with overlay, first / cached (ms) |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for n in args.sizes:
         repo = make(work, n)
@@ -99,8 +105,11 @@ def main() -> None:
                 first = best(lambda: run([*fi, "--json", "defs", "dirty3"], env), 1)  # noqa: B023
                 cached = best(lambda: run([*fi, "--json", "defs", "dirty3"], env), args.repeat)  # noqa: B023
                 defs = f"{first * 1e3:.0f} / {cached * 1e3:.0f}"
-            print(f"| {n} | {state} | {gs * 1e3:.0f} | {rc * 1e3:.0f} | {sc * 1e3:.0f} | {sc / gs:.2f} "
-                  f"| {rc / sc:.1f} | {st * 1e3:.0f} | {defs} |", flush=True)
+            print(
+                f"| {n} | {state} | {gs * 1e3:.0f} | {rc * 1e3:.0f} | {sc * 1e3:.0f} | {sc / gs:.2f} "
+                f"| {rc / sc:.1f} | {st * 1e3:.0f} | {defs} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":
