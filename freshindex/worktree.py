@@ -76,10 +76,18 @@ def scan(repo: pygit2.Repository) -> WorktreeState:
     submodule_paths = _submodule_paths(repo)
 
     status = repo.status(untracked_files="all", ignored=False)
+    changed: dict[str, str] = {}
+    if not submodule_paths and not any(f & (_WT_CHANGED | _INDEX_CHANGED) for f in status.values()):
+        # the common case, clean: HEAD's tree is the worktree's, nothing to build
+        tree = str(head.tree_id) if head is not None else str(pygit2.Index().write_tree(repo))
+        return WorktreeState(
+            head=str(head.id) if head else None,
+            head_tree=str(head.tree_id) if head else None,
+            tree=tree,
+        )
     idx = pygit2.Index()
     if head is not None:
         idx.read_tree(head.tree)
-    changed: dict[str, str] = {}
     dirty_subs: list[str] = []
     for path, flags in sorted(status.items()):
         if path.rstrip("/") in submodule_paths:
@@ -144,7 +152,11 @@ def _config_bool(repo: pygit2.Repository, key: str, default: bool) -> bool:
 
 
 def _submodule_paths(repo: pygit2.Repository) -> set[str]:
+    """Gitlink paths of the repository's index. A submodule needs a .gitmodules
+    file, so without one we skip walking every index entry in Python."""
     paths: set[str] = set()
+    if not os.path.exists(os.path.join(repo.workdir or "", ".gitmodules")):
+        return paths
     try:
         index = repo.index
     except pygit2.GitError:
