@@ -121,6 +121,49 @@ def cmd_build(ctx: Context) -> int:
     return 1
 
 
+def cmd_update(ctx: Context) -> int:
+    from freshindex.gitrepo import resolve_commit
+
+    args = ctx.args
+    repo = ctx.repo
+    commit = resolve_commit(repo, args.rev)
+    uri = ctx.store_uri()
+    ctx.store()
+    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    from flows.runtime import prefect_api, task_runner
+    from flows.update import update_flow
+
+    started = time.monotonic()
+    ctx.out.progress(f"updating {uri} to {commit.id}")
+    with prefect_api() as api_url:
+        # an update touches few shards: a thread pool in this process avoids
+        # the cluster start-up unless asked for (or a scheduler is given)
+        kind = "dask" if args.dask_address else args.runner
+        runner = task_runner(args.workers, args.dask_address, kind)
+        state = update_flow.with_options(task_runner=runner)(
+            repo=str(Path(repo.path).resolve()), store=uri, rev=str(commit.id), return_state=True
+        )
+        summary = _state_data(state)
+    summary["prefectApi"] = api_url
+    summary["wallSeconds"] = round(time.monotonic() - started, 3)
+    status = summary.get("outcome")
+
+    def human() -> None:
+        if status == "noop":
+            print(f"nothing to do: {summary.get('reason')}")
+        elif status == "published":
+            print(
+                f"published {summary['version']} ({summary['mode']}: {summary['modeReason']}; "
+                f"{summary['shardsRewritten']} shard(s) rewritten, {summary['wallSeconds']} s)"
+            )
+
+    ctx.out.doc(summary, human)
+    if status in ("published", "noop"):
+        return 0
+    raise_check(f"update {status}: {summary.get('reason')}")
+    return 1
+
+
 def _state_data(state: Any) -> dict[str, Any]:
     data = state.result(raise_on_failure=False)
     if isinstance(data, dict):
@@ -358,6 +401,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="threads: run shard tasks in this process (no cluster), for small repositories",
     )
     b.set_defaults(func=cmd_build)
+
+    u = sub.add_parser("update", parents=[common], help="incremental update to a revision")
+    u.add_argument("--rev", default="HEAD")
+    u.add_argument("--workers", type=_positive, default=None)
+    u.add_argument("--dask-address", default=None)
+    u.add_argument(
+        "--runner",
+        choices=("dask", "threads"),
+        default="threads",
+        help="default threads: an update rewrites few shards (dask for large batches)",
+    )
+    u.set_defaults(func=cmd_update)
 
     s = sub.add_parser("status", parents=[common], help="freshness of the current version")
     s.add_argument("--require-fresh", action="store_true")

@@ -50,6 +50,9 @@ class TableEntry(_Spec):
     rows: int
     bytes: int
     sha256: str  # hex digest of the file's bytes
+    # documents tables only: parsed count and skip reasons, so a version that
+    # inherits this file can count them without reading it
+    stats: dict[str, int] = Field(default_factory=dict)
 
 
 class Counts(_Spec):

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import uuid
+from collections import Counter
 
+import pyarrow as pa
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
@@ -14,8 +16,6 @@ from storage.base import sha256_hex
 from storage.catalog import table_key
 from tasks.io import encode_parquet, store_for, tree_partition
 from tasks.plan import ShardJob
-
-SHARD_TABLES = ("documents", "symbols", "edges", "refs")
 
 
 def index_shard(job: ShardJob, shard: int) -> list[TableEntry]:
@@ -28,13 +28,27 @@ def index_shard(job: ShardJob, shard: int) -> list[TableEntry]:
         job.config,
         paths,
     )
+    return write_shard(job, shard, tables)
+
+
+def document_stats(docs: pa.Table) -> dict[str, int]:
+    """{"parsed": n, "<skip reason>": n, ...} of a documents table."""
+    counts: Counter[str] = Counter()
+    for status, reason in zip(docs["status"].to_pylist(), docs["reason"].to_pylist(), strict=True):
+        counts["parsed" if status == "parsed" else f"skipped:{reason}"] += 1
+    return dict(sorted(counts.items()))
+
+
+def write_shard(job: ShardJob, shard: int, tables: dict[str, pa.Table]) -> list[TableEntry]:
+    """Write a shard's tables under a fresh attempt id and describe them.
+
+    A fresh attempt id per run: a retried or duplicated task never overwrites
+    a file another attempt may already have reported (names are never reused)."""
     store = store_for(job.store_uri)
-    # A fresh attempt id per run: a retried or duplicated task never overwrites
-    # a file another attempt may already have reported (names are never reused).
     attempt = uuid.uuid4().hex[:10]
     out = []
-    for name in SHARD_TABLES:
-        data = encode_parquet(tables[name])
+    for name, table in tables.items():
+        data = encode_parquet(table)
         key = table_key(job.version, shard, name, attempt)
         store.put(key, data)
         out.append(
@@ -42,9 +56,10 @@ def index_shard(job: ShardJob, shard: int) -> list[TableEntry]:
                 shard=shard,
                 table=name,
                 key=key,
-                rows=tables[name].num_rows,
+                rows=table.num_rows,
                 bytes=len(data),
                 sha256=sha256_hex(data),
+                stats=document_stats(table) if name == "documents" else {},
             )
         )
     return out

@@ -52,6 +52,7 @@ def make_manifest(
     seq: int,
     build_kind: BuildKind = BuildKind.FULL,
     parent: str | None = None,
+    batch: dict[str, object] | None = None,
 ) -> Manifest:
     job = plan.job
     counts = report.counts or {"documents": 0, "symbols": 0, "edges": 0, "tombstones": 0}
@@ -79,6 +80,7 @@ def make_manifest(
         seq=seq,
         submodules=plan.submodules,
         createdAt=now_iso(),
+        batch=batch,
     ).with_digests()
 
 
@@ -88,13 +90,14 @@ def finalize(
     tables: list[TableEntry],
     report: ValidationReport,
     build_kind: BuildKind = BuildKind.FULL,
+    batch: dict[str, object] | None = None,
 ) -> Outcome:
     if not report.ok:
-        failed = make_manifest(plan, tables, report, seq=0, build_kind=build_kind)
+        failed = make_manifest(plan, tables, report, seq=0, build_kind=build_kind, batch=batch)
         store.put_if_absent(manifest_key(plan.version), failed.to_bytes())
         return Outcome("failed", plan.version, report.reason, failed)
     seq = next_seq(store, plan.base)
-    manifest = make_manifest(plan, tables, report, seq=seq, build_kind=build_kind)
+    manifest = make_manifest(plan, tables, report, seq=seq, build_kind=build_kind, batch=batch)
     try:
         store.put_if_absent(manifest_key(plan.version), manifest.to_bytes())
     except PreconditionFailed:

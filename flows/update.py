@@ -1,0 +1,74 @@
+"""The incremental update flow: plan a batch, rewrite only the touched shards, validate, publish.
+
+Falls back to a full build inside the same flow run when the batch cannot be
+applied incrementally (no current version, config/indexer/grammar change,
+REV not descending from the indexed commit, a lockfile or workspace config
+changed), and to rebuilding the touched shards whole when over budget.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prefect import flow, task, unmapped
+from prefect.cache_policies import NO_CACHE
+from prefect.states import Completed, Failed
+
+from flows.build import summarize
+from freshindex.manifest import BuildKind, TableEntry
+from tasks.io import store_for
+from tasks.parse import parse_shard
+from tasks.publish import Outcome, finalize, validate_version
+from tasks.update import Mode, UpdatePlan, inherited_tables, plan_update, update_shard
+from tasks.validate import ValidationReport, validate_tables
+
+
+@task(name="validate-update", cache_policy=NO_CACHE)
+def validate_update(plan: UpdatePlan, tables: list[TableEntry]) -> ValidationReport:
+    job = plan.build.job
+    return validate_tables(
+        store_for(job.store_uri), tables, job.shards, plan.build.entries, trusted=plan.trusted
+    )
+
+
+@task(name="publish-update", cache_policy=NO_CACHE)
+def publish_update(plan: UpdatePlan, tables: list[TableEntry], report: ValidationReport) -> Outcome:
+    kind = BuildKind.FULL if plan.mode == Mode.FULL else BuildKind.INCREMENTAL
+    batch = {**plan.batch, "mode": plan.mode, "reason": plan.reason}
+    return finalize(store_for(plan.build.job.store_uri), plan.build, tables, report, kind, batch)
+
+
+@flow(name="freshindex-update", validate_parameters=False)
+def update_flow(repo: str, store: str, rev: str = "HEAD") -> Any:
+    plan = plan_update(repo, store, rev)
+    if plan.mode == Mode.NOOP:
+        return Completed(
+            message=plan.reason,
+            data={
+                "outcome": "noop",
+                "mode": plan.mode,
+                "reason": plan.reason,
+                "version": plan.parent.versionId if plan.parent else None,
+            },
+        )
+    job = plan.build.job
+    if plan.mode == Mode.FULL:
+        futures = parse_shard.map(unmapped(job), range(job.shards))
+        tables = [t for f in futures for t in f.result()]
+        report = validate_version(plan.build, tables)
+    else:
+        seq = int(plan.batch["seq"])
+        futures = update_shard.map(unmapped(plan), list(plan.batches), unmapped(seq))
+        tables = inherited_tables(plan) + [t for f in futures for t in f.result()]
+        report = validate_update(plan, tables)
+    outcome = publish_update(plan, tables, report)
+    summary = {
+        **summarize(outcome),
+        "mode": plan.mode,
+        "modeReason": plan.reason,
+        "shardsRewritten": len(plan.batches) if plan.mode != Mode.FULL else job.shards,
+        "batch": plan.batch,
+    }
+    if outcome.status != "published":
+        return Failed(message=outcome.reason or outcome.status, data=summary)
+    return Completed(message=f"published {outcome.version} ({plan.mode})", data=summary)

@@ -1,0 +1,335 @@
+"""Incremental updates: one batch of changes from the indexed commit to REV.
+
+The batch comes from git alone (rename-aware diff of the two commits), so an
+update never depends on an event stream: edits no watcher saw are still in it.
+
+Per touched shard: every row derived from a touched path's old content is
+removed, the paths as they are at REV are parsed, deleted paths (and the old
+side of renames) get tombstones, and renamed files keep their symbol ids.
+Shards no path of the batch hashes to are inherited: the new manifest points
+at the parent's files, with their digests, without copying them.
+
+Besides the changed files, the batch re-parses *dependents*: files whose
+edges resolved to a touched path, and files with an unresolved import whose
+last segment names an added file, so ``resolved_path`` equals a full build's.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
+from prefect import task
+from prefect.cache_policies import NO_CACHE
+
+from freshindex import gitrepo
+from freshindex.freshness import Relation, changed_between, relation_of
+from freshindex.manifest import Manifest, Submodule, TableEntry
+from freshindex.reader import IndexVersion
+from indexer.config import IndexConfig
+from indexer.languages import grammar_versions, indexer_digest
+from indexer.shard import build_shard_tables, rows_to_table, shard_of, sort_table
+from storage.catalog import new_version_id, next_seq, read_pointer, write_staging
+from tasks.io import decode_parquet, store_for, tree_partition
+from tasks.parse import write_shard
+from tasks.plan import BuildPlan, ShardJob
+
+
+class Mode:
+    NOOP = "noop"
+    INCREMENTAL = "incremental"
+    SHARD_REBUILD = "shard-rebuild"
+    FULL = "full"
+
+
+@dataclass(frozen=True)
+class ShardBatch:
+    """What one touched shard must do."""
+
+    shard: int
+    reparse: tuple[str, ...]  # paths to drop from the parent's rows and parse at REV
+    tombstones: tuple[tuple[str, str, str], ...]  # (path, old blob, reason)
+    renamed_ids: dict[str, str] = field(default_factory=dict)  # new path -> old path
+    full: bool = False  # shard-rebuild: parse every file of the shard
+
+
+@dataclass(frozen=True)
+class UpdatePlan:
+    build: BuildPlan
+    mode: str
+    reason: str
+    parent: Manifest | None
+    batches: tuple[ShardBatch, ...] = ()
+    batch: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def trusted(self) -> frozenset[int]:
+        touched = {b.shard for b in self.batches}
+        return frozenset(s for s in range(self.build.job.shards) if s not in touched)
+
+
+def _stem_names(path: str) -> set[str]:
+    """Names an import could use for a file: its stem, or its folder for
+    __init__.py / index.* / mod.rs."""
+    base = posixpath.basename(path)
+    stem = base.split(".", 1)[0]
+    if stem in ("__init__", "index", "mod"):
+        return {posixpath.basename(posixpath.dirname(path))}
+    return {stem}
+
+
+def _module_tail(module: str) -> str:
+    for sep in ("::", "/", "."):
+        module = module.rsplit(sep, 1)[-1] if sep in module else module
+    return module
+
+
+def decide(
+    parent: IndexVersion | None,
+    config: IndexConfig,
+    relation: Relation,
+    changed: int,
+    forcing: list[str],
+) -> tuple[str, str]:
+    if parent is None:
+        return Mode.FULL, "no current version to update from"
+    m = parent.manifest
+    if m.indexer.digest != indexer_digest():
+        return Mode.FULL, "indexer changed since the current version was built"
+    running = grammar_versions(sorted(m.grammars.keys() - {"tree-sitter"}))
+    if any(running.get(k) != v for k, v in m.grammars.items()):
+        return Mode.FULL, "a grammar version changed"
+    if m.configDigest != config.digest:
+        return Mode.FULL, "freshindex.toml changed"
+    if relation == Relation.EQUAL:
+        return Mode.NOOP, "REV is the indexed commit"
+    if relation != Relation.ANCESTOR:
+        return Mode.FULL, f"REV does not descend from the indexed commit ({relation})"
+    if forcing:
+        return Mode.FULL, f"{forcing[0]} changed (workspace config or lockfile)"
+    if changed > config.overlay_budget_files:
+        return (
+            Mode.SHARD_REBUILD,
+            f"{changed} changed files exceed the budget of {config.overlay_budget_files}",
+        )
+    return Mode.INCREMENTAL, f"{changed} changed file(s) within budget"
+
+
+@task(name="plan-update", cache_policy=NO_CACHE)
+def plan_update(repo_path: str, store_uri: str, rev: str = "HEAD") -> UpdatePlan:
+    repo = gitrepo.open_repo(repo_path)
+    commit = gitrepo.resolve_commit(repo, rev)
+    config = gitrepo.config_at(repo, commit)
+    store = store_for(store_uri)
+    base = read_pointer(store)
+    parent = IndexVersion.load(store, base.pointer.version, base.pointer) if base.pointer else None
+    relation = Relation.UNKNOWN
+    changes: list[tuple[str, str | None, str]] = []
+    if parent is not None:
+        relation, _lag = relation_of(repo, parent.manifest.sourceCommit, str(commit.id))
+        if relation == Relation.ANCESTOR:
+            changes = changed_between(repo, parent.manifest.sourceCommit, str(commit.id))
+    touched = {p for _s, old, new in changes for p in (old, new) if p}
+    forcing = sorted(p for p in touched if config.forces_rebuild(p))
+    mode, reason = decide(parent, config, relation, len(touched), forcing)
+
+    entries = gitrepo.list_tree(repo, str(commit.tree_id))
+    version = new_version_id(str(commit.id))
+    # the parent's shard count (a build may have overridden the config's with
+    # --shards): paths must hash to the shards the parent put them in
+    shards = parent.manifest.shards if parent else config.shards
+    job = ShardJob(
+        str(repo.path), store_uri, str(commit.id), str(commit.tree_id), version, shards, config
+    )
+    build = BuildPlan(
+        job=job,
+        entries=len(entries),
+        base=base,
+        submodules=[
+            Submodule(path=e.path, head=e.oid, tree=None) for e in entries if e.mode == 0o160000
+        ],
+    )
+    if mode in (Mode.NOOP, Mode.FULL) or parent is None:
+        if mode == Mode.FULL:
+            write_staging(
+                store, version, {"sourceCommit": job.commit, "shards": job.shards, "mode": mode}
+            )
+        return UpdatePlan(build, mode, reason, parent.manifest if parent else None)
+
+    old_blobs = {e.path: e.oid for e in gitrepo.list_tree(repo, str(parent.manifest.sourceTree))}
+    now_paths = {e.path for e in entries}
+    added = [new for s, _old, new in changes if s == "A"]
+    deleted = [old for s, old, _new in changes if s == "D" and old]
+    renamed = {new: old for s, old, new in changes if s == "R" and old}
+    modified = [new for s, _old, new in changes if s in ("M", "T")]
+
+    # dependents whose resolved edges point at a touched path, or whose
+    # unresolved imports may now resolve to an added file
+    reparse = set(touched)
+    added_names = {n for p in [*added, *renamed] for n in _stem_names(p)}
+    edges = parent.read(
+        "edges", where=ds.field("resolved_path").isin(sorted(touched)), columns=["path"]
+    )
+    reparse.update(edges["path"].to_pylist())
+    if added_names:
+        unresolved = parent.read(
+            "edges",
+            where=(ds.field("kind") == "import") & ds.field("resolved_path").is_null(),
+            columns=["path", "module", "target"],
+        )
+        for path, module, target in zip(
+            unresolved["path"].to_pylist(),
+            unresolved["module"].to_pylist(),
+            unresolved["target"].to_pylist(),
+            strict=True,
+        ):
+            if _module_tail(module or "") in added_names or target in added_names:
+                reparse.add(path)
+
+    by_shard: dict[int, set[str]] = defaultdict(set)
+    for p in reparse:
+        by_shard[shard_of(p, job.shards)].add(p)
+    tombs: dict[int, list[tuple[str, str, str]]] = defaultdict(list)
+    for p in deleted:
+        tombs[shard_of(p, job.shards)].append((p, old_blobs.get(p, ""), "deleted"))
+    for new, old in renamed.items():
+        tombs[shard_of(old, job.shards)].append((old, old_blobs.get(old, ""), f"renamed to {new}"))
+    touched_shards = sorted(set(by_shard) | set(tombs))
+    full_shards = mode == Mode.SHARD_REBUILD
+    batches = tuple(
+        ShardBatch(
+            shard=s,
+            reparse=tuple(
+                sorted(p for p in by_shard.get(s, set()) if p in now_paths or p in old_blobs)
+            ),
+            tombstones=tuple(sorted(tombs.get(s, []))),
+            renamed_ids={n: o for n, o in renamed.items() if shard_of(n, job.shards) == s},
+            full=full_shards,
+        )
+        for s in touched_shards
+    )
+    batch = {
+        "fromCommit": parent.manifest.sourceCommit,
+        "toCommit": job.commit,
+        "mode": mode,
+        "reason": reason,
+        "added": sorted(added),
+        "modified": sorted(modified),
+        "deleted": sorted(deleted),
+        "renamed": sorted([old, new] for new, old in renamed.items()),
+        "dependents": sorted(reparse - touched),
+        "shardsRewritten": touched_shards,
+        # the seq this batch publishes under; a publish that races loses the
+        # pointer swap anyway, so plan time and publish time agree when it lands
+        "seq": next_seq(store, base),
+    }
+    write_staging(store, version, {"sourceCommit": job.commit, "shards": job.shards, "mode": mode})
+    return UpdatePlan(build, mode, reason, parent.manifest, batches, batch)
+
+
+def _parent_tables(parent: Manifest, shard: int) -> dict[str, TableEntry]:
+    return {t.table: t for t in parent.tables if t.shard == shard}
+
+
+def _drop_paths(t: pa.Table, paths: set[str]) -> pa.Table:
+    if not paths or t.num_rows == 0:
+        return t
+    return t.filter(pc.invert(pc.is_in(t["path"], value_set=pa.array(sorted(paths)))))
+
+
+def update_one_shard(plan: UpdatePlan, sb: ShardBatch, seq: int) -> list[TableEntry]:
+    """The new tables of one touched shard (plain function; the task wraps it)."""
+    job = plan.build.job
+    assert plan.parent is not None
+    store = store_for(job.store_uri)
+    repo = gitrepo.cached_repo(job.git_dir)
+    parts, paths = tree_partition(job.git_dir, job.tree, job.shards)
+    shard_entries = parts[sb.shard]
+    if sb.full:
+        fresh = build_shard_tables(
+            shard_entries, lambda oid: gitrepo.read_blob(repo, oid), job.config, paths
+        )
+        kept: dict[str, pa.Table] = {}
+    else:
+        want = set(sb.reparse)
+        fresh = build_shard_tables(
+            [e for e in shard_entries if e.path in want],
+            lambda oid: gitrepo.read_blob(repo, oid),
+            job.config,
+            paths,
+        )
+        drop = want | {p for p, _b, _r in sb.tombstones}
+        kept = {
+            name: _drop_paths(decode_parquet(store.get(entry.key).data), drop)
+            for name, entry in _parent_tables(plan.parent, sb.shard).items()
+            if name in ("documents", "symbols", "edges")
+        }
+    symbols = fresh["symbols"]
+    if sb.renamed_ids and symbols.num_rows:
+        symbols = _carry_ids(store, plan.parent, symbols, sb.renamed_ids)
+    tables: dict[str, pa.Table] = {}
+    for name, new in (
+        ("documents", fresh["documents"]),
+        ("symbols", symbols),
+        ("edges", fresh["edges"]),
+    ):
+        merged = pa.concat_tables([kept[name], new]) if name in kept else new
+        tables[name] = sort_table(name, merged)
+    tables["refs"] = sort_table("refs", tables["edges"])
+    tomb_rows = [(p, b, seq, r) for p, b, r in sb.tombstones]
+    tables["tombstones"] = rows_to_table("tombstones", tomb_rows)
+    return write_shard(job, sb.shard, tables)
+
+
+def _carry_ids(
+    store: Any, parent: Manifest, symbols: pa.Table, renamed: dict[str, str]
+) -> pa.Table:
+    """A renamed file's symbols keep the ids they had under the old path,
+    matched by (qualified name, kind, occurrence)."""
+    old = IndexVersion(store, parent, None).read(
+        "symbols", where=ds.field("path").isin(sorted(set(renamed.values())))
+    )
+    old_ids: dict[tuple[str, str, str, int], str] = {}
+    seen: dict[tuple[str, str, str], int] = defaultdict(int)
+    for r in sorted(old.to_pylist(), key=lambda r: (r["path"], r["start_line"], r["start_col"])):
+        k = (r["path"], r["qualname"], r["kind"])
+        old_ids[(*k, seen[k])] = r["symbol_id"]
+        seen[k] += 1
+    ids = symbols["symbol_id"].to_pylist()
+    rows = symbols.select(["path", "qualname", "kind", "start_line", "start_col"]).to_pylist()
+    order = sorted(
+        range(len(rows)),
+        key=lambda i: (rows[i]["path"], rows[i]["start_line"], rows[i]["start_col"]),
+    )
+    seen_new: dict[tuple[str, str, str], int] = defaultdict(int)
+    for i in order:
+        r = rows[i]
+        if r["path"] not in renamed:
+            continue
+        k = (renamed[r["path"]], r["qualname"], r["kind"])
+        ids[i] = old_ids.get((*k, seen_new[k]), ids[i])
+        seen_new[k] += 1
+    return symbols.set_column(
+        symbols.schema.get_field_index("symbol_id"), "symbol_id", pa.array(ids, pa.string())
+    )
+
+
+@task(name="update-shard", retries=2, retry_delay_seconds=1, cache_policy=NO_CACHE)
+def update_shard(plan: UpdatePlan, sb: ShardBatch, seq: int) -> list[TableEntry]:
+    return update_one_shard(plan, sb, seq)
+
+
+def inherited_tables(plan: UpdatePlan) -> list[TableEntry]:
+    """The parent's table entries of every shard this batch did not touch."""
+    assert plan.parent is not None
+    touched = {b.shard for b in plan.batches}
+    return [
+        t
+        for t in plan.parent.tables
+        if t.shard not in touched and t.table in ("documents", "symbols", "edges", "refs")
+    ]
