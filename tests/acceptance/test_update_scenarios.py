@@ -44,6 +44,12 @@ def run(*argv: str) -> tuple[int, str]:
     return code, out.getvalue()
 
 
+def ok(*argv: str) -> str:
+    code, out = run(*argv)
+    assert code == 0, out
+    return out
+
+
 def dump(repo: Path, store: str, table: str, *extra: str) -> list[str]:
     code, out = run(
         "--repo", str(repo), "--store", store, "dump", "--table", table, "--no-ids", *extra
@@ -91,7 +97,7 @@ def test_cross_package_rename(indexed: tuple[Path, str], tmp_path: Path) -> None
     doc = update(repo, store)
     assert doc["mode"] == "incremental"
     assert_same_as_full(repo, store, tmp_path)
-    code, out = run("--repo", str(repo), "--store", store, "--json", "defs", "persist")
+    out = ok("--repo", str(repo), "--store", store, "--json", "defs", "persist")
     assert json.loads(out)["results"] == []
 
 
@@ -103,7 +109,7 @@ def test_deleted_public_export(indexed: tuple[Path, str], tmp_path: Path) -> Non
     commit_all(repo, "drop listUsers")
     update(repo, store)
     assert_same_as_full(repo, store, tmp_path)
-    code, out = run("--repo", str(repo), "--store", store, "--json", "defs", "listUsers")
+    out = ok("--repo", str(repo), "--store", store, "--json", "defs", "listUsers")
     assert json.loads(out)["results"] == []
 
 
@@ -121,7 +127,7 @@ def test_rename_keeps_symbol_ids(indexed: tuple[Path, str]) -> None:
     repo, store = indexed
 
     def ids(path: str) -> dict[str, str]:
-        code, out = run("--repo", str(repo), "--store", store, "dump", "--table", "symbols")
+        out = ok("--repo", str(repo), "--store", store, "dump", "--table", "symbols")
         rows = [json.loads(line) for line in out.splitlines()[1:]]
         return {r["qualname"]: r["symbol_id"] for r in rows if r["path"] == path}
 
@@ -207,7 +213,7 @@ def test_lost_watcher_events(indexed: tuple[Path, str], tmp_path: Path) -> None:
         commit_all(repo, f"unseen {i}")
     update(repo, store)
     assert_same_as_full(repo, store, tmp_path)
-    code, out = run("--repo", str(repo), "--store", store, "--json", "status")
+    out = ok("--repo", str(repo), "--store", store, "--json", "status")
     assert json.loads(out)["freshness"] == "exact"
 
 
