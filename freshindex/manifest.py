@@ -12,7 +12,7 @@ import hashlib
 import json
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 
 class VersionState(enum.StrEnum):
@@ -53,6 +53,16 @@ class TableEntry(_Spec):
     # documents tables only: parsed count and skip reasons, so a version that
     # inherits this file can count them without reading it
     stats: dict[str, int] = Field(default_factory=dict)
+
+    @model_serializer(mode="wrap")
+    def _omit_empty_stats(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # Added after the first manifests were written: omitted when empty so
+        # that entries written before it existed keep their canonical form and
+        # their manifests keep verifying.
+        data: dict[str, Any] = handler(self)
+        if not data.get("stats"):
+            data.pop("stats", None)
+        return data
 
 
 class Counts(_Spec):
