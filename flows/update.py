@@ -16,6 +16,7 @@ from prefect.states import Completed, Failed
 
 from flows.build import summarize
 from freshindex.manifest import BuildKind, TableEntry
+from freshindex.rollback import pending_requests
 from tasks.io import store_for
 from tasks.parse import parse_shard
 from tasks.publish import Outcome, finalize, validate_version
@@ -35,7 +36,12 @@ def validate_update(plan: UpdatePlan, tables: list[TableEntry]) -> ValidationRep
 def publish_update(plan: UpdatePlan, tables: list[TableEntry], report: ValidationReport) -> Outcome:
     kind = BuildKind.FULL if plan.mode == Mode.FULL else BuildKind.INCREMENTAL
     batch = {**plan.batch, "mode": plan.mode, "reason": plan.reason}
-    return finalize(store_for(plan.build.job.store_uri), plan.build, tables, report, kind, batch)
+    store = store_for(plan.build.job.store_uri)
+    outcome = finalize(store, plan.build, tables, report, kind, batch)
+    if outcome.status == "published":
+        for key in pending_requests(store):  # a rollback's rebuild request is honoured now
+            store.delete(key)
+    return outcome
 
 
 @flow(name="freshindex-update", validate_parameters=False)

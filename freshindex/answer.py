@@ -168,6 +168,15 @@ def evaluate(
     problems = version_problems(version)
     if config.digest != version.manifest.configDigest:
         problems.append(f"configuration ({CONFIG_FILE}) changed since this version was built")
+    pointer = version.pointer
+    if (
+        pointer is not None
+        and pointer.reason == "rollback"
+        and version.manifest.sourceCommit != wt.head
+    ):
+        problems.append(
+            "current version was rolled back and trails HEAD: diagnostics only until the requested rebuild"
+        )
     env = basic_envelope(repo, version.manifest, wt, problems)
     if problems or env.relation in (Relation.DIVERGED, Relation.UNKNOWN):
         env.freshness = Freshness.STALE

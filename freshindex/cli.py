@@ -210,6 +210,7 @@ def cmd_status(ctx: Context) -> int:
         doc = basic_envelope(ctx.repo, None, scan(ctx.repo), []).to_json()
     else:
         doc = _answerer(ctx, version, parse_now=False).envelope.to_json()
+        doc["records"] = _record_status(version)
 
     def human() -> None:
         print(f"freshness: {doc['freshness']} ({doc['relation']})")
@@ -220,6 +221,27 @@ def cmd_status(ctx: Context) -> int:
 
     ctx.out.doc(doc, human)
     return _fresh_exit(ctx, doc)
+
+
+def _record_status(version: Any) -> dict[str, Any]:
+    """Whether the current version's publication record is signed and verifies."""
+    from freshindex import signing
+    from storage.catalog import record_for
+
+    record = record_for(version.store, version.manifest.seq)
+    if record is None:
+        return {
+            "signed": False,
+            "verified": False,
+            "note": "no publication record for the current version",
+        }
+    verdict = signing.check(record, signing.pinned_public_key())
+    note = (
+        verdict.reason
+        if record.signature
+        else "records are unsigned (no FRESHINDEX_SIGNING_KEY when published)"
+    )
+    return {"signed": bool(record.signature), "verified": verdict.ok, "note": note}
 
 
 def _fresh_exit(ctx: Context, doc: dict[str, Any]) -> int:
@@ -314,11 +336,49 @@ def cmd_verify(ctx: Context) -> int:
     return 0
 
 
+def cmd_keygen(ctx: Context) -> int:
+    from freshindex.signing import generate
+
+    out = Path(ctx.args.out).expanduser()
+    priv, pub, kid = generate(out)
+    doc = {"privateKey": str(priv), "publicKey": str(pub), "keyId": kid}
+
+    def human() -> None:
+        print(f"key {kid}\n  private: {priv} (mode 600): export FRESHINDEX_SIGNING_KEY={priv}")
+        print(f"  public:  {pub}: readers pin it with FRESHINDEX_PUBLIC_KEY={pub}")
+
+    ctx.out.doc(doc, human)
+    return 0
+
+
+def cmd_rollback(ctx: Context) -> int:
+    from freshindex.rollback import rollback
+
+    result = rollback(ctx.store(), ctx.args.to)
+    doc = {
+        "previous": result.previous,
+        "current": result.current,
+        "generation": result.pointer.generation,
+        "rebuildRequest": result.request_key,
+    }
+
+    def human() -> None:
+        print(
+            f"current: {result.current} (was {result.previous}); rebuild requested ({result.request_key})"
+        )
+
+    ctx.out.doc(doc, human)
+    return 0
+
+
 def cmd_versions(ctx: Context) -> int:
-    from storage.catalog import list_versions, read_manifest, read_pointer
+    from freshindex import signing
+    from storage.catalog import list_versions, read_manifest, read_pointer, read_records
 
     store = ctx.store()
     current = read_pointer(store).pointer
+    public = signing.pinned_public_key()
+    records = {r.version: r for r in read_records(store)}
     rows = []
     for version, state in sorted(list_versions(store).items(), reverse=True):
         row: dict[str, Any] = {
@@ -336,6 +396,16 @@ def cmd_versions(ctx: Context) -> int:
                 parentVersion=m.parentVersion,
                 reason=m.reason,
             )
+        record = records.get(version)
+        row["record"] = (
+            None
+            if record is None
+            else {
+                "seq": record.seq,
+                "signed": bool(record.signature),
+                "check": signing.check(record, public).reason,
+            }
+        )
         rows.append(row)
 
     def human() -> None:
@@ -442,6 +512,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     vs = sub.add_parser("versions", parents=[common], help="published versions, newest first")
     vs.set_defaults(func=cmd_versions)
+
+    rb = sub.add_parser("rollback", parents=[common], help="switch current back to a good version")
+    rb.add_argument(
+        "--to", default=None, help="version id (default: the previous signed, complete one)"
+    )
+    rb.set_defaults(func=cmd_rollback)
+
+    kg = sub.add_parser("keygen", parents=[common], help="make the key pair that signs records")
+    kg.add_argument("--out", default="~/.config/freshindex")
+    kg.set_defaults(func=cmd_keygen)
     return p
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
+from freshindex import signing
 from freshindex.exceptions import NotFound, VerificationFailed
 from freshindex.manifest import Manifest, VersionState, content_digest
 from storage import Store
@@ -55,4 +56,9 @@ def verify_version(store: Store, version: str) -> tuple[Manifest, list[str]]:
             problems.append(f"no publication record for seq {m.seq}")
         elif record.version != m.versionId or record.manifestDigest != m.manifestDigest:
             problems.append(f"publication record {m.seq} names another version or digest")
+        else:
+            public = signing.pinned_public_key()
+            verdict = signing.check(record, public)
+            if public is not None and not verdict.ok:
+                problems.append(verdict.reason)
     return m, problems

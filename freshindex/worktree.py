@@ -7,9 +7,10 @@
 but costs about what ``git status`` costs: libgit2's status walk uses the
 repository's own index stat cache, so only files whose stat changed are read
 and hashed; everything else is reused from HEAD's tree. Nothing is written to
-the worktree, to ``.git/index`` or to refs: the tree is built in an in-memory
-index (only the tree and blob objects it names are written to the object
-database, exactly as ``git write-tree`` does).
+the worktree, to ``.git/index`` or to refs: the tree is HEAD's with the changed paths
+applied, rebuilding only the trees along those paths (the tree and blob
+objects are written to the object database, as ``git add`` and
+``git write-tree`` do; nothing references them).
 """
 
 from __future__ import annotations
@@ -85,34 +86,33 @@ def scan(repo: pygit2.Repository) -> WorktreeState:
             head_tree=str(head.tree_id) if head else None,
             tree=tree,
         )
-    idx = pygit2.Index()
-    if head is not None:
-        idx.read_tree(head.tree)
+    base = head.tree if head is not None else None
+    edits: dict[str, tuple[pygit2.Oid, int] | None] = {}  # path -> new (oid, mode), None: deleted
     dirty_subs: list[str] = []
     for path, flags in sorted(status.items()):
         if path.rstrip("/") in submodule_paths:
             continue  # handled below from the submodule's own HEAD
         if not flags & (_WT_CHANGED | _INDEX_CHANGED):
             continue
+        old = _entry(base, path)
         full = os.path.join(workdir, path)
         try:
             st = os.lstat(full)
-        except FileNotFoundError:
-            if path in idx:
-                idx.remove(path)
+        except (FileNotFoundError, NotADirectoryError):  # gone, or its folder is now a file
+            if old is not None:
+                edits[path] = None
                 changed[path] = "deleted"
             continue
         if stat.S_ISDIR(st.st_mode):
             continue  # an untracked nested repository: git add -A would make it a gitlink; not indexed
-        old = idx[path] if path in idx else None  # noqa: SIM401 (pygit2.Index has no .get)
-        mode = _mode_of(st, filemode, old.mode if old else None)
+        mode = _mode_of(st, filemode, old[1] if old else None)
         if mode == pygit2.GIT_FILEMODE_LINK:
             oid = repo.create_blob(os.readlink(full).encode("utf-8", "surrogateescape"))
         else:
             oid = repo.create_blob_fromworkdir(path)  # applies the repo's filters, as git add does
-        if old is not None and old.id == oid and old.mode == mode:
+        if old is not None and old[0] == oid and old[1] == mode:
             continue  # stat changed, content and mode did not
-        idx.add(pygit2.IndexEntry(path, oid, mode))  # type: ignore[arg-type]
+        edits[path] = (oid, mode)
         changed[path] = "modified" if old is not None else "added"
 
     submodules: list[Submodule] = []
@@ -122,18 +122,15 @@ def scan(repo: pygit2.Repository) -> WorktreeState:
         if sub_dirty:
             dirty_subs.append(sub_path)
         if sub_head is not None:
-            old = idx[sub_path] if sub_path in idx else None  # noqa: SIM401
-            if old is None or str(old.id) != sub_head:
-                gitlink: Any = pygit2.GIT_FILEMODE_COMMIT
-                idx.add(pygit2.IndexEntry(sub_path, pygit2.Oid(hex=sub_head), gitlink))
+            old = _entry(base, sub_path)
+            if old is None or str(old[0]) != sub_head:
+                edits[sub_path] = (pygit2.Oid(hex=sub_head), pygit2.GIT_FILEMODE_COMMIT)
                 changed[sub_path] = "modified" if old is not None else "added"
 
-    if changed:
-        tree = str(idx.write_tree(repo))
-    elif head is not None:
-        tree = str(head.tree_id)
+    if edits or head is None:
+        tree = str(_apply(repo, base, edits) or _empty_tree(repo))
     else:
-        tree = str(idx.write_tree(repo))
+        tree = str(head.tree_id)
     return WorktreeState(
         head=str(head.id) if head else None,
         head_tree=str(head.tree_id) if head else None,
@@ -142,6 +139,66 @@ def scan(repo: pygit2.Repository) -> WorktreeState:
         submodules=submodules,
         dirty_submodules=dirty_subs,
     )
+
+
+def _entry(tree: pygit2.Tree | None, path: str) -> tuple[pygit2.Oid, int] | None:
+    if tree is None:
+        return None
+    try:
+        e = tree[path]
+    except KeyError:
+        return None
+    if e.filemode == pygit2.GIT_FILEMODE_TREE:
+        return None
+    return e.id, int(e.filemode)
+
+
+def _empty_tree(repo: pygit2.Repository) -> pygit2.Oid:
+    return repo.TreeBuilder().write()
+
+
+def _apply(
+    repo: pygit2.Repository,
+    tree: pygit2.Tree | None,
+    edits: dict[str, tuple[pygit2.Oid, int] | None],
+) -> pygit2.Oid | None:
+    """Write ``tree`` with ``edits`` applied, rebuilding only the trees along the
+    edited paths (a 50,000-file tree with 10 edits writes ~30 small trees, where
+    an in-memory index reads and writes all 50,000 entries). None: empty tree,
+    which git drops from its parent as it never records empty directories."""
+    tb = repo.TreeBuilder(tree) if tree is not None else repo.TreeBuilder()
+    direct: dict[str, tuple[pygit2.Oid, int] | None] = {}
+    nested: dict[str, dict[str, tuple[pygit2.Oid, int] | None]] = {}
+    for path, value in edits.items():
+        head, _, rest = path.partition("/")
+        if rest:
+            nested.setdefault(head, {})[rest] = value
+        else:
+            direct[head] = value
+    # deletions first, then subtrees, then files: a path that changed between
+    # file and directory ends with what the worktree has now
+    for name, value in direct.items():
+        if value is None and tb.get(name) is not None:
+            tb.remove(name)
+    for name, sub_edits in nested.items():
+        current = tb.get(name)
+        subtree: Any = (
+            repo.get(current.id)
+            if current is not None and current.filemode == pygit2.GIT_FILEMODE_TREE
+            else None
+        )
+        oid = _apply(repo, subtree, sub_edits)
+        if oid is None:
+            if current is not None and current.filemode == pygit2.GIT_FILEMODE_TREE:
+                tb.remove(name)
+        else:
+            tb.insert(name, oid, pygit2.GIT_FILEMODE_TREE)
+    for name, value in direct.items():
+        if value is not None:
+            tb.insert(name, value[0], value[1])  # type: ignore[arg-type]
+    if len(tb) == 0:
+        return None
+    return tb.write()
 
 
 def _config_bool(repo: pygit2.Repository, key: str, default: bool) -> bool:

@@ -18,6 +18,7 @@ from freshindex.manifest import (
     TableEntry,
     VersionState,
 )
+from freshindex.signing import sign, signing_key
 from indexer.languages import grammar_versions, indexer_digest
 from storage import Store
 from storage.catalog import manifest_key, next_seq, now_iso, publish
@@ -104,14 +105,17 @@ def finalize(
         return Outcome(
             "conflict", plan.version, f"manifest of {plan.version} already exists", manifest
         )
-    record = PublicationRecord(
-        version=manifest.versionId,
-        seq=manifest.seq,
-        sourceCommit=manifest.sourceCommit,
-        manifestDigest=manifest.manifestDigest,
-        parentVersion=manifest.parentVersion,
-        buildKind=manifest.buildKind,
-        publishedAt=now_iso(),
+    record = sign(
+        PublicationRecord(
+            version=manifest.versionId,
+            seq=manifest.seq,
+            sourceCommit=manifest.sourceCommit,
+            manifestDigest=manifest.manifestDigest,
+            parentVersion=manifest.parentVersion,
+            buildKind=manifest.buildKind,
+            publishedAt=now_iso(),
+        ),
+        signing_key(),
     )
     try:
         publish(store, manifest, plan.base, record)

@@ -1,0 +1,92 @@
+"""Roll back the index, not the source code: one compare-and-swap to a provably good version.
+
+A rollback target must be ``complete``, pass ``verify`` (every digest), and
+have a publication record signed by the pinned key: an unsigned or badly
+signed record is never last-good. The new pointer body carries a generation
+higher than any before it, so a rollback never recreates an earlier pointer
+byte for byte (which would let a stale ``If-Match`` succeed). Nothing here
+touches the worktree or git refs.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+
+from freshindex import signing
+from freshindex.exceptions import BadInput, CheckFailed
+from freshindex.manifest import Pointer
+from freshindex.verify import verify_version
+from storage import Store
+from storage.catalog import (
+    make_pointer,
+    now_iso,
+    read_pointer,
+    read_records,
+    swap_pointer,
+)
+
+REQUESTS = "requests/"
+
+
+@dataclass(frozen=True)
+class RollbackResult:
+    previous: str
+    current: str
+    pointer: Pointer
+    request_key: str
+
+
+def choose_target(store: Store, current: str, requested: str | None) -> str:
+    """The version to switch to: ``requested``, else the newest validly signed
+    record's version published before the current one."""
+    if requested:
+        return requested
+    public = signing.pinned_public_key()
+    records = read_records(store)
+    current_seq = next((r.seq for r in records if r.version == current), None)
+    for r in reversed(records):
+        if r.version == current or (current_seq is not None and r.seq >= current_seq):
+            continue
+        if signing.check(r, public).ok:
+            return r.version
+    raise CheckFailed("no earlier version with a validly signed publication record to roll back to")
+
+
+def rollback(store: Store, requested: str | None = None) -> RollbackResult:
+    base = read_pointer(store)
+    if base.pointer is None:
+        raise BadInput(f"no current version in {store.describe()}: nothing to roll back")
+    target = choose_target(store, base.pointer.version, requested)
+    if target == base.pointer.version:
+        raise BadInput(f"{target} is already current")
+    manifest, problems = verify_version(store, target)
+    if problems:
+        raise CheckFailed(f"refusing to roll back to {target}: {problems[0]}")
+    record = next(
+        (r for r in read_records(store) if r.version == target and r.seq == manifest.seq), None
+    )
+    if record is None:
+        raise CheckFailed(f"refusing to roll back to {target}: it has no publication record")
+    verdict = signing.check(record, signing.pinned_public_key())
+    if not verdict.ok:
+        raise CheckFailed(f"refusing to roll back to {target}: {verdict.reason}")
+    pointer = make_pointer(manifest, base, reason="rollback")
+    swap_pointer(store, pointer, base)  # PublishConflict (exit 1) names the winner
+    request_key = request_rebuild(
+        store, manifest.sourceCommit, f"rolled back from {base.pointer.version}"
+    )
+    return RollbackResult(base.pointer.version, target, pointer, request_key)
+
+
+def request_rebuild(store: Store, since_commit: str, reason: str) -> str:
+    """A recorded request the next ``update`` honours (and removes)."""
+    key = f"{REQUESTS}rebuild-{now_iso().replace(':', '')}-{uuid.uuid4().hex[:6]}.json"
+    body = {"kind": "rebuild", "since": since_commit, "reason": reason, "requestedAt": now_iso()}
+    store.put_if_absent(key, json.dumps(body, sort_keys=True).encode())
+    return key
+
+
+def pending_requests(store: Store) -> list[str]:
+    return [k for k in store.list(REQUESTS) if k.endswith(".json")]
