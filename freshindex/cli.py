@@ -199,15 +199,22 @@ def _current(ctx: Context) -> Any:
 def cmd_status(ctx: Context) -> int:
     from freshindex.exceptions import NoPublishedVersion
 
+    from freshindex.exceptions import VerificationFailed
+
+    problem = None
     try:
         version = _current(ctx)
     except NoPublishedVersion:
         version = None
+    except VerificationFailed as err:  # the pointer names a version that does not check out
+        version, problem = None, f"current version fails verification: {err}"
     if version is None:
         from freshindex.freshness import basic_envelope
         from freshindex.worktree import scan
 
         doc = basic_envelope(ctx.repo, None, scan(ctx.repo), []).to_json()
+        if problem:
+            doc["reasons"] = [problem]
     else:
         doc = _answerer(ctx, version, parse_now=False).envelope.to_json()
         doc["records"] = _record_status(version)

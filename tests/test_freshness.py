@@ -215,3 +215,14 @@ def test_dirty_submodule_is_reported_not_folded_in(
     assert [s["path"] for s in d["submodules"]] == ["vendor/sub"]
     assert any("submodule vendor/sub" in r for r in d["reasons"])
     assert d["worktreeTree"] == recipe_tree(indexed)
+
+
+def test_a_version_failing_verification_is_stale(
+    indexed: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = indexed / ".git" / "freshindex"
+    manifest = next(store.glob("versions/*/manifest.json"))
+    manifest.write_text(manifest.read_text().replace('"shards":4', '"shards":5'))
+    code, doc = cli(capsys, indexed, "status", "--require-fresh")
+    assert code == 3
+    assert doc["freshness"] == "stale" and "fails verification" in doc["reasons"][0]
