@@ -197,9 +197,7 @@ def _current(ctx: Context) -> Any:
 
 
 def cmd_status(ctx: Context) -> int:
-    from freshindex.exceptions import NoPublishedVersion
-
-    from freshindex.exceptions import VerificationFailed
+    from freshindex.exceptions import NoPublishedVersion, VerificationFailed
 
     problem = None
     try:
