@@ -16,6 +16,7 @@ stale   — freshness cannot be proven (diverged, unknown commit, config or
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,7 @@ class Answerer:
     overlay: Overlay | None
     config: IndexConfig
     wt: WorktreeState
+    overlay_seconds: float = 0.0
 
     @property
     def freshness(self) -> Freshness:
@@ -208,6 +210,7 @@ def evaluate(
     if not parse_now:
         env.freshness = Freshness.OVERLAY
         return Answerer(repo, version, env, None, config, wt)
+    started = time.perf_counter()
     try:
         overlay = build_overlay(repo, changes, config, worktree_paths(repo, wt))
     except (OSError, pygit2.GitError, ValueError) as err:
@@ -215,4 +218,15 @@ def evaluate(
         env.reasons.append(f"overlay could not be built ({err}); reading source directly")
         return Answerer(repo, version, env, None, config, wt)
     env.freshness = Freshness.OVERLAY
-    return Answerer(repo, version, env, overlay, config, wt)
+    return Answerer(repo, version, env, overlay, config, wt, time.perf_counter() - started)
+
+
+def query_doc(answerer: Answerer, kind: str, name: str) -> dict[str, Any]:
+    """The JSON answer of ``defs``/``refs``: the envelope, results, completeness."""
+    results = answerer.defs(name) if kind == "defs" else answerer.refs(name)
+    doc = answerer.envelope.to_json()
+    doc["results"] = results
+    # a partial or stale list is never presented as complete: "no callers" is
+    # a claim only an exact or overlay answer can make
+    doc["complete"] = doc["freshness"] in ("exact", "overlay")
+    return doc

@@ -224,7 +224,13 @@ def cmd_status(ctx: Context) -> int:
         for r in doc["reasons"]:
             print(f"  - {r}")
 
+    if getattr(ctx.args, "check", False) and version is not None:
+        from freshindex.health import HealthChecker
+
+        doc["health"] = HealthChecker(version.store).check()
     ctx.out.doc(doc, human)
+    if doc.get("health") and not doc["health"]["healthy"]:
+        raise_check(f"unhealthy: {doc['health']['problems'][0]}")
     return _fresh_exit(ctx, doc)
 
 
@@ -258,13 +264,10 @@ def _fresh_exit(ctx: Context, doc: dict[str, Any]) -> int:
 
 
 def _query(ctx: Context, kind: str) -> int:
-    answerer = _answerer(ctx, _current(ctx))
-    results = answerer.defs(ctx.args.name) if kind == "defs" else answerer.refs(ctx.args.name)
-    doc = answerer.envelope.to_json()
-    doc["results"] = results
-    # a partial or stale list is never presented as complete: "no callers" is
-    # a claim only an exact or overlay answer can make
-    doc["complete"] = doc["freshness"] in ("exact", "overlay")
+    from freshindex.answer import query_doc
+
+    doc = query_doc(_answerer(ctx, _current(ctx)), kind, ctx.args.name)
+    results = doc["results"]
 
     def human() -> None:
         print(
@@ -373,6 +376,66 @@ def cmd_rollback(ctx: Context) -> int:
         )
 
     ctx.out.doc(doc, human)
+    return 0
+
+
+def cmd_context(ctx: Context) -> int:
+    from freshindex import context as context_pkg
+
+    answerer = _answerer(ctx, _current(ctx))
+    doc = answerer.envelope.to_json()
+    doc.update(context_pkg.build(answerer, ctx.args.target, ctx.args.budget))
+
+    def human() -> None:
+        print(
+            f"# context of {ctx.args.target} [{doc['freshness']}]: {len(doc['items'])} item(s), "
+            f"{doc['usedTokens']}/{doc['budgetTokens']} tokens, {doc['omitted']} left out",
+            file=sys.stderr,
+        )
+        for item in doc["items"]:
+            print(
+                f"--- {item['role']} {item['path']}:{item['startLine']}-{item['endLine']} {item.get('name', '')}"
+            )
+            print(item["text"])
+
+    ctx.out.doc(doc, human)
+    return _fresh_exit(ctx, doc)
+
+
+def cmd_gc(ctx: Context) -> int:
+    from freshindex.gc import collect
+
+    report = collect(ctx.store(), keep=ctx.args.keep)
+    doc = {
+        "kept": report.kept,
+        "inProgress": report.in_progress,
+        "deletedVersions": report.deleted_versions,
+        "deletedKeys": report.deleted_keys,
+        "retainedKeys": report.retained_keys,
+    }
+
+    def human() -> None:
+        print(
+            f"kept {len(report.kept)} version(s), deleted {len(report.deleted_versions)} "
+            f"({report.deleted_keys} files; {report.retained_keys} still referenced), "
+            f"{len(report.in_progress)} build(s) in progress left alone"
+        )
+
+    ctx.out.doc(doc, human)
+    return 0
+
+
+def cmd_serve(ctx: Context) -> int:
+    from freshindex.service import QueryService, serve
+
+    service = QueryService(ctx.repo, ctx.store())
+    server = serve(service, ctx.args.host, ctx.args.port)
+    host, port = str(server.server_address[0]), int(server.server_address[1])
+    ctx.out.progress(f"serving {service.version.manifest.versionId} on http://{host}:{port}")
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
     return 0
 
 
@@ -491,6 +554,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("status", parents=[common], help="freshness of the current version")
     s.add_argument("--require-fresh", action="store_true")
+    s.add_argument(
+        "--check",
+        action="store_true",
+        help="also run the health checks (pointer, shard files); exit 1 when unhealthy",
+    )
     s.set_defaults(func=cmd_status)
 
     for name, func in (("defs", cmd_defs), ("refs", cmd_refs)):
@@ -517,6 +585,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     vs = sub.add_parser("versions", parents=[common], help="published versions, newest first")
     vs.set_defaults(func=cmd_versions)
+
+    cx = sub.add_parser("context", parents=[common], help="a context package for a symbol or file")
+    cx.add_argument("target")
+    cx.add_argument("--budget", type=_positive, default=2000, help="tokens (~4 bytes each)")
+    cx.add_argument("--require-fresh", action="store_true")
+    cx.add_argument("--no-overlay", action="store_true")
+    cx.set_defaults(func=cmd_context)
+
+    g = sub.add_parser(
+        "gc", parents=[common], help="delete versions no longer current, kept or referenced"
+    )
+    g.add_argument("--keep", type=_positive, default=3)
+    g.set_defaults(func=cmd_gc)
+
+    sv = sub.add_parser("serve", parents=[common], help="query service over HTTP")
+    sv.add_argument("--host", default="127.0.0.1")
+    sv.add_argument("--port", type=int, default=8321)
+    sv.set_defaults(func=cmd_serve)
 
     rb = sub.add_parser("rollback", parents=[common], help="switch current back to a good version")
     rb.add_argument(

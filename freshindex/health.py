@@ -1,0 +1,78 @@
+"""Health checks that catch the silent failures: a job that "succeeded" while the
+pointer never moved, shards gone missing, a service still serving an old version.
+
+Unhealthy when
+- ``current.json`` does not name the newest complete published version (a
+  deliberate rollback is reported, not failed);
+- any table file of the current version is missing or does not match its
+  sha256 (files are immutable, so a file verified once is afterwards only
+  checked for presence and size);
+- the version a service has loaded differs from the one ``current.json`` names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from freshindex.exceptions import NotFound
+from storage import Store
+from storage.base import sha256_hex
+from storage.catalog import read_manifest, read_pointer, read_records
+
+
+@dataclass
+class HealthChecker:
+    store: Store
+    _verified: set[tuple[str, str]] = field(default_factory=set)
+
+    def check(self, loaded_version: str | None = None) -> dict[str, Any]:
+        problems: list[str] = []
+        notes: list[str] = []
+        pointer = read_pointer(self.store).pointer
+        if pointer is None:
+            return {
+                "healthy": False,
+                "problems": ["no current version"],
+                "notes": [],
+                "current": None,
+            }
+        records = read_records(self.store)
+        newest = records[-1] if records else None
+        if newest is not None and newest.version != pointer.version:
+            if pointer.reason == "rollback":
+                notes.append(f"rolled back from {newest.version} to {pointer.version}")
+            else:
+                problems.append(
+                    f"current.json names {pointer.version}, newest published is {newest.version}"
+                )
+        try:
+            manifest = read_manifest(self.store, pointer.version)
+        except NotFound:
+            problems.append(f"current version {pointer.version} has no manifest")
+            manifest = None
+        if manifest is not None:
+            for t in manifest.tables:
+                try:
+                    if (t.key, t.sha256) in self._verified:
+                        if not self.store.exists(t.key):
+                            problems.append(f"table file {t.key} is missing")
+                        continue
+                    data = self.store.get(t.key).data
+                except NotFound:
+                    problems.append(f"table file {t.key} is missing")
+                    continue
+                if sha256_hex(data) != t.sha256:
+                    problems.append(f"table file {t.key} does not match its sha256")
+                else:
+                    self._verified.add((t.key, t.sha256))
+        if loaded_version is not None and loaded_version != pointer.version:
+            problems.append(
+                f"service has {loaded_version} loaded, current.json names {pointer.version}"
+            )
+        return {
+            "healthy": not problems,
+            "problems": problems,
+            "notes": notes,
+            "current": pointer.version,
+        }

@@ -1,0 +1,170 @@
+"""The HTTP query service: answers, /healthz catching silent failures, /metrics; and gc."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from freshindex.cli import main
+from freshindex.gc import collect
+from freshindex.gitrepo import open_repo
+from freshindex.service import QueryService, serve
+from storage import open_store
+from storage.catalog import list_versions, read_manifest, read_pointer
+from tests.repos import SAMPLE_FILES, commit_all, make_repo, write_files
+
+pytestmark = pytest.mark.slow
+
+
+def cli(*argv: str) -> int:
+    import contextlib
+    import io
+
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        return main(list(argv))
+
+
+def get(base: str, path: str, method: str = "GET") -> tuple[int, bytes]:
+    req = urllib.request.Request(base + path, method=method)
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return resp.status, resp.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read()
+
+
+@pytest.fixture
+def served(prefect_api: str, tmp_path: Path, store_uri: str) -> Iterator[tuple[Path, str, str]]:
+    repo = make_repo(tmp_path / "repo", SAMPLE_FILES)
+    assert (
+        cli(
+            "--repo",
+            str(repo),
+            "--store",
+            store_uri,
+            "build",
+            "--runner",
+            "threads",
+            "--shards",
+            "4",
+        )
+        == 0
+    )
+    write_files(
+        repo,
+        {
+            "app/extra.py": "from app.models import persist\n\n\ndef extra():\n    return persist(1)\n"
+        },
+    )
+    commit_all(repo, "second")
+    assert cli("--repo", str(repo), "--store", store_uri, "update") == 0
+    service = QueryService(open_repo(repo), open_store(store_uri))
+    server = serve(service, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield repo, store_uri, f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_queries_and_metrics(served) -> None:  # type: ignore[no-untyped-def]
+    repo, _store_uri, base = served
+    code, body = get(base, "/defs?name=persist")
+    doc = json.loads(body)
+    assert (
+        code == 200 and doc["freshness"] == "exact" and doc["results"][0]["path"] == "app/models.py"
+    )
+    code, body = get(base, "/refs?name=persist")
+    assert {r["path"] for r in json.loads(body)["results"]} >= {"app/service.py", "app/extra.py"}
+    code, body = get(base, "/context?target=persist&budget=200")
+    ctx = json.loads(body)
+    assert code == 200 and ctx["items"][0]["role"] == "definition" and ctx["usedTokens"] <= 200
+    (repo / "app" / "models.py").write_text("def persist(obj):\n    return obj\n")  # dirty: overlay
+    assert json.loads(get(base, "/defs?name=persist")[1])["freshness"] == "overlay"
+    write_files(repo, {"go.mod": "module x\n"})  # forces partial
+    code, body = get(base, "/refs?name=persist&require_fresh=1")
+    assert code == 409
+    code, body = get(base, "/metrics")
+    text = body.decode()
+    assert code == 200
+    for metric in (
+        "freshindex_index_lag_commits 0.0",
+        "freshindex_incremental_queue_age_seconds 0.0",
+        "freshindex_recrawls",
+        "freshindex_tombstones 0.0",
+        'freshindex_queries_total{freshness="exact",kind="defs"} 1.0',
+        'freshindex_query_fallbacks_total{kind="refs"} 1.0',
+        "freshindex_freshness_rejections_total 1.0",
+        "freshindex_overlay_parse_seconds_count 1.0",
+        'freshindex_last_build_duration_seconds{kind="incremental"}',
+        'freshindex_last_rows_written{kind="full"}',
+    ):
+        assert metric in text, metric
+    rows = [line for line in text.splitlines() if line.startswith("freshindex_last_rows_written")]
+    assert all(float(line.split()[-1]) > 0 for line in rows)
+
+
+def test_healthz_catches_missing_shards_and_a_pointer_moved_behind_its_back(served) -> None:  # type: ignore[no-untyped-def]
+    repo, store_uri, base = served
+    code, body = get(base, "/healthz")
+    assert code == 200 and json.loads(body)["healthy"] is True
+    store = open_store(store_uri)
+    m = read_manifest(store, read_pointer(store).pointer.version)  # type: ignore[union-attr]
+    victim = next(t for t in m.tables if t.rows)
+    data = store.get(victim.key).data
+    store.delete(victim.key)
+    code, body = get(base, "/healthz")
+    assert code == 503 and "missing" in json.loads(body)["problems"][0]
+    store.put(victim.key, data)
+    assert get(base, "/healthz")[0] == 200
+    # another build publishes: the service still has the old version loaded
+    write_files(repo, {"app/third.py": "def third():\n    pass\n"})
+    commit_all(repo, "third")
+    assert cli("--repo", str(repo), "--store", store_uri, "update") == 0
+    code, body = get(base, "/healthz")
+    assert code == 503 and any("loaded" in p for p in json.loads(body)["problems"])
+    assert get(base, "/reload", "POST")[0] == 200
+    assert get(base, "/healthz")[0] == 200
+    # status --check runs the same checks from the command line
+    assert cli("--repo", str(repo), "--store", store_uri, "status", "--check") == 0
+
+
+def test_gc_keeps_current_and_referenced_while_queries_run(served) -> None:  # type: ignore[no-untyped-def]
+    repo, store_uri, base = served
+    for i in range(3):
+        write_files(repo, {f"app/n{i}.py": f"def n{i}():\n    pass\n"})
+        commit_all(repo, f"n{i}")
+        assert cli("--repo", str(repo), "--store", store_uri, "update") == 0
+    assert get(base, "/reload", "POST")[0] == 200
+    store = open_store(store_uri)
+    before = list_versions(store)
+    errors: list[int] = []
+    stop = threading.Event()
+
+    def query_loop() -> None:
+        while not stop.is_set():
+            code, _ = get(base, "/defs?name=persist")
+            if code != 200:
+                errors.append(code)
+
+    t = threading.Thread(target=query_loop)
+    t.start()
+    try:
+        report = collect(store, keep=1)
+    finally:
+        stop.set()
+        t.join()
+    assert errors == []
+    current = read_pointer(store).pointer.version  # type: ignore[union-attr]
+    assert report.kept == [current] and len(report.deleted_versions) == len(before) - 1
+    assert report.retained_keys > 0  # inherited shard files of the full build survive
+    assert cli("--repo", str(repo), "--store", store_uri, "verify") == 0
+    assert json.loads(get(base, "/defs?name=persist")[1])["results"]
