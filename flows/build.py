@@ -10,12 +10,23 @@ from __future__ import annotations
 from typing import Any
 
 from prefect import flow, unmapped
+from prefect.artifacts import create_table_artifact
 from prefect.states import Completed, Failed
 
 from freshindex.manifest import TableEntry
+from freshindex.metrics import flow_artifact_rows
 from tasks.parse import parse_shard
 from tasks.plan import plan_build
 from tasks.publish import Outcome, publish_version, validate_version
+
+
+def publish_artifact(key: str, summary: dict[str, Any]) -> None:
+    """The run's numbers as a table on the flow-run page (and in the API)."""
+    create_table_artifact(
+        key=key,
+        table=flow_artifact_rows(summary),
+        description=f"{summary.get('outcome')}: {summary.get('version')}",
+    )
 
 
 def summarize(outcome: Outcome) -> dict[str, Any]:
@@ -43,6 +54,7 @@ def build_flow(repo: str, store: str, rev: str = "HEAD", shards: int | None = No
     report = validate_version(plan, tables)
     outcome = publish_version(plan, tables, report)
     summary = summarize(outcome)
+    publish_artifact("freshindex-build", summary)
     if outcome.status != "published":
         return Failed(message=outcome.reason or outcome.status, data=summary)
     return Completed(message=f"published {outcome.version}", data=summary)

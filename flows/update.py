@@ -14,7 +14,7 @@ from prefect import flow, task, unmapped
 from prefect.cache_policies import NO_CACHE
 from prefect.states import Completed, Failed
 
-from flows.build import summarize
+from flows.build import publish_artifact, summarize
 from freshindex.manifest import BuildKind, TableEntry
 from freshindex.rollback import pending_requests
 from tasks.io import store_for
@@ -75,6 +75,7 @@ def update_flow(repo: str, store: str, rev: str = "HEAD") -> Any:
         "shardsRewritten": len(plan.batches) if plan.mode != Mode.FULL else job.shards,
         "batch": plan.batch,
     }
+    publish_artifact("freshindex-update", summary)
     if outcome.status != "published":
         return Failed(message=outcome.reason or outcome.status, data=summary)
     return Completed(message=f"published {outcome.version} ({plan.mode})", data=summary)

@@ -188,3 +188,25 @@ def test_cli_build_reports_json_and_exit_codes(
         ).stdout
         == ""
     )
+
+
+def test_each_flow_run_writes_a_table_artifact(prefect_api: str, tmp_path: Path) -> None:
+    import asyncio
+
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
+
+    repo = make_repo(tmp_path / "repo", SAMPLE_FILES)
+    version = _build_threads(repo, (tmp_path / "store").as_uri(), "--shards", "2")
+
+    async def latest() -> list:  # type: ignore[type-arg]
+        async with get_client() as client:
+            return await client.read_artifacts(
+                artifact_filter=ArtifactFilter(key=ArtifactFilterKey(any_=["freshindex-build"])),
+                limit=50,
+            )
+
+    artifacts = asyncio.run(latest())
+    assert any(version in (a.description or "") for a in artifacts)
+    table = next(a for a in artifacts if version in (a.description or "")).data
+    assert "documents" in json.dumps(table)
