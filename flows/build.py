@@ -47,8 +47,14 @@ def summarize(outcome: Outcome) -> dict[str, Any]:
 
 
 @flow(name="freshindex-build", log_prints=True, validate_parameters=False)
-def build_flow(repo: str, store: str, rev: str = "HEAD", shards: int | None = None) -> Any:
-    plan = plan_build(repo, store, rev, shards)
+def build_flow(
+    repo: str,
+    store: str,
+    rev: str = "HEAD",
+    shards: int | None = None,
+    mirror_url: str | None = None,
+) -> Any:
+    plan = plan_build(repo, store, rev, shards, mirror_url)
     futures = parse_shard.map(unmapped(plan.job), range(plan.job.shards))
     tables: list[TableEntry] = [t for f in futures for t in f.result()]
     report = validate_version(plan, tables)

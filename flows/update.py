@@ -45,8 +45,8 @@ def publish_update(plan: UpdatePlan, tables: list[TableEntry], report: Validatio
 
 
 @flow(name="freshindex-update", validate_parameters=False)
-def update_flow(repo: str, store: str, rev: str = "HEAD") -> Any:
-    plan = plan_update(repo, store, rev)
+def update_flow(repo: str, store: str, rev: str = "HEAD", mirror_url: str | None = None) -> Any:
+    plan = plan_update(repo, store, rev, mirror_url)
     if plan.mode == Mode.NOOP:
         return Completed(
             message=plan.reason,

@@ -97,6 +97,7 @@ def cmd_build(ctx: Context) -> int:
             store=uri,
             rev=str(commit.id),
             shards=args.shards,
+            mirror_url=args.mirror_url,
             return_state=True,
         )
         summary = _state_data(state)
@@ -141,7 +142,11 @@ def cmd_update(ctx: Context) -> int:
         kind = "dask" if args.dask_address else args.runner
         runner = task_runner(args.workers, args.dask_address, kind)
         state = update_flow.with_options(task_runner=runner)(
-            repo=str(Path(repo.path).resolve()), store=uri, rev=str(commit.id), return_state=True
+            repo=str(Path(repo.path).resolve()),
+            store=uri,
+            rev=str(commit.id),
+            mirror_url=args.mirror_url,
+            return_state=True,
         )
         summary = _state_data(state)
     summary["prefectApi"] = api_url
@@ -533,6 +538,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--dask-address", default=None, help="use an existing Dask scheduler, tcp://host:8786"
     )
     b.add_argument(
+        "--mirror-url",
+        default=None,
+        help="workers keep their own mirror clone of this URL instead of reading --repo's path",
+    )
+    b.add_argument(
         "--runner",
         choices=("dask", "threads"),
         default="dask",
@@ -544,6 +554,7 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument("--rev", default="HEAD")
     u.add_argument("--workers", type=_positive, default=None)
     u.add_argument("--dask-address", default=None)
+    u.add_argument("--mirror-url", default=None)
     u.add_argument(
         "--runner",
         choices=("dask", "threads"),

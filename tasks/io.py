@@ -8,12 +8,18 @@ instead of once per task keeps per-task overhead near Prefect's own.
 from __future__ import annotations
 
 import functools
+import hashlib
 import io
+import os
+import threading
+from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pygit2
 
 from freshindex import gitrepo
+from freshindex.exceptions import UnknownRevision
 from indexer.resolve import PathIndex
 from indexer.shard import TreeEntry, partition
 from storage import Store, open_store
@@ -22,6 +28,42 @@ from storage import Store, open_store
 @functools.lru_cache(maxsize=8)
 def store_for(uri: str) -> Store:
     return open_store(uri)
+
+
+_mirror_lock = threading.Lock()
+
+
+def mirror_root() -> Path:
+    if os.environ.get("FRESHINDEX_MIRROR_DIR"):
+        return Path(os.environ["FRESHINDEX_MIRROR_DIR"])
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "freshindex" / "mirrors"
+
+
+def worker_git_dir(git_dir: str, commit: str, mirror_url: str | None) -> str:
+    """The git directory this worker reads blobs from.
+
+    Shared path (default): the flow's own git dir, which every worker must see
+    at the same path. Mirror: a bare clone per worker host, fetched until it
+    holds ``commit`` — for clusters whose workers share no filesystem."""
+    if not mirror_url:
+        return git_dir
+    path = mirror_root() / (hashlib.sha1(mirror_url.encode()).hexdigest()[:16] + ".git")
+    with _mirror_lock:
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+            pygit2.clone_repository(mirror_url, str(tmp), bare=True)
+            os.replace(tmp, path)
+        repo = pygit2.Repository(str(path))
+        if commit not in repo:
+            repo.remotes["origin"].fetch(["+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"])
+            gitrepo.cached_repo.cache_clear()
+        if commit not in pygit2.Repository(str(path)):
+            raise UnknownRevision(
+                f"mirror of {mirror_url} does not have commit {commit} after a fetch"
+            )
+    return str(path)
 
 
 @functools.lru_cache(maxsize=4)

@@ -14,14 +14,15 @@ from freshindex.manifest import TableEntry
 from indexer.shard import build_shard_tables
 from storage.base import sha256_hex
 from storage.catalog import table_key
-from tasks.io import encode_parquet, store_for, tree_partition
+from tasks.io import encode_parquet, store_for, tree_partition, worker_git_dir
 from tasks.plan import ShardJob
 
 
 def index_shard(job: ShardJob, shard: int) -> list[TableEntry]:
     """Plain function (the task body), callable without Prefect in tests."""
-    repo = gitrepo.cached_repo(job.git_dir)
-    parts, paths = tree_partition(job.git_dir, job.tree, job.shards)
+    git_dir = worker_git_dir(job.git_dir, job.commit, job.mirror_url)
+    repo = gitrepo.cached_repo(git_dir)
+    parts, paths = tree_partition(git_dir, job.tree, job.shards)
     tables = build_shard_tables(
         parts[shard],
         lambda oid: gitrepo.read_blob(repo, oid),

@@ -29,6 +29,9 @@ class ShardJob:
     version: str
     shards: int
     config: IndexConfig
+    # None: workers read git_dir (a shared path). A URL: each worker keeps its
+    # own bare mirror clone and fetches until it has the commit.
+    mirror_url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,11 @@ class BuildPlan:
 
 @task(name="plan-build", cache_policy=NO_CACHE)
 def plan_build(
-    repo_path: str, store_uri: str, rev: str = "HEAD", shards: int | None = None
+    repo_path: str,
+    store_uri: str,
+    rev: str = "HEAD",
+    shards: int | None = None,
+    mirror_url: str | None = None,
 ) -> BuildPlan:
     repo = gitrepo.open_repo(repo_path)
     commit = gitrepo.resolve_commit(repo, rev)
@@ -69,5 +76,6 @@ def plan_build(
         version=version,
         shards=n,
         config=config,
+        mirror_url=mirror_url,
     )
     return BuildPlan(job=job, entries=len(entries), base=base, submodules=submodules)

@@ -35,7 +35,7 @@ from indexer.config import IndexConfig
 from indexer.languages import grammar_versions, indexer_digest
 from indexer.shard import build_shard_tables, rows_to_table, shard_of, sort_table
 from storage.catalog import new_version_id, next_seq, read_pointer, write_staging
-from tasks.io import decode_parquet, store_for, tree_partition
+from tasks.io import decode_parquet, store_for, tree_partition, worker_git_dir
 from tasks.parse import write_shard
 from tasks.plan import BuildPlan, ShardJob
 
@@ -121,7 +121,9 @@ def decide(
 
 
 @task(name="plan-update", cache_policy=NO_CACHE)
-def plan_update(repo_path: str, store_uri: str, rev: str = "HEAD") -> UpdatePlan:
+def plan_update(
+    repo_path: str, store_uri: str, rev: str = "HEAD", mirror_url: str | None = None
+) -> UpdatePlan:
     repo = gitrepo.open_repo(repo_path)
     commit = gitrepo.resolve_commit(repo, rev)
     config = gitrepo.config_at(repo, commit)
@@ -144,7 +146,14 @@ def plan_update(repo_path: str, store_uri: str, rev: str = "HEAD") -> UpdatePlan
     # --shards): paths must hash to the shards the parent put them in
     shards = parent.manifest.shards if parent else config.shards
     job = ShardJob(
-        str(repo.path), store_uri, str(commit.id), str(commit.tree_id), version, shards, config
+        str(repo.path),
+        store_uri,
+        str(commit.id),
+        str(commit.tree_id),
+        version,
+        shards,
+        config,
+        mirror_url,
     )
     build = BuildPlan(
         job=job,
@@ -247,8 +256,9 @@ def update_one_shard(plan: UpdatePlan, sb: ShardBatch, seq: int) -> list[TableEn
     job = plan.build.job
     assert plan.parent is not None
     store = store_for(job.store_uri)
-    repo = gitrepo.cached_repo(job.git_dir)
-    parts, paths = tree_partition(job.git_dir, job.tree, job.shards)
+    git_dir = worker_git_dir(job.git_dir, job.commit, job.mirror_url)
+    repo = gitrepo.cached_repo(git_dir)
+    parts, paths = tree_partition(git_dir, job.tree, job.shards)
     shard_entries = parts[sb.shard]
     if sb.full:
         fresh = build_shard_tables(

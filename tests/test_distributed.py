@@ -1,0 +1,128 @@
+"""A real Dask cluster: `dask scheduler` and two `dask worker` processes on 127.0.0.1."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from flows.runtime import QUIET_DASK_CONFIG
+from freshindex.cli import main
+from tests.conftest import BIN, free_port, new_bucket, stop
+from tests.repos import SAMPLE_FILES, make_repo
+
+pytestmark = pytest.mark.slow
+
+
+def run(*argv: str) -> tuple[int, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(argv))
+    return code, out.getvalue() + err.getvalue() if code else out.getvalue()
+
+
+@pytest.fixture
+def cluster(prefect_api: str, s3_server: str, tmp_path: Path) -> Iterator[str]:
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = {
+        **os.environ,
+        "DASK_CONFIG": str(QUIET_DASK_CONFIG),
+        "FRESHINDEX_MIRROR_DIR": str(tmp_path / "mirrors"),
+    }
+    procs = [
+        subprocess.Popen(
+            [
+                str(BIN / "dask"),
+                "scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--no-dashboard",
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    ]
+    for i in range(2):
+        procs.append(
+            subprocess.Popen(
+                [
+                    str(BIN / "dask"),
+                    "worker",
+                    address,
+                    "--nthreads",
+                    "1",
+                    "--no-dashboard",
+                    "--name",
+                    f"w{i}",
+                    "--local-directory",
+                    str(tmp_path / f"w{i}"),
+                ],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
+    try:
+        from distributed import Client
+
+        deadline = time.monotonic() + 60
+        with Client(address, timeout=30) as client:
+            while len(client.scheduler_info()["workers"]) < 2:
+                assert time.monotonic() < deadline, "workers did not join"
+                time.sleep(0.2)
+        yield address
+    finally:
+        for p in reversed(procs):
+            stop(p)
+
+
+def dumps(repo: Path, store: str) -> dict[str, list[str]]:
+    out = {}
+    for table in ("symbols", "edges", "documents"):
+        code, text = run("--repo", str(repo), "--store", store, "dump", "--table", table)
+        assert code == 0
+        out[table] = text.splitlines()[1:]
+    return out
+
+
+@pytest.mark.parametrize("mode", ["shared-path", "mirror"])
+def test_build_on_an_existing_cluster_equals_a_local_build(
+    cluster: str, s3_server: str, tmp_path: Path, mode: str
+) -> None:
+    repo = make_repo(tmp_path / "repo", SAMPLE_FILES)
+    s3_store = f"s3://{new_bucket(s3_server)}/index"
+    extra = ["--mirror-url", str(repo)] if mode == "mirror" else []
+    code, out = run(
+        "--repo",
+        str(repo),
+        "--store",
+        s3_store,
+        "build",
+        "--dask-address",
+        cluster,
+        "--shards",
+        "8",
+        *extra,
+    )
+    assert code == 0, out
+    local = (tmp_path / "local").as_uri()
+    assert (
+        run("--repo", str(repo), "--store", local, "build", "--runner", "threads", "--shards", "8")[
+            0
+        ]
+        == 0
+    )
+    assert dumps(repo, s3_store) == dumps(repo, local)
+    if mode == "mirror":
+        # the workers read from their own mirror clone, not from the repo's path
+        assert list((tmp_path / "mirrors").glob("*.git"))
