@@ -18,6 +18,7 @@ from flows.build import publish_artifact, summarize
 from freshindex.manifest import BuildKind, TableEntry
 from freshindex.rollback import pending_requests
 from tasks.io import store_for
+from tasks.lock import publish_lock
 from tasks.parse import parse_shard
 from tasks.publish import Outcome, finalize, validate_version
 from tasks.update import Mode, UpdatePlan, inherited_tables, plan_update, update_shard
@@ -37,7 +38,8 @@ def publish_update(plan: UpdatePlan, tables: list[TableEntry], report: Validatio
     kind = BuildKind.FULL if plan.mode == Mode.FULL else BuildKind.INCREMENTAL
     batch = {**plan.batch, "mode": plan.mode, "reason": plan.reason}
     store = store_for(plan.build.job.store_uri)
-    outcome = finalize(store, plan.build, tables, report, kind, batch)
+    with publish_lock(plan.build.job.store_uri):
+        outcome = finalize(store, plan.build, tables, report, kind, batch)
     if outcome.status == "published":
         for key in pending_requests(store):  # a rollback's rebuild request is honoured now
             store.delete(key)

@@ -444,6 +444,17 @@ def cmd_serve(ctx: Context) -> int:
     return 0
 
 
+def cmd_deployments(ctx: Context) -> int:
+    from flows.deployments import serve_all
+
+    if not os.environ.get("PREFECT_API_URL"):
+        raise FreshindexError(
+            "deployments need a running Prefect API: start `prefect server start` and set PREFECT_API_URL"
+        )
+    serve_all(str(Path(ctx.repo.path).resolve()), ctx.store_uri(), ctx.args.cron)
+    return 0
+
+
 def cmd_versions(ctx: Context) -> int:
     from freshindex import signing
     from storage.catalog import list_versions, read_manifest, read_pointer, read_records
@@ -614,6 +625,14 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=int, default=8321)
     sv.set_defaults(func=cmd_serve)
+
+    dp = sub.add_parser(
+        "deployments",
+        parents=[common],
+        help="serve the nightly, on-merge and manual flows (Prefect)",
+    )
+    dp.add_argument("--cron", default="0 2 * * *", help="nightly schedule, UTC")
+    dp.set_defaults(func=cmd_deployments)
 
     rb = sub.add_parser("rollback", parents=[common], help="switch current back to a good version")
     rb.add_argument(

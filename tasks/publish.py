@@ -126,4 +126,7 @@ def finalize(
 
 @task(name="publish-version", cache_policy=NO_CACHE)
 def publish_version(plan: BuildPlan, tables: list[TableEntry], report: ValidationReport) -> Outcome:
-    return finalize(store_for(plan.job.store_uri), plan, tables, report)
+    from tasks.lock import publish_lock
+
+    with publish_lock(plan.job.store_uri):
+        return finalize(store_for(plan.job.store_uri), plan, tables, report)
