@@ -8,6 +8,7 @@ configured we start exactly one and export its URL before any worker exists.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import os
@@ -105,6 +106,9 @@ def prefect_api() -> Iterator[str]:
     finally:
         if server is not None:
             server.stop()
+            # SubprocessASGIServer also registered stop() with atexit; run now,
+            # it would only log to a stream that may be closed by then
+            atexit.unregister(server.stop)
         for k, v in saved.items():
             if v is None:
                 os.environ.pop(k, None)
