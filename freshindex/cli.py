@@ -368,7 +368,9 @@ def cmd_rollback(ctx: Context) -> int:
     from freshindex.rollback import rollback
 
     result = rollback(ctx.store(), ctx.args.to)
+    run_id = _request_rebuild_run(ctx)
     doc = {
+        "rebuildRun": run_id,
         "previous": result.previous,
         "current": result.current,
         "generation": result.pointer.generation,
@@ -453,6 +455,26 @@ def cmd_deployments(ctx: Context) -> int:
         )
     serve_all(str(Path(ctx.repo.path).resolve()), ctx.store_uri(), ctx.args.cron)
     return 0
+
+
+def _request_rebuild_run(ctx: Context) -> str | None:
+    """Start the on-merge update deployment when a Prefect API serves it; the
+    request recorded in the store covers every other case."""
+    if not os.environ.get("PREFECT_API_URL"):
+        return None
+    try:
+        from prefect.deployments import run_deployment
+
+        run: Any = run_deployment(
+            "freshindex-update/on-merge",
+            parameters={"repo": str(Path(ctx.repo.path).resolve()), "store": ctx.store_uri()},
+            timeout=0,
+            as_subflow=False,
+        )
+    except Exception as err:  # no such deployment, API down: the recorded request remains
+        log.info("no rebuild flow run started: %s", err)
+        return None
+    return str(run.id)
 
 
 def cmd_versions(ctx: Context) -> int:

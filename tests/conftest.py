@@ -85,7 +85,13 @@ def prefect_api(isolated_env: None, tmp_path_factory: pytest.TempPathFactory) ->
     try:
         wait_http(f"{url}/health", proc, 120, "prefect server")
         os.environ["PREFECT_API_URL"] = url
-        yield url
+        # Prefect froze its settings when it was imported (at collection, before
+        # this fixture ran): in-process clients must see the URL too, or they
+        # start an ephemeral server of their own
+        from prefect.settings import PREFECT_API_URL, temporary_settings
+
+        with temporary_settings(updates={PREFECT_API_URL: url}):
+            yield url
     finally:
         os.environ.pop("PREFECT_API_URL", None)
         stop(proc)

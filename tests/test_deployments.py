@@ -127,3 +127,45 @@ def test_nightly_drift_check_fails_on_drift_and_passes_when_clean(served: tuple[
     run = run_deployment("freshindex-nightly/nightly", params)
     assert run.state is not None and run.state.is_completed(), run.state  # type: ignore[attr-defined]
     assert cli("--repo", str(repo), "--store", store, "verify") == 0
+
+
+def test_rollback_starts_the_rebuild_flow_run(
+    served: tuple[Path, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    repo, store = served
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["--json", "keygen", "--out", str(tmp_path / "keys")]) == 0
+    keys = json.loads(out.getvalue())
+    monkeypatch.setenv("FRESHINDEX_SIGNING_KEY", keys["privateKey"])
+    monkeypatch.setenv("FRESHINDEX_PUBLIC_KEY", keys["publicKey"])
+    # two signed versions, then roll back to the first
+    assert (
+        cli("--repo", str(repo), "--store", store, "build", "--runner", "threads", "--shards", "4")
+        == 0
+    )
+    first = read_pointer(open_store(store)).pointer.version  # type: ignore[union-attr]
+    write_files(repo, {"app/later.py": "def later():\n    pass\n"})
+    head = commit_all(repo, "later")
+    assert cli("--repo", str(repo), "--store", store, "update") == 0
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        assert (
+            main(["--repo", str(repo), "--store", store, "--json", "rollback", "--to", first]) == 0
+        )
+    doc = json.loads(out.getvalue())
+    assert doc["current"] == first and doc["rebuildRun"]
+    # the served on-merge deployment picks the run up and the index reaches HEAD again
+    from storage.catalog import read_manifest
+
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        ptr = read_pointer(open_store(store)).pointer
+        if ptr is not None and ptr.version != first:
+            assert read_manifest(open_store(store), ptr.version).sourceCommit == head
+            break
+        time.sleep(1)
+    else:
+        pytest.fail("the requested rebuild never published")
