@@ -46,39 +46,22 @@ def two_versions(
     capsys: pytest.CaptureFixture[str],
 ) -> tuple[Path, str, str, str]:
     repo = make_repo(tmp_path / "repo", SAMPLE_FILES)
-    assert (
-        run(
-            capsys,
-            "--repo",
-            str(repo),
-            "--store",
-            store_uri,
-            "build",
-            "--runner",
-            "threads",
-            "--shards",
-            "4",
-        )[0]
-        == 0
+    build = (
+        "--repo",
+        str(repo),
+        "--store",
+        store_uri,
+        "build",
+        "--runner",
+        "threads",
+        "--shards",
+        "4",
     )
+    assert run(capsys, *build)[0] == 0
     v1 = read_pointer(open_store(store_uri)).pointer.version  # type: ignore[union-attr]
     write_files(repo, {"app/late.py": "def late():\n    pass\n"})
     commit_all(repo, "second")
-    assert (
-        run(
-            capsys,
-            "--repo",
-            str(repo),
-            "--store",
-            store_uri,
-            "build",
-            "--runner",
-            "threads",
-            "--shards",
-            "4",
-        )[0]
-        == 0
-    )
+    assert run(capsys, *build)[0] == 0
     v2 = read_pointer(open_store(store_uri)).pointer.version  # type: ignore[union-attr]
     return repo, store_uri, v1, v2
 
