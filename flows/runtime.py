@@ -17,13 +17,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from freshindex.cache import cache_dir
+
 QUIET_DASK_CONFIG = Path(__file__).parent / "dask-quiet"
 log = logging.getLogger("freshindex")
 
 
 def _cache_dir() -> Path:
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    path = base / "freshindex"
+    path = cache_dir()
     path.mkdir(parents=True, exist_ok=True)
     return path
 

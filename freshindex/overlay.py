@@ -24,6 +24,7 @@ import pygit2
 import zstandard
 
 from freshindex import gitrepo
+from freshindex.cache import cache_dir
 from freshindex.freshness import changed_between
 from freshindex.worktree import WorktreeState
 from indexer.config import IndexConfig
@@ -69,8 +70,7 @@ def change_set(repo: pygit2.Repository, index_commit: str, wt: WorktreeState) ->
 
 
 def _cache_dir() -> Path:
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "freshindex" / "overlay"
+    return cache_dir("overlay")
 
 
 def _cached_rows(key: str) -> FileRows | None:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.dataset as ds
 
+from freshindex.cache import cache_dir
 from freshindex.exceptions import NoPublishedVersion, VerificationFailed
 from freshindex.manifest import Manifest, Pointer, VersionState
 from indexer.schema import TABLES
@@ -26,8 +27,7 @@ from storage.catalog import read_manifest, read_pointer
 
 
 def cache_root() -> Path:
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "freshindex" / "objects"
+    return cache_dir("objects")
 
 
 @dataclass

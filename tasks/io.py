@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 import pygit2
 
 from freshindex import gitrepo
+from freshindex.cache import cache_dir
 from freshindex.exceptions import UnknownRevision
 from indexer.resolve import PathIndex
 from indexer.shard import TreeEntry, partition
@@ -36,8 +37,7 @@ _mirror_lock = threading.Lock()
 def mirror_root() -> Path:
     if os.environ.get("FRESHINDEX_MIRROR_DIR"):
         return Path(os.environ["FRESHINDEX_MIRROR_DIR"])
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "freshindex" / "mirrors"
+    return cache_dir("mirrors")
 
 
 def worker_git_dir(git_dir: str, commit: str, mirror_url: str | None) -> str:
