@@ -195,6 +195,7 @@ def test_each_flow_run_writes_a_table_artifact(prefect_api: str, tmp_path: Path)
 
     from prefect.client.orchestration import get_client
     from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
+    from prefect.client.schemas.sorting import ArtifactSort
 
     repo = make_repo(tmp_path / "repo", SAMPLE_FILES)
     version = _build_threads(repo, (tmp_path / "store").as_uri(), "--shards", "2")
@@ -203,7 +204,10 @@ def test_each_flow_run_writes_a_table_artifact(prefect_api: str, tmp_path: Path)
         async with get_client() as client:
             return await client.read_artifacts(
                 artifact_filter=ArtifactFilter(key=ArtifactFilterKey(any_=["freshindex-build"])),
-                limit=50,
+                # newest first: the session's other builds write the same key, and
+                # the server's default order (random UUIDs) can push ours past a limit
+                sort=ArtifactSort.CREATED_DESC,
+                limit=20,
             )
 
     artifacts = asyncio.run(latest())
