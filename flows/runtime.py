@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import datetime
 import logging
 import os
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -83,6 +85,7 @@ def prefect_api() -> Iterator[str]:
 
     url = os.environ.get("PREFECT_API_URL")
     server: Any = None
+    since = ""
     saved = {k: os.environ.get(k) for k in ("PREFECT_API_URL", "PREFECT_API_SSL_CERT_FILE")}
     if not url:
         from prefect.server.api.server import SubprocessASGIServer
@@ -90,6 +93,7 @@ def prefect_api() -> Iterator[str]:
         log.info(
             "starting one local Prefect API for this run (set PREFECT_API_URL to reuse a server)"
         )
+        since = datetime.datetime.now(datetime.UTC).isoformat()
         server = SubprocessASGIServer()
         server.start(timeout=180)
         url = server.api_url
@@ -106,6 +110,7 @@ def prefect_api() -> Iterator[str]:
             _flush_prefect_logs()
     finally:
         if server is not None:
+            _wait_until_recorded(url, since)
             server.stop()
             # SubprocessASGIServer also registered stop() with atexit; run now,
             # it would only log to a stream that may be closed by then
@@ -115,6 +120,32 @@ def prefect_api() -> Iterator[str]:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+def _wait_until_recorded(url: str, since: str, timeout: float = 15.0) -> None:
+    """Before stopping the embedded server: wait until its task-run recorder has
+    written the runs' final states. Task states reach the server as events,
+    recorded asynchronously; stopping with events still queued loses them and
+    prints the recorder's CancelledError tracebacks. Done when no task run is in
+    a running state and the count of task runs is stable between two polls
+    (only runs created since this server started: a database reused from an
+    earlier, killed run may hold runs that stay Running forever)."""
+    import httpx
+
+    ours = {"expected_start_time": {"after_": since}}
+    states = {"type": {"any_": ["PENDING", "RUNNING", "SCHEDULED"]}}
+    every = {"task_runs": ours}
+    running = {"task_runs": {**ours, "state": states}}
+    deadline = time.monotonic() + timeout
+    last = -1
+    with contextlib.suppress(Exception), httpx.Client(base_url=url, timeout=5) as http:
+        while time.monotonic() < deadline:
+            total = http.post("/task_runs/count", json=every).json()
+            busy = http.post("/task_runs/count", json=running).json()
+            if busy == 0 and total == last:
+                return
+            last = total
+            time.sleep(0.25)
 
 
 def _flush_prefect_logs() -> None:
@@ -136,12 +167,12 @@ def task_runner(workers: int | None = None, address: str | None = None, kind: st
 
         return ThreadPoolTaskRunner(max_workers=workers or os.cpu_count() or 1)
     quiet_dask()
-    from prefect_dask import DaskTaskRunner
+    from flows.dask_runner import ShardTaskRunner
 
     if address:
-        return DaskTaskRunner(address=address)
+        return ShardTaskRunner(address=address)
     n = workers or os.cpu_count() or 1
-    return DaskTaskRunner(
+    return ShardTaskRunner(
         cluster_kwargs={
             "n_workers": n,
             "threads_per_worker": 1,
