@@ -23,6 +23,7 @@ from indexer.languages import grammar_versions, indexer_digest
 from storage import Store
 from storage.catalog import manifest_key, next_seq, now_iso, publish
 from tasks.io import store_for
+from tasks.lock import RequestedLock, locked
 from tasks.plan import BuildPlan
 from tasks.validate import ValidationReport, validate_tables
 
@@ -125,8 +126,11 @@ def finalize(
 
 
 @task(name="publish-version", cache_policy=NO_CACHE)
-def publish_version(plan: BuildPlan, tables: list[TableEntry], report: ValidationReport) -> Outcome:
-    from tasks.lock import publish_lock
-
-    with publish_lock(plan.job.store_uri):
+def publish_version(
+    plan: BuildPlan,
+    tables: list[TableEntry],
+    report: ValidationReport,
+    lock: RequestedLock | None = None,
+) -> Outcome:
+    with locked(plan.job.store_uri, lock):
         return finalize(store_for(plan.job.store_uri), plan, tables, report)
