@@ -90,6 +90,26 @@ class ShardTaskRunner(DaskTaskRunner):  # type: ignore[misc]
     carries a fresh task-run id, so a content key could never deduplicate
     anything and a random key (pure=False) is equivalent."""
 
+    def __init__(self, *args: Any, early: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._early = early  # flows.runtime.EarlyCluster: a LocalCluster started ahead
+
+    def __getstate__(self) -> dict[str, Any]:
+        # the flow (and with it this runner) travels with every task's context;
+        # the cluster handle is for this process only
+        return {**self.__dict__, "_early": None}
+
+    def duplicate(self) -> Any:
+        twin = super().duplicate()
+        twin._early = self._early
+        return twin
+
+    @property
+    def client(self) -> Any:
+        if self._client is None and self._cluster is None and self._early is not None:
+            self._cluster = self._early.get()  # connected to, not owned: its starter closes it
+        return DaskTaskRunner.client.fget(self)  # type: ignore[attr-defined]
+
     def __enter__(self) -> Any:
         _ship_settings_once()
         return super().__enter__()

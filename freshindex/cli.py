@@ -84,23 +84,32 @@ def cmd_build(ctx: Context) -> int:
         raise FreshindexError(f"--shards must be between 1 and 4096, not {args.shards}")
 
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
-    from flows.build import build_flow
-    from flows.runtime import prefect_api, task_runner
-
     started = time.monotonic()
-    ctx.out.progress(f"building {commit.id} into {uri}")
-    with prefect_api() as api_url:
-        api_ready = time.monotonic()
-        runner = task_runner(args.workers, args.dask_address, args.runner)
-        state = build_flow.with_options(task_runner=runner)(
-            repo=str(Path(repo.path).resolve()),
-            store=uri,
-            rev=str(commit.id),
-            shards=args.shards,
-            mirror_url=args.mirror_url,
-            return_state=True,
-        )
-        summary = _state_data(state)
+    from flows.runtime import EarlyCluster
+
+    early = None
+    if args.runner == "dask" and not args.dask_address:
+        early = EarlyCluster(args.workers)  # starts while Prefect is imported below
+    try:
+        from flows.build import build_flow
+        from flows.runtime import prefect_api, task_runner
+
+        ctx.out.progress(f"building {commit.id} into {uri}")
+        with prefect_api() as api_url:
+            api_ready = time.monotonic()
+            runner = task_runner(args.workers, args.dask_address, args.runner, early)
+            state = build_flow.with_options(task_runner=runner)(
+                repo=str(Path(repo.path).resolve()),
+                store=uri,
+                rev=str(commit.id),
+                shards=args.shards,
+                mirror_url=args.mirror_url,
+                return_state=True,
+            )
+            summary = _state_data(state)
+    finally:
+        if early is not None:
+            early.close()
     summary["prefectApi"] = api_url
     summary["wallSeconds"] = round(time.monotonic() - started, 3)
     summary["apiStartSeconds"] = round(api_ready - started, 3)
