@@ -16,9 +16,9 @@ from prefect.utilities.annotations import quote
 
 from freshindex.manifest import TableEntry
 from freshindex.metrics import flow_artifact_rows
-from tasks.lock import RequestedLock, requested_lock
+from tasks.lock import requested_lock
 from tasks.parse import parse_shard
-from tasks.plan import BuildPlan, plan_build
+from tasks.plan import plan_build
 from tasks.publish import Outcome, publish_version, validate_version
 
 T = TypeVar("T")
@@ -64,17 +64,16 @@ def build_flow(
     shards: int | None = None,
     mirror_url: str | None = None,
 ) -> Any:
-    with requested_lock(store) as lock:
-        return _build(plan_build(repo, store, rev, shards, mirror_url), lock)
-
-
-def _build(plan: BuildPlan, lock: RequestedLock) -> Any:
+    plan = plan_build(repo, store, rev, shards, mirror_url)
     futures = parse_shard.map(unmapped(plan.job), range(plan.job.shards))
     tables: list[TableEntry] = [t for f in futures for t in f.result()]
-    # plain values: Prefect would otherwise walk every table entry looking for
-    # futures, per task (measured: ~0.1 s each)
-    report = validate_version(as_is(plan), as_is(tables))
-    outcome = publish_version(as_is(plan), as_is(tables), report, as_is(lock))
+    # the publish slot is asked for now, while validation runs: a build killed
+    # while its shards run holds nothing that could block the next one
+    with requested_lock(store) as lock:
+        # plain values: Prefect would otherwise walk every table entry looking
+        # for futures, per task (measured: ~0.1 s each)
+        report = validate_version(as_is(plan), as_is(tables))
+        outcome = publish_version(as_is(plan), as_is(tables), report, as_is(lock))
     summary = summarize(outcome)
     publish_artifact("freshindex-build", summary)
     if outcome.status != "published":

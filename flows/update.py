@@ -64,16 +64,14 @@ def update_flow(repo: str, store: str, rev: str = "HEAD", mirror_url: str | None
                 "version": plan.parent.versionId if plan.parent else None,
             },
         )
-    with requested_lock(store) as lock:
-        return _apply(plan, lock)
+    return _apply(plan)
 
 
-def _apply(plan: UpdatePlan, lock: RequestedLock) -> Any:
+def _apply(plan: UpdatePlan) -> Any:
     job = plan.build.job
     if plan.mode == Mode.FULL:
         futures = parse_shard.map(unmapped(job), range(job.shards))
         tables = [t for f in futures for t in f.result()]
-        report = validate_version(as_is(plan.build), as_is(tables))
     else:
         seq = int(plan.batch["seq"])
         # as_is(): the plan carries the parent manifest's table entries; Prefect
@@ -81,8 +79,14 @@ def _apply(plan: UpdatePlan, lock: RequestedLock) -> Any:
         # of a 10-file update)
         futures = update_shard.map(unmapped(as_is(plan)), list(plan.batches), unmapped(seq))
         tables = inherited_tables(plan) + [t for f in futures for t in f.result()]
-        report = validate_update(as_is(plan), as_is(tables))
-    outcome = publish_update(as_is(plan), as_is(tables), report, as_is(lock))
+    # the publish slot is asked for once the shards are done, while validation
+    # runs: an update killed mid-shards holds nothing
+    with requested_lock(job.store_uri) as lock:
+        if plan.mode == Mode.FULL:
+            report = validate_version(as_is(plan.build), as_is(tables))
+        else:
+            report = validate_update(as_is(plan), as_is(tables))
+        outcome = publish_update(as_is(plan), as_is(tables), report, as_is(lock))
     summary = {
         **summarize(outcome),
         "mode": plan.mode,

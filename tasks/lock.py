@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import hashlib
 import logging
 import threading
 from collections.abc import Iterator
 
 log = logging.getLogger("freshindex")
+
+LEASE_SECONDS = 60
 
 
 @contextlib.contextmanager
@@ -28,27 +31,39 @@ def publish_lock(store_uri: str) -> Iterator[None]:
         log.warning("publish lock %s unavailable (%s); relying on the conditional put", name, err)
         yield
         return
-    with concurrency(name, occupy=1, timeout_seconds=3600, strict=True):
+    # a live holder renews its lease in the background; a killed one blocks the
+    # next publisher for at most LEASE_SECONDS (the server's minimum)
+    with concurrency(
+        name, occupy=1, timeout_seconds=3600, strict=True, lease_duration=LEASE_SECONDS
+    ):
         yield
 
 
 class RequestedLock:
-    """The publish lock, requested when a flow starts and held only around publish.
+    """The publish lock, requested ahead of publish and held only around it.
 
     Measured: a slot request made right after a run's tasks finish waited
     1.9 s in the Prefect server's SQLite (its task-run recorder was writing
-    those runs' states); the same request at flow start returns in ~0.1 s. A
-    background thread asks early and parks holding the slot; ``held()`` waits for
-    it, runs the publish and lets the thread release it. Semantics are those of
-    publish_lock: one publisher per store; the conditional put stays the last
-    line of defence. A flow that never publishes releases it in ``close()``."""
+    those runs' states). The flows request it once their shards are done, in a
+    background thread, so the wait overlaps validation; ``held()`` waits for
+    the slot, runs the publish and lets the thread release it. Not earlier: a
+    flow killed while holding it blocks the next publisher until its lease runs
+    out. Semantics are those of publish_lock: one publisher per store; the
+    conditional put stays the last line of defence. A flow that never
+    publishes releases it in ``close()``."""
 
     def __init__(self, store_uri: str) -> None:
         self.store_uri = store_uri
         self._acquired = threading.Event()
         self._release = threading.Event()
         self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._hold, name="publish-lock", daemon=True)
+        # the thread runs in the caller's context: Prefect keeps its settings (the
+        # API URL among them) in context variables, which a bare thread would not
+        # see, and its client would start a temporary server of its own
+        context = contextvars.copy_context()
+        self._thread = threading.Thread(
+            target=context.run, args=(self._hold,), name="publish-lock", daemon=True
+        )
         self._thread.start()
 
     def _hold(self) -> None:
@@ -74,7 +89,7 @@ class RequestedLock:
     def close(self) -> None:
         """Release (or, still queued, give up). A flow that fails while another
         holds the lock waits at most 30 s here; a slot granted after that is
-        held by the lease until it expires (Prefect's lease, 300 s)."""
+        held by the lease until it expires (LEASE_SECONDS)."""
         self._release.set()
         self._thread.join(timeout=30)
 
