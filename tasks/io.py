@@ -66,11 +66,33 @@ def worker_git_dir(git_dir: str, commit: str, mirror_url: str | None) -> str:
     return str(path)
 
 
+# One listing per tree and process. Shard tasks on a thread pool call these
+# at the same moment; lru_cache alone would let each of them list a 30,000-entry
+# tree and build its path index under the GIL (measured on a 10-file update
+# of 30,000 files: the listing ran three times). The planner's listing is
+# the same call, so on the thread runner the shard tasks reuse it.
+_tree_lock = threading.Lock()
+
+
 @functools.lru_cache(maxsize=4)
-def tree_partition(git_dir: str, tree: str, shards: int) -> tuple[list[list[TreeEntry]], PathIndex]:
-    repo = gitrepo.cached_repo(git_dir)
-    entries = gitrepo.list_tree(repo, tree)
+def _listing(git_dir: str, tree: str) -> tuple[TreeEntry, ...]:
+    return tuple(gitrepo.list_tree(gitrepo.cached_repo(git_dir), tree))
+
+
+@functools.lru_cache(maxsize=4)
+def _partition(git_dir: str, tree: str, shards: int) -> tuple[list[list[TreeEntry]], PathIndex]:
+    entries = _listing(git_dir, tree)
     return partition(entries, shards), PathIndex(e.path for e in entries)
+
+
+def tree_entries(git_dir: str, tree: str) -> list[TreeEntry]:
+    with _tree_lock:
+        return list(_listing(git_dir, tree))
+
+
+def tree_partition(git_dir: str, tree: str, shards: int) -> tuple[list[list[TreeEntry]], PathIndex]:
+    with _tree_lock:
+        return _partition(git_dir, tree, shards)
 
 
 # Row groups of 16k rows: small enough that `refs NAME` skips most of a shard

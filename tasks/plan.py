@@ -12,7 +12,7 @@ from freshindex.exceptions import ConfigError
 from freshindex.manifest import Submodule
 from indexer.config import IndexConfig
 from storage.catalog import PointerState, new_version_id, read_pointer, write_staging
-from tasks.io import store_for
+from tasks.io import store_for, tree_entries
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ def plan_build(
     n = shards or config.shards
     if not 1 <= n <= 4096:
         raise ConfigError(f"shards must be between 1 and 4096, not {n}")
-    entries = gitrepo.list_tree(repo, str(commit.tree_id))
+    entries = tree_entries(str(repo.path), str(commit.tree_id))
     submodules = [
         Submodule(path=e.path, head=e.oid, tree=None) for e in entries if e.mode == 0o160000
     ]

@@ -35,7 +35,7 @@ from indexer.config import IndexConfig
 from indexer.languages import grammar_versions, indexer_digest
 from indexer.shard import build_shard_tables, rows_to_table, shard_of, sort_table
 from storage.catalog import new_version_id, next_seq, read_pointer, write_staging
-from tasks.io import decode_parquet, store_for, tree_partition, worker_git_dir
+from tasks.io import decode_parquet, store_for, tree_entries, tree_partition, worker_git_dir
 from tasks.parse import write_shard
 from tasks.plan import BuildPlan, ShardJob
 
@@ -140,7 +140,7 @@ def plan_update(
     forcing = sorted(p for p in touched if config.forces_rebuild(p))
     mode, reason = decide(parent, config, relation, len(touched), forcing)
 
-    entries = gitrepo.list_tree(repo, str(commit.tree_id))
+    entries = tree_entries(str(repo.path), str(commit.tree_id))
     version = new_version_id(str(commit.id))
     # the parent's shard count (a build may have overridden the config's with
     # --shards): paths must hash to the shards the parent put them in
@@ -170,7 +170,8 @@ def plan_update(
             )
         return UpdatePlan(build, mode, reason, parent.manifest if parent else None)
 
-    old_blobs = {e.path: e.oid for e in gitrepo.list_tree(repo, str(parent.manifest.sourceTree))}
+    old_tree = str(parent.manifest.sourceTree)
+    old_blobs = {e.path: e.oid for e in tree_entries(str(repo.path), old_tree)}
     now_paths = {e.path for e in entries}
     added = [new for s, _old, new in changes if s == "A"]
     deleted = [old for s, old, _new in changes if s == "D" and old]
