@@ -5,6 +5,8 @@
 from __future__ import annotations
 
 import argparse
+import atexit
+import contextlib
 import json
 import logging
 import os
@@ -705,5 +707,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
+def run() -> None:  # pragma: no cover - the console script; tests call main()
+    """The `freshindex` command: main(), then a prompt exit.
+
+    Measured on a 10-file update of a 30,000-file repository: 0.6-2 s passed
+    between main() returning and the process ending, in the interpreter's
+    final teardown (no Python frames on the stack), after the result was
+    printed. Everything that must outlive main() is finished explicitly here,
+    the way shutdown would: Prefect's queued logs and events are sent (they
+    carry the final task-run states), atexit handlers run (logging, temporary
+    files, multiprocessing), the standard streams are flushed. Then the
+    process exits without the teardown."""
+    try:
+        code = main()
+    except SystemExit as stop:  # argparse usage errors
+        code = stop.code if isinstance(stop.code, int) else 2
+    if "prefect" in sys.modules:
+        with contextlib.suppress(Exception):
+            from prefect.events.worker import EventsWorker
+            from prefect.logging.handlers import APILogWorker
+
+            APILogWorker.drain_all(timeout=5)
+            EventsWorker.drain_all(timeout=5)
+    atexit._run_exitfuncs()
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()
