@@ -1,0 +1,101 @@
+"""The per-store publish lock (a Prefect global concurrency limit) against the
+session's real `prefect server start`."""
+
+from __future__ import annotations
+
+import contextvars
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+
+# Prefect imported at collection, before the session's API URL is set: its
+# root settings have no URL, as in the CLI's embedded-server path (the server
+# starts after Prefect is imported). Threads that do not carry the flow's
+# context fall back to those root settings.
+import prefect.settings  # noqa: F401
+import pytest
+
+from freshindex.cli import main
+from tasks.lock import RequestedLock, lock_name, publish_lock
+from tests.repos import SAMPLE_FILES, make_repo
+
+
+def active_slots(api: str, name: str) -> int:
+    limits = httpx.post(f"{api}/v2/concurrency_limits/filter", json={}).json()
+    return next(int(lim["active_slots"]) for lim in limits if lim["name"] == name)
+
+
+@pytest.fixture
+def held(prefect_api: str) -> Iterator[RequestedLock]:
+    """A flow's requested lock on store A, granted and held."""
+    lock = RequestedLock("s3://bucket/store-a")
+    entered = threading.Event()
+    release = threading.Event()
+
+    def publisher() -> None:
+        with lock.held():
+            entered.set()
+            release.wait()
+
+    thread = threading.Thread(target=contextvars.copy_context().run, args=(publisher,))
+    thread.start()
+    assert entered.wait(30)
+    try:
+        yield lock
+    finally:
+        release.set()
+        thread.join(30)
+
+
+def test_the_lock_lives_on_the_flows_api(prefect_api: str, held: RequestedLock) -> None:
+    # the requesting thread sees the flow's API URL: a bare thread would have
+    # started a temporary server of its own and excluded nobody
+    assert active_slots(prefect_api, lock_name("s3://bucket/store-a")) == 1
+
+
+def test_second_publisher_of_a_store_waits_and_other_stores_do_not(
+    prefect_api: str, held: RequestedLock
+) -> None:
+    granted = threading.Event()
+
+    def second() -> None:
+        with publish_lock("s3://bucket/store-a"):
+            granted.set()
+
+    # threads carry the test's context (the API URL), as the flow's do
+    waiter = threading.Thread(target=contextvars.copy_context().run, args=(second,), daemon=True)
+    waiter.start()
+    with publish_lock("s3://bucket/store-b"):  # another store: no wait
+        pass
+    assert not granted.wait(1.5), "two publishers held the same store's lock"
+    held.close()
+    assert granted.wait(30), "the lock was not handed on after release"
+    waiter.join(30)
+    assert active_slots(prefect_api, lock_name("s3://bucket/store-a")) == 0
+
+
+def test_waiting_past_the_timeout_is_an_error(prefect_api: str, held: RequestedLock) -> None:
+    started = time.monotonic()
+    with pytest.raises(TimeoutError, match="not granted"), publish_lock("s3://bucket/store-a", 1.0):
+        pass
+    assert time.monotonic() - started < 10
+
+
+def test_an_in_process_build_takes_the_lock_on_its_own_api(
+    prefect_api: str, tmp_path: Path
+) -> None:
+    """The flow's lock thread must report to the flow's API. A thread without
+    the flow's context variables once started a temporary server of its own
+    (so the lock excluded nobody, and every build paid a server start)."""
+    from prefect.server.api.server import SubprocessASGIServer
+
+    repo = make_repo(tmp_path / "repo", SAMPLE_FILES)
+    store = (tmp_path / "store").as_uri()
+    argv = ["--repo", str(repo), "--store", store, "--json", "build", "--runner", "threads"]
+    assert main(argv) == 0
+    temporary = [s.api_url for s in SubprocessASGIServer._instances.values() if s.server_process]
+    assert temporary == []
+    assert active_slots(prefect_api, lock_name(store)) == 0  # created there, released
