@@ -105,10 +105,11 @@ def _renew(client: Any, lease: UUID, stop: threading.Event) -> None:
 
 
 class RequestedLock:
-    """The publish lock, requested ahead of publish and held only around it.
+    """The publish lock, requested ahead of publish and held until it is done.
 
-    The flows request it once their shards are done, in a background thread,
-    so the request overlaps validation; ``held()`` waits for
+    Builds request it once their shards are done, in a background thread, so
+    the request overlaps validation; incremental updates take it before they
+    read the current pointer (flows/update.py); ``held()`` waits for
     the slot, runs the publish and lets the thread release it. Not earlier: a
     flow killed while holding it blocks the next publisher until its lease runs
     out. Semantics are those of publish_lock: one publisher per store; the
@@ -139,11 +140,15 @@ class RequestedLock:
         finally:
             self._acquired.set()
 
-    @contextlib.contextmanager
-    def held(self) -> Iterator[None]:
+    def wait(self) -> None:
+        """Block until the slot is held (raises what the request raised)."""
         self._acquired.wait()
         if self._error is not None:
             raise self._error
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        self.wait()
         try:
             yield
         finally:

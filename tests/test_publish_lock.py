@@ -4,6 +4,9 @@ session's real `prefect server start`."""
 from __future__ import annotations
 
 import contextvars
+import json
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -20,7 +23,7 @@ import pytest
 
 from freshindex.cli import main
 from tasks.lock import RequestedLock, lock_name, publish_lock
-from tests.repos import SAMPLE_FILES, make_repo
+from tests.repos import SAMPLE_FILES, commit_all, make_repo, write_files
 
 
 def active_slots(api: str, name: str) -> int:
@@ -99,3 +102,30 @@ def test_an_in_process_build_takes_the_lock_on_its_own_api(
     temporary = [s.api_url for s in SubprocessASGIServer._instances.values() if s.server_process]
     assert temporary == []
     assert active_slots(prefect_api, lock_name(store)) == 0  # created there, released
+
+
+def test_updates_for_one_merge_queue_on_the_lock_instead_of_conflicting(
+    prefect_api: str, tmp_path: Path
+) -> None:
+    """Two per-merge runs for the same commit (a retried CI job) at once: an
+    incremental update holds the slot from before it reads the pointer, so
+    the second plans against the first's version and has nothing to do,
+    rather than losing the pointer's compare-and-swap."""
+    from storage import open_store
+    from storage.catalog import read_manifest, read_pointer
+
+    repo = make_repo(tmp_path / "repo", SAMPLE_FILES)
+    store = (tmp_path / "store").as_uri()
+    assert main(["--repo", str(repo), "--store", store, "build", "--runner", "threads"]) == 0
+    write_files(repo, {"app/merged.py": "def merged():\n    pass\n"})
+    rev = commit_all(repo, "merge")
+    cmd = [str(Path(sys.executable).parent / "freshindex"), "--repo", str(repo)]
+    cmd += ["--store", store, "--json", "update", "--rev", rev]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = [p.communicate(timeout=300)[0] for p in procs]
+    results = [(p.returncode, out) for p, out in zip(procs, outputs, strict=True)]
+    assert [code for code, _ in results] == [0, 0]
+    outcomes = sorted(json.loads(out)["outcome"] for _, out in results)
+    assert outcomes == ["noop", "published"]
+    current = read_pointer(open_store(store)).pointer.version  # type: ignore[union-attr]
+    assert read_manifest(open_store(store), current).sourceCommit == rev
