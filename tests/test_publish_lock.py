@@ -22,8 +22,29 @@ import prefect.settings  # noqa: F401
 import pytest
 
 from freshindex.cli import main
-from tasks.lock import RequestedLock, lock_name, publish_lock
+from tasks.lock import LEASE_SECONDS, RequestedLock, lock_name, publish_lock
 from tests.repos import SAMPLE_FILES, commit_all, make_repo, write_files
+
+pytestmark = pytest.mark.slow
+
+HOLDER = """
+import sys
+from tasks.lock import publish_lock
+with publish_lock(sys.argv[1]):
+    print("held", flush=True)
+    sys.stdin.read()  # until the test closes our stdin
+"""
+
+
+def start_holder(store: str) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, store],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+    return proc
 
 
 def active_slots(api: str, name: str) -> int:
@@ -129,3 +150,26 @@ def test_updates_for_one_merge_queue_on_the_lock_instead_of_conflicting(
     assert outcomes == ["noop", "published"]
     current = read_pointer(open_store(store)).pointer.version  # type: ignore[union-attr]
     assert read_manifest(open_store(store), current).sourceCommit == rev
+
+
+def test_a_killed_holder_blocks_for_one_lease_and_a_live_one_keeps_the_slot(
+    prefect_api: str,
+) -> None:
+    """The lease, against the real server: a SIGKILLed holder's slot comes back
+    after LEASE_SECONDS (nobody could release it); a live holder renews and
+    still holds its slot after more than a lease."""
+    killed = start_holder("s3://bucket/killed")
+    live = start_holder("s3://bucket/live")
+    started = time.monotonic()
+    killed.kill()
+    killed.communicate()  # reaps it and closes its pipes
+    with publish_lock("s3://bucket/killed", timeout=LEASE_SECONDS * 3):
+        waited = time.monotonic() - started
+    assert LEASE_SECONDS * 0.5 < waited < LEASE_SECONDS * 2.5
+    assert time.monotonic() - started > LEASE_SECONDS  # past one lease: renewed
+    assert active_slots(prefect_api, lock_name("s3://bucket/live")) == 1
+    with pytest.raises(TimeoutError), publish_lock("s3://bucket/live", timeout=1.0):
+        pass
+    live.communicate("")  # closes stdin: the holder releases and exits
+    assert live.returncode == 0
+    assert active_slots(prefect_api, lock_name("s3://bucket/live")) == 0
