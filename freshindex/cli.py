@@ -95,7 +95,9 @@ def cmd_build(ctx: Context) -> int:
     try:
         from flows.build import build_flow
         from flows.runtime import prefect_api, task_runner
+        from indexer import heap
 
+        heap.settle()  # the flow process's heap is Prefect's and the scheduler's
         ctx.out.progress(f"building {commit.id} into {uri}")
         with prefect_api() as api_url:
             api_ready = time.monotonic()
@@ -144,7 +146,9 @@ def cmd_update(ctx: Context) -> int:
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
     from flows.runtime import prefect_api, task_runner
     from flows.update import update_flow
+    from indexer import heap
 
+    heap.settle()
     started = time.monotonic()
     ctx.out.progress(f"updating {uri} to {commit.id}")
     with prefect_api() as api_url:

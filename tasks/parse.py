@@ -11,6 +11,7 @@ from prefect.cache_policies import NO_CACHE
 
 from freshindex import gitrepo
 from freshindex.manifest import TableEntry
+from indexer import heap
 from indexer.shard import build_shard_tables
 from storage.base import sha256_hex
 from storage.catalog import table_key
@@ -20,6 +21,7 @@ from tasks.plan import ShardJob
 
 def index_shard(job: ShardJob, shard: int) -> list[TableEntry]:
     """Plain function (the task body), callable without Prefect in tests."""
+    heap.settle()
     git_dir = worker_git_dir(job.git_dir, job.commit, job.mirror_url)
     repo = gitrepo.cached_repo(git_dir)
     parts, paths = tree_partition(git_dir, job.tree, job.shards)

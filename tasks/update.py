@@ -31,6 +31,7 @@ from freshindex import gitrepo
 from freshindex.freshness import Relation, changed_between, relation_of
 from freshindex.manifest import Manifest, Submodule, TableEntry
 from freshindex.reader import IndexVersion
+from indexer import heap
 from indexer.config import IndexConfig
 from indexer.languages import grammar_versions, indexer_digest
 from indexer.shard import build_shard_tables, rows_to_table, shard_of, sort_table
@@ -254,6 +255,7 @@ def _drop_paths(t: pa.Table, paths: set[str]) -> pa.Table:
 
 def update_one_shard(plan: UpdatePlan, sb: ShardBatch, seq: int) -> list[TableEntry]:
     """The new tables of one touched shard (plain function; the task wraps it)."""
+    heap.settle()
     job = plan.build.job
     assert plan.parent is not None
     store = store_for(job.store_uri)

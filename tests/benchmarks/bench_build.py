@@ -34,6 +34,8 @@ import psutil
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from flows.runtime import server_environment  # noqa: E402
+from indexer import heap  # noqa: E402
 from indexer.extract import ParseBudgetExceeded, extract  # noqa: E402
 from indexer.languages import language_for  # noqa: E402
 from tests.conftest import free_port, stop, wait_http  # noqa: E402
@@ -63,6 +65,7 @@ def stdlib_repo(dest: Path) -> tuple[int, int]:
 def pure_parse_seconds(repo: Path) -> float:
     paths = [p for p in repo.rglob("*.py") if ".git" not in p.parts]
     datas = [(str(p.relative_to(repo)), p.read_bytes()) for p in paths]
+    heap.settle()  # as the shard tasks do: the same collector settings on both sides
     t0 = time.perf_counter()
     for rel, data in datas:
         lang = language_for(rel)
@@ -134,7 +137,7 @@ def main() -> None:
         [str(BIN / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        env=env,
+        env=server_environment(env),
     )
     try:
         wait_http(f"http://127.0.0.1:{port}/api/health", server, 120, "prefect server")
