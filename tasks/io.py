@@ -114,4 +114,8 @@ def encode_parquet(table: pa.Table) -> bytes:
 
 
 def decode_parquet(data: bytes) -> pa.Table:
-    return pq.read_table(io.BytesIO(data))
+    """One file's table. ParquetFile.read, not read_table: read_table builds a
+    dataset first, which for a shard's small files is most of the work
+    (measured: 512 files of a stdlib build, 0.74 s against 0.39 s on 2 cores).
+    Single-threaded: callers decode many files at once on their own threads."""
+    return pq.ParquetFile(pa.BufferReader(data)).read(use_threads=False)

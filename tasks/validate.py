@@ -13,6 +13,7 @@ Checks, in order (the first failure is the reason):
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -77,7 +78,7 @@ def _check(
             f"{len(missing)} shard table(s) missing, first: shard {missing[0][0]} {missing[0][1]}"
         )
 
-    def load(entry: TableEntry) -> tuple[TableEntry, pa.Table]:
+    def load(entry: TableEntry) -> pa.Table:
         try:
             data = store.get(entry.key).data
         except NotFound as err:
@@ -89,11 +90,18 @@ def _check(
             raise _Invalid(
                 f"table file {entry.key} has {t.num_rows} rows, manifest says {entry.rows}"
             )
-        return entry, t
+        return t
 
-    by_shard: dict[int, dict[str, pa.Table]] = {}
+    def check(shard: int) -> tuple[Counter[str], Counter[str]]:
+        """Load one shard's files and check them: (row totals, skip reasons).
+        Threads: reading, hashing, decoding and the Arrow kernels below release
+        the GIL, so shards are checked in parallel."""
+        ts = {e.table: load(e) for e in by_shard[shard]}
+        return _check_shard(shard, ts)
+
     totals: Counter[str] = Counter()
     skipped: Counter[str] = Counter()
+    by_shard: dict[int, list[TableEntry]] = {}
     for entry in tables:
         if entry.shard in trusted:
             totals[entry.table] += entry.rows
@@ -102,49 +110,15 @@ def _check(
                     totals["parsedDocuments"] += n
                 else:
                     skipped[key.removeprefix("skipped:")] += n
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        for entry, t in pool.map(load, [t for t in tables if t.shard not in trusted]):
-            by_shard.setdefault(entry.shard, {})[entry.table] = t
+        else:
+            by_shard.setdefault(entry.shard, []).append(entry)
+    workers = min(8, 2 * (os.cpu_count() or 1))
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        # map: results (and the first failure) in shard order, as a serial check
+        for shard_totals, shard_skipped in pool.map(check, sorted(by_shard)):
+            totals.update(shard_totals)
+            skipped.update(shard_skipped)
 
-    for shard, ts in sorted(by_shard.items()):
-        docs = ts.get("documents")
-        for name, t in ts.items():
-            totals[name] += t.num_rows
-        if docs is None:
-            continue  # an inherited shard of an incremental build has been checked before
-        parsed = pc.equal(docs["status"], str(DocStatus.PARSED))
-        live_paths = set(pc.filter(docs["path"], parsed).to_pylist())
-        totals["parsedDocuments"] += len(live_paths)
-        skipped.update(r for r in pc.filter(docs["reason"], pc.invert(parsed)).to_pylist() if r)
-        for name, column in (("symbols", "symbols"), ("edges", "edges")):
-            t = ts.get(name)
-            if t is None:
-                continue
-            declared = pc.sum(docs[column]).as_py() or 0
-            if declared != t.num_rows:
-                raise _Invalid(
-                    f"shard {shard}: {name} has {t.num_rows} rows, its documents declare {declared}"
-                )
-            stray = set(t["path"].to_pylist()) - live_paths
-            if stray:
-                raise _Invalid(
-                    f"shard {shard}: {name} rows for {sorted(stray)[0]}, which is not a parsed document"
-                )
-        if (
-            "edges" in ts
-            and "refs" in ts
-            and not sort_table("refs", ts["edges"]).equals(ts["refs"])
-        ):
-            raise _Invalid(f"shard {shard}: reverse index (refs) disagrees with edges")
-        tomb = ts.get("tombstones")
-        if tomb is not None and tomb.num_rows:
-            if pc.any(pc.equal(pc.utf8_length(tomb["path"]), 0)).as_py():
-                raise _Invalid(f"shard {shard}: tombstone with an empty path")
-            alive = set(tomb["path"].to_pylist()) & set(docs["path"].to_pylist())
-            if alive:
-                raise _Invalid(
-                    f"shard {shard}: tombstoned path {sorted(alive)[0]} still has live rows"
-                )
     if totals["documents"] != expected_documents:
         raise _Invalid(
             f"{totals['documents']} documents indexed, the tree has {expected_documents} entries"
@@ -157,3 +131,41 @@ def _check(
         "parsedDocuments": totals["parsedDocuments"],
         "skippedDocuments": dict(sorted(skipped.items())),
     }
+
+
+def _check_shard(shard: int, ts: dict[str, pa.Table]) -> tuple[Counter[str], Counter[str]]:
+    totals: Counter[str] = Counter({name: t.num_rows for name, t in ts.items()})
+    skipped: Counter[str] = Counter()
+    docs = ts.get("documents")
+    if docs is None:
+        return totals, skipped  # an inherited shard of an incremental build has been checked before
+    parsed = pc.equal(docs["status"], str(DocStatus.PARSED))
+    live = pc.unique(pc.filter(docs["path"], parsed))
+    totals["parsedDocuments"] += len(live)
+    skipped.update(r for r in pc.filter(docs["reason"], pc.invert(parsed)).to_pylist() if r)
+    for name, column in (("symbols", "symbols"), ("edges", "edges")):
+        t = ts.get(name)
+        if t is None:
+            continue
+        declared = pc.sum(docs[column]).as_py() or 0
+        if declared != t.num_rows:
+            raise _Invalid(
+                f"shard {shard}: {name} has {t.num_rows} rows, its documents declare {declared}"
+            )
+        paths = pc.unique(t["path"])
+        stray = pc.filter(paths, pc.invert(pc.is_in(paths, value_set=live)))
+        if len(stray):
+            first = min(stray.to_pylist())
+            raise _Invalid(
+                f"shard {shard}: {name} rows for {first}, which is not a parsed document"
+            )
+    if "edges" in ts and "refs" in ts and not sort_table("refs", ts["edges"]).equals(ts["refs"]):
+        raise _Invalid(f"shard {shard}: reverse index (refs) disagrees with edges")
+    tomb = ts.get("tombstones")
+    if tomb is not None and tomb.num_rows:
+        if pc.any(pc.equal(pc.utf8_length(tomb["path"]), 0)).as_py():
+            raise _Invalid(f"shard {shard}: tombstone with an empty path")
+        alive = set(tomb["path"].to_pylist()) & set(docs["path"].to_pylist())
+        if alive:
+            raise _Invalid(f"shard {shard}: tombstoned path {sorted(alive)[0]} still has live rows")
+    return totals, skipped
