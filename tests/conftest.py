@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from flows.runtime import server_environment
 from tests.repos import SAMPLE_FILES, git, make_repo
 
 BIN = Path(sys.executable).parent
@@ -79,7 +80,7 @@ def prefect_api(isolated_env: None, tmp_path_factory: pytest.TempPathFactory) ->
         [str(BIN / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port)],
         stdout=log,
         stderr=subprocess.STDOUT,
-        env={**os.environ, "PREFECT_UI_ENABLED": "false"},
+        env={**server_environment(os.environ), "PREFECT_UI_ENABLED": "false"},
     )
     url = f"http://127.0.0.1:{port}/api"
     try:

@@ -22,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from flows.runtime import server_environment  # noqa: E402
 from tests.benchmarks.bench_status import make  # noqa: E402
 from tests.conftest import free_port, stop, wait_http  # noqa: E402
 from tests.repos import commit_all  # noqa: E402
@@ -52,7 +53,7 @@ def main() -> None:
         [str(BIN / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        env=env,
+        env=server_environment(env),
     )
     print(
         "| files | full build (s) | changed files | update (s) | update / full | mode | shards rewritten |"
