@@ -196,14 +196,40 @@ def local_cluster_kwargs(workers: int | None) -> dict[str, Any]:
     }
 
 
+# What a worker needs imported before its first shard task: ~2.5 s of CPU per
+# process (Prefect alone ~1.3 s).
+WORKER_MODULES = ["distributed", "prefect_dask", "tasks.parse"]
+
+
+def _fork_workers_from_a_server() -> None:
+    """Start LocalCluster workers by forking one server process that imported
+    WORKER_MODULES once (multiprocessing's forkserver), not by spawning fresh
+    interpreters that each import them. The server is single-threaded when it
+    forks, so the children start clean; it exits with this process.
+    Measured on a stdlib build (2 workers): first shard task at 3.7-4.2 s
+    instead of 5.1-5.3 s, worker-side CPU 19.2 s instead of 22.0 s."""
+    import multiprocessing
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return  # no fork on this platform: workers are spawned
+    import dask.config
+    from distributed.utils import get_mp_context
+
+    dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"})
+    # Dask sets its own preload list on first use; ours replaces it (it is a
+    # subset of what a worker imports anyway)
+    get_mp_context().set_forkserver_preload(WORKER_MODULES)
+
+
 class EarlyCluster:
     """A LocalCluster started in a background thread as soon as a build knows
     it needs one, while this process is still importing Prefect and creating
-    the flow run. Measured: the cluster takes ~3.3 s to start and each worker
-    ~2 s more to import Prefect, pyarrow and the grammars on its first task; the
-    workers preload the shard module, so both overlap with the flow process's
-    own start instead of following it. Workers get their Prefect settings
-    (API URL included) with every task, as with any DaskTaskRunner."""
+    the flow run. Measured: the cluster takes ~3.3 s to start and a worker
+    ~2.5 s of CPU to import Prefect, pyarrow and the grammars; the workers are
+    forked from one process that imported them (_fork_workers_from_a_server),
+    so that import is paid once and overlaps the flow process's own start.
+    Workers get their Prefect settings (API URL included) with every task, as
+    with any DaskTaskRunner."""
 
     def __init__(self, workers: int | None) -> None:
         quiet_dask()
@@ -217,6 +243,7 @@ class EarlyCluster:
         try:
             from distributed import LocalCluster
 
+            _fork_workers_from_a_server()
             self.cluster = LocalCluster(
                 **local_cluster_kwargs(self.workers), preload=["tasks.parse"]
             )
