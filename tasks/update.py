@@ -179,14 +179,18 @@ def plan_update(
     renamed = {new: old for s, old, new in changes if s == "R" and old}
     modified = [new for s, _old, new in changes if s in ("M", "T")]
 
-    # dependents whose resolved edges point at a touched path, or whose
-    # unresolved imports may now resolve to an added file
+    # dependents whose resolved edges point at a path that no longer exists,
+    # or whose unresolved imports may now resolve to an added file. Resolution
+    # looks at the tree's paths only (indexer/resolve.py), never at contents:
+    # a modified file changes no other file's rows, so a batch of edits reads
+    # no edges at all (it scanned every shard's edges: the one part of an
+    # update that grew with the repository)
     reparse = set(touched)
     added_names = {n for p in [*added, *renamed] for n in _stem_names(p)}
-    edges = parent.read(
-        "edges", where=ds.field("resolved_path").isin(sorted(touched)), columns=["path"]
-    )
-    reparse.update(edges["path"].to_pylist())
+    gone = sorted({*deleted, *renamed.values()})
+    if gone:
+        edges = parent.read("edges", where=ds.field("resolved_path").isin(gone), columns=["path"])
+        reparse.update(edges["path"].to_pylist())
     if added_names:
         unresolved = parent.read(
             "edges",

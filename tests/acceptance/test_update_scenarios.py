@@ -113,6 +113,23 @@ def test_deleted_public_export(indexed: tuple[Path, str], tmp_path: Path) -> Non
     assert json.loads(out)["results"] == []
 
 
+def test_editing_an_imported_module_reparses_only_it(
+    indexed: tuple[Path, str], tmp_path: Path
+) -> None:
+    """core/models.py is imported by three files; their edges resolve to its
+    path, which an edit does not change: only the edited file is re-parsed,
+    and the result still equals a full build."""
+    repo, store = indexed
+    p = repo / "core" / "models.py"
+    p.write_text(p.read_text() + "\n\ndef audit(obj):\n    return persist(obj)\n")
+    commit_all(repo, "add audit")
+    doc = update(repo, store)
+    assert doc["mode"] == "incremental"
+    assert doc["batch"]["modified"] == ["core/models.py"]
+    assert doc["batch"]["dependents"] == []
+    assert_same_as_full(repo, store, tmp_path)
+
+
 def test_file_move(indexed: tuple[Path, str], tmp_path: Path) -> None:
     repo, store = indexed
     (repo / "api" / "v2").mkdir()
