@@ -65,12 +65,16 @@ def publish_lock(store_uri: str, timeout: float = 3600.0) -> Iterator[None]:
 def _acquire(client: Any, name: str, deadline: float) -> UUID:
     """Take the slot, asking again soon on 423 (held) and 503 (busy).
 
-    Measured against `prefect server start` (SQLite): right after a flow's 128
-    shard tasks end, a write waits ~2.5 s for the database (its task-run
-    recorder is inserting their states) and comes back 503. Prefect's
-    `concurrency()` retries through its client, which then sleeps 2 s, then
-    4 s: a free slot took 2.4-6.8 s to get. Asked again after 0.1-0.5 s, it
-    is granted as soon as the database frees up (0-4 s, median ~1 s)."""
+    Measured against `prefect server start` (SQLite) with Prefect's default
+    settings: right after a flow's 128 shard tasks end, the increment comes
+    back 503 after ~2 s, for as long as the task-run recorder is still
+    inserting their states (the increment reads the limit, then updates it in
+    a deferred transaction; each recorder commit in between invalidates its
+    snapshot). Prefect's `concurrency()` retries through its client, which
+    then sleeps 2 s, then 4 s: a free slot took 2.4-6.8 s to get. Asked again
+    after 0.1-0.5 s, it is granted as soon as the recorder is idle (0-4 s).
+    With the recorder batched (flows/runtime.py SERVER_SETTINGS, used by every
+    server freshindex starts) the first request is granted."""
     import httpx
     from prefect.settings import PREFECT_CLIENT_MAX_RETRIES, temporary_settings
 

@@ -50,3 +50,12 @@ def test_dockerfile_is_slim_non_root_and_installs_from_pyproject() -> None:
     for pkg in packages:
         assert f"COPY {pkg.rstrip('*')} " in text
     assert '"freshindex"' in text  # the console script is the entrypoint
+
+
+def test_compose_prefect_server_batches_its_task_run_recorder() -> None:
+    """The server settings freshindex applies to the servers it starts
+    (flows/runtime.py) are the compose server's too."""
+    from flows.runtime import SERVER_SETTINGS
+
+    env = compose()["services"]["prefect-server"]["environment"]
+    assert {k: str(env.get(k)) for k in SERVER_SETTINGS} == SERVER_SETTINGS
