@@ -54,11 +54,14 @@ def head_commit(repo: pygit2.Repository) -> pygit2.Commit | None:
     return repo.head.peel(pygit2.Commit)
 
 
-def list_tree(repo: pygit2.Repository, tree_oid: str) -> list[TreeEntry]:
+def list_tree(repo: pygit2.Repository, tree_oid: str, sizes: bool = True) -> list[TreeEntry]:
     """Every non-tree entry of a tree, recursively, with git's modes.
 
     Submodules (mode 160000) and symlinks (120000) are listed like files so the
-    index records them; their targets are never followed."""
+    index records them; their targets are never followed. ``sizes=False``
+    leaves blob sizes at -1 (blob_size() reads one): reading every blob's
+    header is most of a listing (0.4 of 0.6 s for 30,000 files), and a shard
+    task or an update needs the sizes of the files it indexes only."""
     out: list[TreeEntry] = []
     stack: list[tuple[str, Any]] = [("", repo.get(tree_oid))]
     while stack:
@@ -72,10 +75,15 @@ def list_tree(repo: pygit2.Repository, tree_oid: str) -> list[TreeEntry]:
                 continue
             size = 0
             if mode != pygit2.GIT_FILEMODE_COMMIT:
-                size = repo.odb.read_header(entry.id)[1]  # size without inflating the blob
+                size = repo.odb.read_header(entry.id)[1] if sizes else -1
             out.append(TreeEntry(path, str(entry.id), int(mode), int(size)))
     out.sort(key=lambda e: e.path)
     return out
+
+
+def blob_size(repo: pygit2.Repository, oid: str) -> int:
+    """A blob's size from its header, without inflating it."""
+    return int(repo.odb.read_header(oid)[1])
 
 
 def read_blob(repo: pygit2.Repository, oid: str) -> bytes:

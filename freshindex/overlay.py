@@ -163,7 +163,9 @@ def _tree_entry(commit: pygit2.Commit | None, path: str) -> tuple[str, int] | No
 def worktree_paths(repo: pygit2.Repository, wt: WorktreeState) -> list[str]:
     """Paths of the worktree now: HEAD's tree, minus deletions, plus additions."""
     head = gitrepo.head_commit(repo)
-    paths = {e.path for e in gitrepo.list_tree(repo, str(head.tree_id))} if head else set()
+    paths = (
+        {e.path for e in gitrepo.list_tree(repo, str(head.tree_id), sizes=False)} if head else set()
+    )
     for path, what in wt.changed.items():
         if what == "deleted":
             paths.discard(path)

@@ -22,7 +22,8 @@ from indexer.schema import SORT_KEYS, TABLES, DocStatus, SkipReason
 
 @dataclass(frozen=True)
 class TreeEntry:
-    """One blob (or link, or submodule) of the commit's tree."""
+    """One blob (or link, or submodule) of the commit's tree. ``size`` -1:
+    not read yet (build_shard_tables asks ``size_of``)."""
 
     path: str
     oid: str
@@ -49,13 +50,19 @@ def build_shard_tables(
     read_blob: Callable[[str], bytes],
     config: IndexConfig,
     resolve: Resolver | None,
+    size_of: Callable[[str], int] | None = None,
 ) -> dict[str, pa.Table]:
     """Index every entry of one shard. Never raises for a file's content: a file
-    that cannot be indexed becomes a skipped document with its reason."""
+    that cannot be indexed becomes a skipped document with its reason.
+    ``size_of(oid)``: the size of an entry listed without one."""
     docs: list[tuple] = []
     symbols: list[tuple] = []
     edges: list[tuple] = []
     for e in sorted(entries, key=lambda x: x.path):
+        if e.size < 0:
+            # a submodule's commit is not in this repository: size 0
+            size = 0 if e.mode == 0o160000 else _size(e.oid, read_blob, size_of)
+            e = TreeEntry(e.path, e.oid, e.mode, size)
         head = b""
         needs_bytes = e.mode not in (0o120000, 0o160000) and e.size <= config.max_file_bytes
         data = read_blob(e.oid) if needs_bytes else b""
@@ -92,6 +99,10 @@ def build_shard_tables(
     }
     tables["refs"] = sort_table("refs", tables["edges"])
     return tables
+
+
+def _size(oid: str, read_blob: Callable[[str], bytes], size_of: Callable[[str], int] | None) -> int:
+    return size_of(oid) if size_of else len(read_blob(oid))
 
 
 def rows_to_table(table: str, rows: list[tuple]) -> pa.Table:

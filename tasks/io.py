@@ -76,7 +76,8 @@ _tree_lock = threading.Lock()
 
 @functools.lru_cache(maxsize=4)
 def _listing(git_dir: str, tree: str) -> tuple[TreeEntry, ...]:
-    return tuple(gitrepo.list_tree(gitrepo.cached_repo(git_dir), tree))
+    # sizes are read per shard, by the task that indexes the files
+    return tuple(gitrepo.list_tree(gitrepo.cached_repo(git_dir), tree, sizes=False))
 
 
 @functools.lru_cache(maxsize=4)

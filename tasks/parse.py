@@ -30,6 +30,7 @@ def index_shard(job: ShardJob, shard: int) -> list[TableEntry]:
         lambda oid: gitrepo.read_blob(repo, oid),
         job.config,
         paths,
+        lambda oid: gitrepo.blob_size(repo, oid),
     )
     return write_shard(job, shard, tables)
 

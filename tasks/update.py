@@ -172,8 +172,16 @@ def plan_update(
         return UpdatePlan(build, mode, reason, parent.manifest if parent else None)
 
     old_tree = str(parent.manifest.sourceTree)
-    old_blobs = {e.path: e.oid for e in tree_entries(str(repo.path), old_tree)}
-    now_paths = {e.path for e in entries}
+    old_root: Any = repo.get(old_tree)
+
+    def old_blob(path: str) -> str:
+        """A path's blob in the indexed commit: a lookup, not a listing of
+        the whole old tree (which grew with the repository)."""
+        try:
+            return str(old_root[path].id)
+        except KeyError:
+            return ""
+
     added = [new for s, _old, new in changes if s == "A"]
     deleted = [old for s, old, _new in changes if s == "D" and old]
     renamed = {new: old for s, old, new in changes if s == "R" and old}
@@ -211,17 +219,18 @@ def plan_update(
         by_shard[shard_of(p, job.shards)].add(p)
     tombs: dict[int, list[tuple[str, str, str]]] = defaultdict(list)
     for p in deleted:
-        tombs[shard_of(p, job.shards)].append((p, old_blobs.get(p, ""), "deleted"))
+        tombs[shard_of(p, job.shards)].append((p, old_blob(p), "deleted"))
     for new, old in renamed.items():
-        tombs[shard_of(old, job.shards)].append((old, old_blobs.get(old, ""), f"renamed to {new}"))
+        tombs[shard_of(old, job.shards)].append((old, old_blob(old), f"renamed to {new}"))
     touched_shards = sorted(set(by_shard) | set(tombs))
     full_shards = mode == Mode.SHARD_REBUILD
     batches = tuple(
         ShardBatch(
             shard=s,
-            reparse=tuple(
-                sorted(p for p in by_shard.get(s, set()) if p in now_paths or p in old_blobs)
-            ),
+            # every path here is in the tree at REV or in the indexed one (the
+            # diff's both sides, the parent's own rows): rows of the latter
+            # are dropped, files of the former parsed
+            reparse=tuple(sorted(by_shard.get(s, set()))),
             tombstones=tuple(sorted(tombs.get(s, []))),
             renamed_ids={n: o for n, o in renamed.items() if shard_of(n, job.shards) == s},
             full=full_shards,
@@ -269,7 +278,11 @@ def update_one_shard(plan: UpdatePlan, sb: ShardBatch, seq: int) -> list[TableEn
     shard_entries = parts[sb.shard]
     if sb.full:
         fresh = build_shard_tables(
-            shard_entries, lambda oid: gitrepo.read_blob(repo, oid), job.config, paths
+            shard_entries,
+            lambda oid: gitrepo.read_blob(repo, oid),
+            job.config,
+            paths,
+            lambda oid: gitrepo.blob_size(repo, oid),
         )
         kept: dict[str, pa.Table] = {}
     else:
@@ -279,6 +292,7 @@ def update_one_shard(plan: UpdatePlan, sb: ShardBatch, seq: int) -> list[TableEn
             lambda oid: gitrepo.read_blob(repo, oid),
             job.config,
             paths,
+            lambda oid: gitrepo.blob_size(repo, oid),
         )
         drop = want | {p for p, _b, _r in sb.tombstones}
         kept = {

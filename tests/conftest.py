@@ -109,15 +109,26 @@ run_simple("127.0.0.1", int(sys.argv[1]), DomainDispatcherApplication(create_bac
 
 
 def _start_moto(threaded: bool) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    if threaded:
-        cmd = [str(BIN / "moto_server"), "-H", "127.0.0.1", "-p", str(port)]
-    else:
-        cmd = [sys.executable, "-c", MOTO_SINGLE_THREADED, str(port)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    wait_http(url + "/", proc, 60, "moto server")
-    return proc, url
+    """Start moto on a free port. The port is free when chosen, not when moto
+    binds it (a Dask worker of another test may take it in between): a
+    server that exits at once is started again on another port."""
+    for attempt in range(3):
+        port = free_port()
+        if threaded:
+            cmd = [str(BIN / "moto_server"), "-H", "127.0.0.1", "-p", str(port)]
+        else:
+            cmd = [sys.executable, "-c", MOTO_SINGLE_THREADED, str(port)]
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            wait_http(url + "/", proc, 90, "moto server")
+        except RuntimeError:
+            stop(proc)
+            if attempt == 2:
+                raise
+            continue
+        return proc, url
+    raise AssertionError("unreachable")
 
 
 @pytest.fixture(scope="session")
