@@ -64,12 +64,17 @@ def build_flow(
     shards: int | None = None,
     mirror_url: str | None = None,
 ) -> Any:
-    plan = plan_build(repo, store, rev, shards, mirror_url)
-    futures = parse_shard.map(unmapped(plan.job), range(plan.job.shards))
-    tables: list[TableEntry] = [t for f in futures for t in f.result()]
-    # the publish slot is asked for now, while validation runs: a build killed
-    # while its shards run holds nothing that could block the next one
+    # The publish slot is asked for before the shards, in the background, and
+    # held until the pointer has moved. Asked for after them, the request met
+    # the Prefect server still recording 128 tasks' states: on SQLite the
+    # slot increment (a read-then-write transaction) failed with 503 until the
+    # recorder was idle, 2.4-4.5 s of a 1-file build even with the recorder
+    # batched. The price: a build killed mid-shards keeps the slot until its
+    # lease runs out (LEASE_SECONDS), as any Prefect concurrency slot would.
     with requested_lock(store) as lock:
+        plan = plan_build(repo, store, rev, shards, mirror_url)
+        futures = parse_shard.map(unmapped(plan.job), range(plan.job.shards))
+        tables: list[TableEntry] = [t for f in futures for t in f.result()]
         # plain values: Prefect would otherwise walk every table entry looking
         # for futures, per task (measured: ~0.1 s each)
         report = validate_version(as_is(plan), as_is(tables))

@@ -73,11 +73,8 @@ def update_flow(repo: str, store: str, rev: str = "HEAD", mirror_url: str | None
                     "version": plan.parent.versionId if plan.parent else None,
                 },
             )
-        if plan.mode != Mode.FULL:
-            return _apply(plan, lock)
-    # a full rebuild parses everything: it gives the slot back and, as a build
-    # does, asks again once its shards are done
-    return _apply(plan, None)
+        # a full rebuild keeps the slot too, as a build does (flows/build.py)
+        return _apply(plan, lock)
 
 
 def _apply(plan: UpdatePlan, held: RequestedLock | None) -> Any:
@@ -92,7 +89,6 @@ def _apply(plan: UpdatePlan, held: RequestedLock | None) -> Any:
         # of a 10-file update)
         futures = update_shard.map(unmapped(as_is(plan)), list(plan.batches), unmapped(seq))
         tables = inherited_tables(plan) + [t for f in futures for t in f.result()]
-    # a full rebuild asks for the publish slot now, while validation runs
     with contextlib.nullcontext(held) if held else requested_lock(job.store_uri) as lock:
         if plan.mode == Mode.FULL:
             report = validate_version(as_is(plan.build), as_is(tables))

@@ -111,12 +111,12 @@ def _renew(client: Any, lease: UUID, stop: threading.Event) -> None:
 class RequestedLock:
     """The publish lock, requested ahead of publish and held until it is done.
 
-    Builds request it once their shards are done, in a background thread, so
-    the request overlaps validation; incremental updates take it before they
-    read the current pointer (flows/update.py); ``held()`` waits for
-    the slot, runs the publish and lets the thread release it. Not earlier: a
-    flow killed while holding it blocks the next publisher until its lease runs
-    out. Semantics are those of publish_lock: one publisher per store; the
+    Builds request it as they start, in a background thread, while the
+    server's database is quiet (flows/build.py); incremental updates take it
+    before they read the current pointer (flows/update.py); ``held()`` waits
+    for the slot, runs the publish and lets the thread release it. A flow
+    killed while holding it blocks the next publisher until its lease runs
+    out (LEASE_SECONDS, Prefect's minimum). Semantics are those of publish_lock: one publisher per store; the
     conditional put stays the last line of defence. A flow that never
     publishes releases it in ``close()``."""
 

@@ -93,7 +93,8 @@ def test_sigkill_mid_build_leaves_previous_version_current(
     states = list_versions(store)
     killed = [v for v in states if v != v1]
     assert len(killed) == 1 and states[killed[0]] == "building"  # never complete, never current
-    # the store is still usable: the next build publishes
+    # the store is still usable: the next build publishes (once the killed
+    # build's publish slot has come back, after at most about one lease)
     assert _build_threads(repo, store_uri) not in (v1, killed[0])
 
 
