@@ -196,11 +196,7 @@ def local_cluster_kwargs(workers: int | None) -> dict[str, Any]:
     }
 
 
-# What a worker needs imported before its first shard task: ~2.5 s of CPU per
-# process (Prefect alone ~1.3 s). The flow modules too: every task's context
-# carries its flow, which unpickles by importing the flow's module (building
-# the Flow object's parameter schema).
-WORKER_MODULES = ["distributed", "prefect_dask", "tasks.parse", "flows.build", "flows.update"]
+WORKER_MODULES = ["flows.worker_boot"]  # imports what a worker needs, collector paused
 
 
 def _fork_workers_from_a_server() -> None:

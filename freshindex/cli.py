@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from freshindex.exceptions import FreshindexError, NotFresh
+from indexer import heap
 
 log = logging.getLogger("freshindex")
 
@@ -75,6 +76,7 @@ class Context:
 
 
 def cmd_build(ctx: Context) -> int:
+    heap.hold()  # until the imports below are done: they make almost no garbage
     from freshindex.gitrepo import resolve_commit
 
     args = ctx.args
@@ -95,7 +97,6 @@ def cmd_build(ctx: Context) -> int:
     try:
         from flows.build import build_flow
         from flows.runtime import prefect_api, task_runner
-        from indexer import heap
 
         heap.settle()  # the flow process's heap is Prefect's and the scheduler's
         ctx.out.progress(f"building {commit.id} into {uri}")
@@ -136,6 +137,7 @@ def cmd_build(ctx: Context) -> int:
 
 
 def cmd_update(ctx: Context) -> int:
+    heap.hold()  # until the imports below are done: they make almost no garbage
     from freshindex.gitrepo import resolve_commit
 
     args = ctx.args
@@ -146,7 +148,6 @@ def cmd_update(ctx: Context) -> int:
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
     from flows.runtime import prefect_api, task_runner
     from flows.update import update_flow
-    from indexer import heap
 
     heap.settle()
     started = time.monotonic()
@@ -707,6 +708,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             log.exception("internal error")
         print(f"freshindex: internal error: {type(err).__name__}: {err}", file=sys.stderr)
         code = 1
+    finally:
+        heap.resume()  # a command that failed while it imported (indexer/heap.py)
     sys.stdout.flush()
     return code
 

@@ -1,0 +1,22 @@
+"""What a LocalCluster worker needs before its first shard task, imported once
+by the forkserver its workers are forked from (flows/runtime.py,
+_fork_workers_from_a_server): ~2.5 s of CPU per process (Prefect alone ~1.3 s).
+The flow modules too: every task's context carries its flow, which unpickles by
+importing the flow's module (building the Flow object's parameter schema).
+
+The collector is paused while they load and the result frozen
+(indexer/heap.py), so the forked workers start with a frozen heap they share
+copy-on-write."""
+
+from indexer import heap
+
+heap.hold()
+
+import distributed  # noqa: E402, F401
+import prefect_dask  # noqa: E402, F401
+
+import flows.build  # noqa: E402
+import flows.update  # noqa: E402, F401
+import tasks.parse  # noqa: E402, F401
+
+heap.settle()
