@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any, TypeVar, cast
 
-from prefect import flow, unmapped
+from prefect import unmapped
 from prefect.artifacts import create_table_artifact
 from prefect.states import Completed, Failed
 from prefect.utilities.annotations import quote
 
+from flows.plain import plain_flow
 from freshindex.manifest import TableEntry
 from freshindex.metrics import flow_artifact_rows
 from tasks.lock import requested_lock
@@ -56,7 +57,7 @@ def summarize(outcome: Outcome) -> dict[str, Any]:
     }
 
 
-@flow(name="freshindex-build", log_prints=True, validate_parameters=False)
+@plain_flow(name="freshindex-build", log_prints=True, validate_parameters=False)
 def build_flow(
     repo: str,
     store: str,

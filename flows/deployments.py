@@ -18,12 +18,13 @@ import hashlib
 import json
 from typing import Any
 
-from prefect import flow, task, unmapped
+from prefect import task, unmapped
 from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 from prefect.states import Completed, Failed
 
 from flows.build import build_flow, publish_artifact, summarize
+from flows.plain import plain_flow
 from flows.update import update_flow
 from freshindex.manifest import TableEntry
 from freshindex.query import ID_COLUMNS
@@ -103,7 +104,7 @@ def drift_markdown(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-@flow(name="freshindex-nightly", validate_parameters=False)
+@plain_flow(name="freshindex-nightly", validate_parameters=False)
 def nightly_flow(repo: str, store: str, rev: str = "HEAD", shards: int | None = None) -> Any:
     current = read_pointer(store_for(store)).pointer
     plan = plan_build(repo, store, rev, shards)
@@ -135,7 +136,7 @@ def nightly_flow(repo: str, store: str, rev: str = "HEAD", shards: int | None = 
     return Completed(message=f"published {outcome.version}; no drift", data=summary)
 
 
-@flow(name="freshindex-manual", validate_parameters=False)
+@plain_flow(name="freshindex-manual", validate_parameters=False)
 def manual_flow(repo: str, store: str, rev: str = "HEAD", full: bool = False) -> Any:
     """The Run button in the Prefect UI: a full rebuild or an incremental update of REV."""
     if full:

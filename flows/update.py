@@ -11,11 +11,12 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from prefect import flow, task, unmapped
+from prefect import task, unmapped
 from prefect.cache_policies import NO_CACHE
 from prefect.states import Completed, Failed
 
 from flows.build import as_is, publish_artifact, summarize
+from flows.plain import plain_flow
 from freshindex.manifest import BuildKind, TableEntry
 from freshindex.rollback import pending_requests
 from tasks.io import store_for
@@ -52,7 +53,7 @@ def publish_update(
     return outcome
 
 
-@flow(name="freshindex-update", validate_parameters=False)
+@plain_flow(name="freshindex-update", validate_parameters=False)
 def update_flow(repo: str, store: str, rev: str = "HEAD", mirror_url: str | None = None) -> Any:
     # An incremental update holds the publish slot from before it reads the
     # current pointer until it has published: per-merge updates queue instead
