@@ -71,6 +71,8 @@ def write_shard(job: ShardJob, shard: int, tables: dict[str, pa.Table]) -> list[
 
 # One task per shard, never per file: each Prefect task costs 50-100 ms of
 # API round trips on a Dask worker (shared/reference/prefect-notes.md).
-@task(name="parse-shard", retries=2, retry_delay_seconds=1, cache_policy=NO_CACHE)
-def parse_shard(job: ShardJob, shard: int) -> list[TableEntry]:
-    return index_shard(job, shard)
+# The task wraps index_shard itself, which is importable by its own name, so
+# pickle ships it by reference (see flows/plain.py, "Pickling").
+parse_shard = task(name="parse-shard", retries=2, retry_delay_seconds=1, cache_policy=NO_CACHE)(
+    index_shard
+)

@@ -350,9 +350,10 @@ def _carry_ids(
     )
 
 
-@task(name="update-shard", retries=2, retry_delay_seconds=1, cache_policy=NO_CACHE)
-def update_shard(plan: UpdatePlan, sb: ShardBatch, seq: int) -> list[TableEntry]:
-    return update_one_shard(plan, sb, seq)
+# wraps update_one_shard itself: shipped to Dask by reference (tasks/parse.py)
+update_shard = task(name="update-shard", retries=2, retry_delay_seconds=1, cache_policy=NO_CACHE)(
+    update_one_shard
+)
 
 
 def inherited_tables(plan: UpdatePlan) -> list[TableEntry]:

@@ -4,11 +4,13 @@ the collector pause around imports (indexer/heap.py)."""
 from __future__ import annotations
 
 import gc
+import pickle
 import threading
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import cloudpickle
 import pytest
 from prefect import flow_engine
 from prefect.client.orchestration import get_client
@@ -16,8 +18,12 @@ from prefect.logging.handlers import APILogWorker
 from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows.build import build_flow
+from flows.deployments import deployments
 from flows.plain import HEARTBEATS_UNJOINED, PlainFlow, plain_flow
+from flows.update import update_flow
 from indexer import heap
+from tasks.parse import parse_shard
+from tasks.update import update_shard
 
 
 @plain_flow(name="freshindex-test-plain", validate_parameters=False)
@@ -85,3 +91,33 @@ def test_collector_is_paused_until_settled_or_resumed(monkeypatch: pytest.Monkey
     assert gc.get_freeze_count() > 0
     heap.hold()  # settled: a later hold() changes nothing
     assert gc.isenabled()
+
+
+def test_flows_and_shard_tasks_pickle_by_reference() -> None:
+    # plain pickle is what distributed tries first; by value (cloudpickle) a
+    # submission cost 6.4 ms and 26 kB instead of ~2 ms and 18 kB
+    runner = build_flow.with_options(task_runner=ThreadPoolTaskRunner(max_workers=2))
+    for obj in (build_flow, update_flow, runner, parse_shard, update_shard):
+        data = pickle.dumps(obj)
+        assert b"cloudpickle" not in data and len(data) < 4000
+        back = pickle.loads(data)
+        assert type(back) is type(obj) and back.fn is obj.fn and back.name == obj.name
+    assert pickle.loads(pickle.dumps(runner)).task_runner._max_workers == 2
+
+
+def test_a_flow_made_from_a_local_function_still_pickles() -> None:
+    def local(repo: str) -> str:
+        return repo
+
+    flow = plain_flow(name="freshindex-test-local")(local)
+    back = cloudpickle.loads(cloudpickle.dumps(flow))
+    assert back.fn("r") == "r"
+
+
+def test_deployments_find_flows_by_their_own_names() -> None:
+    entrypoints = [d.entrypoint for d in deployments("/src/mono", "file:///tmp/store")]
+    assert entrypoints == [
+        "flows/deployments.py:nightly_flow",
+        "flows/update.py:update_flow",
+        "flows/deployments.py:manual_flow",
+    ]
