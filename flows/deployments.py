@@ -28,12 +28,10 @@ from flows.plain import plain_flow
 from flows.update import update_flow
 from freshindex.manifest import TableEntry
 from freshindex.query import ID_COLUMNS
-from freshindex.reader import IndexVersion
-from indexer.schema import TABLES
-from indexer.shard import sort_table
+from freshindex.reader import IndexVersion, TableSet
 from storage import Store
 from storage.catalog import read_pointer
-from tasks.io import decode_parquet, store_for
+from tasks.io import store_for
 from tasks.lock import publish_lock
 from tasks.parse import parse_shard
 from tasks.plan import plan_build
@@ -45,12 +43,7 @@ DRIFT_ROWS_SHOWN = 20
 
 def canonical_rows(store: Store, tables: list[TableEntry], table: str) -> list[str]:
     """The rows ``dump --no-ids`` prints for these table files, as sorted JSON lines."""
-    parts = [decode_parquet(store.get(t.key).data) for t in tables if t.table == table]
-    if not parts:
-        return []
-    import pyarrow as pa
-
-    t = sort_table(table, pa.concat_tables(parts).cast(TABLES[table]))
+    t = TableSet(store, tables).read_sorted(table)
     t = t.drop_columns([c for c in t.column_names if c in ID_COLUMNS])
     return [json.dumps(r, sort_keys=True, ensure_ascii=False) for r in t.to_pylist()]
 

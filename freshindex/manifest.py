@@ -10,6 +10,8 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
+from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
@@ -165,3 +167,18 @@ class PublicationRecord(_Spec):
 
     def to_bytes(self) -> bytes:
         return self.canonical() + b"\n"
+
+
+def live_counts(tables: Iterable[TableEntry]) -> Counter[str]:
+    """The rows a version's tables hold, by table, from their entries alone:
+    base files plus deltas, less what masks hide (they record it in their
+    stats), and documents' ``parsed`` / ``skipped:<reason>`` stats."""
+    out: Counter[str] = Counter()
+    for e in tables:
+        if e.table == "masks":
+            out.subtract(e.stats)
+            continue
+        out[e.table.removeprefix("delta-")] += e.rows
+        if e.table in ("documents", "delta-documents"):
+            out.update(e.stats)
+    return out

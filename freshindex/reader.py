@@ -8,6 +8,7 @@ files; a cached file that does not match its digest is fetched again.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -18,8 +19,8 @@ import pyarrow.dataset as ds
 
 from freshindex.cache import cache_dir
 from freshindex.exceptions import NoPublishedVersion, VerificationFailed
-from freshindex.manifest import Manifest, Pointer, VersionState
-from indexer.schema import TABLES
+from freshindex.manifest import Manifest, Pointer, TableEntry, VersionState
+from indexer.schema import BASE_TABLES, TABLES, delta_of
 from indexer.shard import sort_table
 from storage import Store
 from storage.base import sha256_hex
@@ -31,10 +32,79 @@ def cache_root() -> Path:
 
 
 @dataclass
-class IndexVersion:
+class TableSet:
+    """The table files of one version (published or staged) and their rows.
+
+    A shard's rows are its base file's rows whose path is not in its
+    ``masks``, plus its delta file's rows (indexer/schema.py). Paths hash to
+    one shard, so one set of masked paths filters every shard's base."""
+
     store: Store
-    manifest: Manifest
-    pointer: Pointer | None
+    tables: list[TableEntry]
+
+    def _file(self, key: str, sha256: str) -> str:
+        local = self.store.local_path(key)
+        if local is not None:
+            return local
+        path = cache_root() / sha256[:2] / f"{sha256}.parquet"
+        if path.exists():
+            return str(path)
+        data = self.store.get(key).data
+        if sha256_hex(data) != sha256:
+            raise VerificationFailed(f"{key} does not match its sha256 in the manifest")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+        return str(path)
+
+    def files(self, table: str) -> list[str]:
+        return [self._file(t.key, t.sha256) for t in self.tables if t.table == table]
+
+    @functools.cached_property
+    def masked(self) -> pa.Array:
+        """Every shard's masked base paths (empty when no shard has a delta)."""
+        files = self.files("masks")
+        if not files:
+            return pa.array([], pa.string())
+        t = ds.dataset(files, schema=TABLES["masks"], format="parquet").to_table()
+        return t["path"].combine_chunks()
+
+    def read(
+        self, table: str, where: ds.Expression | None = None, columns: Iterable[str] | None = None
+    ) -> pa.Table:
+        """Rows of a table across all shards, filtered with Parquet statistics."""
+        schema = TABLES[table]
+        cols = list(columns) if columns else None
+        parts = []
+        base = self.files(table)
+        if base:
+            where_base = where
+            if table in BASE_TABLES and len(self.masked):
+                live = ~ds.field("path").isin(self.masked)
+                where_base = live if where is None else where & live
+            dataset = ds.dataset(base, schema=schema, format="parquet")
+            parts.append(dataset.to_table(filter=where_base, columns=cols))
+        delta = self.files(delta_of(table)) if table in BASE_TABLES else []
+        if delta:
+            dataset = ds.dataset(delta, schema=schema, format="parquet")
+            parts.append(dataset.to_table(filter=where, columns=cols))
+        if not parts:
+            empty = schema.empty_table()
+            return empty.select(cols) if cols else empty
+        return parts[0] if len(parts) == 1 else pa.concat_tables(parts)
+
+    def read_sorted(self, table: str) -> pa.Table:
+        return sort_table(table, self.read(table))
+
+
+class IndexVersion(TableSet):
+    """A published version: its manifest, checked, and its tables."""
+
+    def __init__(self, store: Store, manifest: Manifest, pointer: Pointer | None):
+        super().__init__(store, manifest.tables)
+        self.manifest = manifest
+        self.pointer = pointer
 
     @classmethod
     def current(cls, store: Store) -> IndexVersion:
@@ -59,35 +129,3 @@ class IndexVersion:
                 f"current.json names digest {pointer.manifestDigest}, manifest has another"
             )
         return cls(store, manifest, pointer)
-
-    def _file(self, key: str, sha256: str) -> str:
-        local = self.store.local_path(key)
-        if local is not None:
-            return local
-        path = cache_root() / sha256[:2] / f"{sha256}.parquet"
-        if path.exists():
-            return str(path)
-        data = self.store.get(key).data
-        if sha256_hex(data) != sha256:
-            raise VerificationFailed(f"{key} does not match its sha256 in the manifest")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-        return str(path)
-
-    def files(self, table: str) -> list[str]:
-        return [self._file(t.key, t.sha256) for t in self.manifest.tables if t.table == table]
-
-    def read(
-        self, table: str, where: ds.Expression | None = None, columns: Iterable[str] | None = None
-    ) -> pa.Table:
-        """Rows of a table across all shards, filtered with Parquet statistics."""
-        files = self.files(table)
-        if not files:
-            return TABLES[table].empty_table()
-        dataset = ds.dataset(files, schema=TABLES[table], format="parquet")
-        return dataset.to_table(filter=where, columns=list(columns) if columns else None)
-
-    def read_sorted(self, table: str) -> pa.Table:
-        return sort_table(table, self.read(table))

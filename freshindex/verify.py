@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from freshindex import signing
 from freshindex.exceptions import NotFound, VerificationFailed
-from freshindex.manifest import Manifest, VersionState, content_digest
+from freshindex.manifest import Manifest, VersionState, content_digest, live_counts
 from storage import Store
 from storage.base import sha256_hex
 from storage.catalog import read_manifest, record_for
@@ -42,9 +42,7 @@ def verify_version(store: Store, version: str) -> tuple[Manifest, list[str]]:
 
     with ThreadPoolExecutor(max_workers=8) as pool:
         problems.extend(p for p in pool.map(check, range(len(m.tables))) if p)
-    sums: dict[str, int] = {}
-    for t in m.tables:
-        sums[t.table] = sums.get(t.table, 0) + t.rows
+    sums = live_counts(m.tables)
     for name in ("documents", "symbols", "edges", "tombstones"):
         if sums.get(name, 0) != getattr(m.counts, name):
             problems.append(

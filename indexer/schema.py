@@ -9,6 +9,14 @@ Tables (one Parquet file each per shard, zstd):
   ``edges`` row for row.
 - ``tombstones``: paths removed by an incremental batch (empty in a full build).
 
+An incremental update may leave a shard's four tables (its *base*) as they
+are and write, next to them, a *delta*: ``delta-documents``, ``delta-symbols``,
+``delta-edges`` and ``delta-refs`` (same schemas) with the current rows of
+the paths changed since the base was written, and ``masks``: the base paths
+whose rows no longer count. A shard's rows are its base rows whose path is
+not masked, plus its delta rows (freshindex/reader.py). When the delta grows
+past a fraction of the base, the next update folds it back into a new base.
+
 Lines are 1-based, columns 0-based byte offsets (shared/CONTRACT.md).
 """
 
@@ -108,13 +116,27 @@ TOMBSTONES = pa.schema(
     ]
 )
 
+MASKS = pa.schema([("path", pa.string())])
+
+# the tables every shard has, and their delta counterparts
+BASE_TABLES = ("documents", "symbols", "edges", "refs")
+DELTA_PREFIX = "delta-"
+DELTA_TABLES = tuple(DELTA_PREFIX + t for t in BASE_TABLES)
+
+
+def delta_of(table: str) -> str:
+    return DELTA_PREFIX + table
+
+
 TABLES: dict[str, pa.Schema] = {
     "documents": DOCUMENTS,
     "symbols": SYMBOLS,
     "edges": EDGES,
     "refs": REFS,
     "tombstones": TOMBSTONES,
+    "masks": MASKS,
 }
+TABLES.update({delta_of(t): TABLES[t] for t in BASE_TABLES})
 
 # Sort keys that make every table's order canonical (dump, reverse-index check).
 SORT_KEYS: dict[str, list[str]] = {
@@ -123,4 +145,6 @@ SORT_KEYS: dict[str, list[str]] = {
     "edges": ["path", "start_line", "start_col", "kind", "target"],
     "refs": ["target", "path", "start_line", "start_col", "kind"],
     "tombstones": ["path", "seq"],
+    "masks": ["path"],
 }
+SORT_KEYS.update({delta_of(t): SORT_KEYS[t] for t in BASE_TABLES})

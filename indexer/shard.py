@@ -7,6 +7,7 @@ the bytes from git and writes the tables to storage.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -99,6 +100,20 @@ def build_shard_tables(
     }
     tables["refs"] = sort_table("refs", tables["edges"])
     return tables
+
+
+def doc_counts(docs: pa.Table) -> Counter[str]:
+    """What a set of document rows stands for: documents, their symbol and edge
+    rows, parsed documents and skips by reason ("skipped:<reason>")."""
+    out: Counter[str] = Counter()
+    if docs.num_rows == 0:
+        return out
+    out["documents"] = docs.num_rows
+    for column in ("symbols", "edges"):
+        out[column] = pc.sum(docs[column]).as_py() or 0
+    for status, reason in zip(docs["status"].to_pylist(), docs["reason"].to_pylist(), strict=True):
+        out["parsed" if status == str(DocStatus.PARSED) else f"skipped:{reason}"] += 1
+    return out
 
 
 def _size(oid: str, read_blob: Callable[[str], bytes], size_of: Callable[[str], int] | None) -> int:

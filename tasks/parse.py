@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from collections import Counter
 
 import pyarrow as pa
 from prefect import task
@@ -12,7 +11,7 @@ from prefect.cache_policies import NO_CACHE
 from freshindex import gitrepo
 from freshindex.manifest import TableEntry
 from indexer import heap
-from indexer.shard import build_shard_tables
+from indexer.shard import build_shard_tables, doc_counts
 from storage.base import sha256_hex
 from storage.catalog import table_key
 from tasks.io import encode_parquet, store_for, tree_partition, worker_git_dir
@@ -36,15 +35,19 @@ def index_shard(job: ShardJob, shard: int) -> list[TableEntry]:
 
 
 def document_stats(docs: pa.Table) -> dict[str, int]:
-    """{"parsed": n, "<skip reason>": n, ...} of a documents table."""
-    counts: Counter[str] = Counter()
-    for status, reason in zip(docs["status"].to_pylist(), docs["reason"].to_pylist(), strict=True):
-        counts["parsed" if status == "parsed" else f"skipped:{reason}"] += 1
-    return dict(sorted(counts.items()))
+    """{"parsed": n, "skipped:<reason>": n, ...} of a documents table."""
+    counts = doc_counts(docs)
+    return {k: n for k, n in sorted(counts.items()) if k == "parsed" or k.startswith("skipped:")}
 
 
-def write_shard(job: ShardJob, shard: int, tables: dict[str, pa.Table]) -> list[TableEntry]:
+def write_shard(
+    job: ShardJob,
+    shard: int,
+    tables: dict[str, pa.Table],
+    stats: dict[str, dict[str, int]] | None = None,
+) -> list[TableEntry]:
     """Write a shard's tables under a fresh attempt id and describe them.
+    Documents tables get their document stats; ``stats`` adds others'.
 
     A fresh attempt id per run: a retried or duplicated task never overwrites
     a file another attempt may already have reported (names are never reused)."""
@@ -63,7 +66,9 @@ def write_shard(job: ShardJob, shard: int, tables: dict[str, pa.Table]) -> list[
                 rows=table.num_rows,
                 bytes=len(data),
                 sha256=sha256_hex(data),
-                stats=document_stats(table) if name == "documents" else {},
+                stats=document_stats(table)
+                if name in ("documents", "delta-documents")
+                else (stats or {}).get(name, {}),
             )
         )
     return out

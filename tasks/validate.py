@@ -8,7 +8,13 @@ Checks, in order (the first failure is the reason):
 4. every symbol and edge belongs to a parsed document of this version;
 5. reverse edges: each shard's ``refs`` table equals its ``edges``, row for row,
    in reverse-index order (callers of X from edges == the stored reverse index);
-6. tombstones are well-formed and no tombstoned path has live rows.
+6. tombstones are well-formed and no tombstoned path has live rows;
+7. a shard with a delta (indexer/schema.py) has all of it; its masks name
+   base paths only and declare the counts they hide; no path is live in both
+   its base and its delta; the delta passes checks 3-5 on its own.
+
+Files inherited byte for byte from a parent version that passed these checks
+(``trusted``) are counted from their manifest entries, not re-read.
 """
 
 from __future__ import annotations
@@ -23,9 +29,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from freshindex.exceptions import NotFound
-from freshindex.manifest import TableEntry
-from indexer.schema import DocStatus
-from indexer.shard import sort_table
+from freshindex.manifest import TableEntry, live_counts
+from indexer.schema import BASE_TABLES, DELTA_TABLES, DocStatus
+from indexer.shard import doc_counts, sort_table
 from storage import Store
 from storage.base import sha256_hex
 from tasks.io import decode_parquet
@@ -47,17 +53,20 @@ def validate_tables(
     tables: list[TableEntry],
     shards: int,
     expected_documents: int,
-    required: Iterable[str] = ("documents", "symbols", "edges", "refs"),
-    trusted: frozenset[int] = frozenset(),
+    required: Iterable[str] = BASE_TABLES,
+    trusted: frozenset[tuple[str, str]] = frozenset(),
 ) -> ValidationReport:
-    """``trusted`` shards are inherited unchanged from a parent version that
-    passed this validation: their files are counted from the manifest entries,
-    not re-read, so an update costs what changed, not what exists."""
+    """``trusted``: (key, sha256) of files inherited unchanged from a parent version
+    that passed this validation. A shard made of trusted files only is counted
+    from its manifest entries, so an update costs what changed, not what exists."""
     try:
         counts = _check(store, tables, shards, expected_documents, tuple(required), trusted)
     except _Invalid as err:
         return ValidationReport(False, str(err), {})
     return ValidationReport(True, None, counts)
+
+
+LAYER_TABLES = (*DELTA_TABLES, "masks")
 
 
 def _check(
@@ -66,7 +75,7 @@ def _check(
     shards: int,
     expected_documents: int,
     required: tuple[str, ...],
-    trusted: frozenset[int],
+    trusted: frozenset[tuple[str, str]],
 ) -> dict[str, object]:
     seen = Counter((t.shard, t.table) for t in tables)
     dupes = [k for k, n in seen.items() if n > 1]
@@ -77,6 +86,14 @@ def _check(
         raise _Invalid(
             f"{len(missing)} shard table(s) missing, first: shard {missing[0][0]} {missing[0][1]}"
         )
+    by_shard: dict[int, dict[str, TableEntry]] = {}
+    for entry in tables:
+        by_shard.setdefault(entry.shard, {})[entry.table] = entry
+    for shard, entries in sorted(by_shard.items()):
+        layers = [t for t in LAYER_TABLES if t in entries]
+        if layers and len(layers) != len(LAYER_TABLES):
+            absent = next(t for t in LAYER_TABLES if t not in entries)
+            raise _Invalid(f"shard {shard} has a partial delta: no {absent} table")
 
     def load(entry: TableEntry) -> pa.Table:
         try:
@@ -92,66 +109,71 @@ def _check(
             )
         return t
 
-    def check(shard: int) -> tuple[Counter[str], Counter[str]]:
-        """Load one shard's files and check them: (row totals, skip reasons).
-        Threads: reading, hashing, decoding and the Arrow kernels below release
-        the GIL, so shards are checked in parallel."""
-        ts = {e.table: load(e) for e in by_shard[shard]}
-        return _check_shard(shard, ts)
+    def check(shard: int) -> Counter[str]:
+        """Load one shard's files and check them. Threads: reading, hashing,
+        decoding and the Arrow kernels below release the GIL, so shards are
+        checked in parallel."""
+        entries = by_shard[shard]
+        # a delta is checked against its base's documents (a small file)
+        wanted = {"documents", "delta-documents", "masks"}
+        ts = {
+            name: load(e)
+            for name, e in entries.items()
+            if (e.key, e.sha256) not in trusted or name in wanted
+        }
+        return _check_shard(shard, entries, ts)
 
     totals: Counter[str] = Counter()
-    skipped: Counter[str] = Counter()
-    by_shard: dict[int, list[TableEntry]] = {}
-    for entry in tables:
-        if entry.shard in trusted:
-            totals[entry.table] += entry.rows
-            for key, n in entry.stats.items():
-                if key == "parsed":
-                    totals["parsedDocuments"] += n
-                else:
-                    skipped[key.removeprefix("skipped:")] += n
+    to_check = []
+    for shard, entries in by_shard.items():
+        if all((e.key, e.sha256) in trusted for e in entries.values()):
+            totals.update(live_counts(entries.values()))
         else:
-            by_shard.setdefault(entry.shard, []).append(entry)
+            to_check.append(shard)
     workers = min(8, 2 * (os.cpu_count() or 1))
     with ThreadPoolExecutor(max_workers=workers) as pool:
         # map: results (and the first failure) in shard order, as a serial check
-        for shard_totals, shard_skipped in pool.map(check, sorted(by_shard)):
+        for shard_totals in pool.map(check, sorted(to_check)):
             totals.update(shard_totals)
-            skipped.update(shard_skipped)
 
     if totals["documents"] != expected_documents:
         raise _Invalid(
             f"{totals['documents']} documents indexed, the tree has {expected_documents} entries"
         )
+    skipped = {
+        k.removeprefix("skipped:"): n for k, n in totals.items() if k.startswith("skipped:") and n
+    }
     return {
         "documents": totals["documents"],
         "symbols": totals["symbols"],
         "edges": totals["edges"],
         "tombstones": totals["tombstones"],
-        "parsedDocuments": totals["parsedDocuments"],
+        "parsedDocuments": totals["parsed"],
         "skippedDocuments": dict(sorted(skipped.items())),
     }
 
 
-def _check_shard(shard: int, ts: dict[str, pa.Table]) -> tuple[Counter[str], Counter[str]]:
-    totals: Counter[str] = Counter({name: t.num_rows for name, t in ts.items()})
-    skipped: Counter[str] = Counter()
-    docs = ts.get("documents")
-    if docs is None:
-        return totals, skipped  # an inherited shard of an incremental build has been checked before
+def _check_rows(
+    shard: int,
+    docs: pa.Table,
+    ts: dict[str, pa.Table],
+    entries: dict[str, TableEntry],
+    prefix: str,
+) -> None:
+    """Checks 3-5 for one layer (base, or the delta with prefix "delta-")."""
     parsed = pc.equal(docs["status"], str(DocStatus.PARSED))
     live = pc.unique(pc.filter(docs["path"], parsed))
-    totals["parsedDocuments"] += len(live)
-    skipped.update(r for r in pc.filter(docs["reason"], pc.invert(parsed)).to_pylist() if r)
-    for name, column in (("symbols", "symbols"), ("edges", "edges")):
+    for column in ("symbols", "edges"):
+        name = prefix + column
         t = ts.get(name)
-        if t is None:
-            continue
+        rows = t.num_rows if t is not None else entries[name].rows
         declared = pc.sum(docs[column]).as_py() or 0
-        if declared != t.num_rows:
+        if declared != rows:
             raise _Invalid(
-                f"shard {shard}: {name} has {t.num_rows} rows, its documents declare {declared}"
+                f"shard {shard}: {name} has {rows} rows, its documents declare {declared}"
             )
+        if t is None:
+            continue  # trusted: checked when its version was published
         paths = pc.unique(t["path"])
         stray = pc.filter(paths, pc.invert(pc.is_in(paths, value_set=live)))
         if len(stray):
@@ -159,13 +181,43 @@ def _check_shard(shard: int, ts: dict[str, pa.Table]) -> tuple[Counter[str], Cou
             raise _Invalid(
                 f"shard {shard}: {name} rows for {first}, which is not a parsed document"
             )
-    if "edges" in ts and "refs" in ts and not sort_table("refs", ts["edges"]).equals(ts["refs"]):
-        raise _Invalid(f"shard {shard}: reverse index (refs) disagrees with edges")
+    edges, refs = ts.get(prefix + "edges"), ts.get(prefix + "refs")
+    if edges is not None and refs is not None and not sort_table("refs", edges).equals(refs):
+        raise _Invalid(f"shard {shard}: reverse index ({prefix}refs) disagrees with {prefix}edges")
+
+
+def _check_shard(
+    shard: int, entries: dict[str, TableEntry], ts: dict[str, pa.Table]
+) -> Counter[str]:
+    docs = ts["documents"]
+    _check_rows(shard, docs, ts, entries, "")
+    live_docs = docs
+    totals = doc_counts(docs)
+    if "masks" in ts:
+        delta_docs, masks = ts["delta-documents"], ts["masks"]
+        _check_rows(shard, delta_docs, ts, entries, "delta-")
+        masked = pc.is_in(docs["path"], value_set=masks["path"])
+        hidden = pc.sum(masked).as_py() or 0
+        if hidden != masks.num_rows:
+            raise _Invalid(f"shard {shard}: masks name paths its base documents do not have")
+        hidden_counts = doc_counts(docs.filter(masked))
+        declared = Counter({k: n for k, n in entries["masks"].stats.items() if n})
+        if +hidden_counts != declared:
+            raise _Invalid(f"shard {shard}: masks declare other counts than the rows they hide")
+        live_docs = docs.filter(pc.invert(masked))
+        both = pc.is_in(delta_docs["path"], value_set=live_docs["path"])
+        if pc.any(both).as_py():
+            first = min(pc.filter(delta_docs["path"], both).to_pylist())
+            raise _Invalid(f"shard {shard}: {first} is live in both its base and its delta")
+        totals.subtract(hidden_counts)
+        totals.update(doc_counts(delta_docs))
+        live_docs = pa.concat_tables([live_docs, delta_docs])
     tomb = ts.get("tombstones")
     if tomb is not None and tomb.num_rows:
+        totals["tombstones"] += tomb.num_rows
         if pc.any(pc.equal(pc.utf8_length(tomb["path"]), 0)).as_py():
             raise _Invalid(f"shard {shard}: tombstone with an empty path")
-        alive = set(tomb["path"].to_pylist()) & set(docs["path"].to_pylist())
+        alive = set(tomb["path"].to_pylist()) & set(live_docs["path"].to_pylist())
         if alive:
             raise _Invalid(f"shard {shard}: tombstoned path {sorted(alive)[0]} still has live rows")
-    return totals, skipped
+    return totals
