@@ -34,7 +34,15 @@ from freshindex.reader import IndexVersion
 from indexer import heap
 from indexer.config import IndexConfig
 from indexer.languages import grammar_versions, indexer_digest
-from indexer.shard import build_shard_tables, rows_to_table, shard_of, sort_table
+from indexer.schema import BASE_TABLES, delta_of
+from indexer.shard import (
+    TreeEntry,
+    build_shard_tables,
+    doc_counts,
+    rows_to_table,
+    shard_of,
+    sort_table,
+)
 from storage.catalog import new_version_id, next_seq, read_pointer, write_staging
 from tasks.io import decode_parquet, store_for, tree_entries, tree_partition, worker_git_dir
 from tasks.parse import write_shard
@@ -69,9 +77,12 @@ class UpdatePlan:
     batch: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def trusted(self) -> frozenset[int]:
-        touched = {b.shard for b in self.batches}
-        return frozenset(s for s in range(self.build.job.shards) if s not in touched)
+    def trusted(self) -> frozenset[tuple[str, str]]:
+        """(key, sha256) of the parent's files, which passed validation when
+        it was published: a file the new version inherits is not re-read."""
+        return (
+            frozenset((t.key, t.sha256) for t in self.parent.tables) if self.parent else frozenset()
+        )
 
 
 def _stem_names(path: str) -> set[str]:
@@ -266,9 +277,27 @@ def _drop_paths(t: pa.Table, paths: set[str]) -> pa.Table:
     return t.filter(pc.invert(pc.is_in(t["path"], value_set=pa.array(sorted(paths)))))
 
 
+# A touched shard keeps its base files and rewrites only a delta: the rows of
+# the paths changed since the base was written, and the base paths they mask
+# (indexer/schema.py). Rewriting the base cost in proportion to the shard,
+# which grows with the repository (a 10-file update of 30,000 files rewrote
+# ten ~240-file shards: 1.4 s against 0.5 s at 3,600 files). Once a delta
+# covers more than 1/DELTA_FRACTION of its base's paths (and more than
+# DELTA_MIN_PATHS), the update that grows it folds it into a new base: the
+# fold costs one shard rewrite per that many changed paths, so the amortised
+# cost of a changed file does not grow with the repository either.
+DELTA_FRACTION = 4
+DELTA_MIN_PATHS = 16
+
+
 def update_one_shard(plan: UpdatePlan, sb: ShardBatch, seq: int) -> list[TableEntry]:
-    """The new tables of one touched shard (plain function; the task wraps it)."""
+    """The new tables of one touched shard (plain function; the task wraps it).
+    Its source is pickled with the task: the work is in _touch_shard."""
     heap.settle()
+    return _touch_shard(plan, sb, seq)
+
+
+def _touch_shard(plan: UpdatePlan, sb: ShardBatch, seq: int) -> list[TableEntry]:
     job = plan.build.job
     assert plan.parent is not None
     store = store_for(job.store_uri)
@@ -276,45 +305,73 @@ def update_one_shard(plan: UpdatePlan, sb: ShardBatch, seq: int) -> list[TableEn
     repo = gitrepo.cached_repo(git_dir)
     parts, paths = tree_partition(git_dir, job.tree, job.shards)
     shard_entries = parts[sb.shard]
+    tombstones = rows_to_table("tombstones", [(p, b, seq, r) for p, b, r in sb.tombstones])
+
+    def index(entries: list[TreeEntry]) -> dict[str, pa.Table]:
+        return build_shard_tables(
+            entries,
+            lambda oid: gitrepo.read_blob(repo, oid),
+            job.config,
+            paths,
+            lambda oid: gitrepo.blob_size(repo, oid),
+        )
+
     if sb.full:
-        fresh = build_shard_tables(
-            shard_entries,
-            lambda oid: gitrepo.read_blob(repo, oid),
-            job.config,
-            paths,
-            lambda oid: gitrepo.blob_size(repo, oid),
+        return write_shard(job, sb.shard, {**index(shard_entries), "tombstones": tombstones})
+
+    want = set(sb.reparse)
+    fresh = index([e for e in shard_entries if e.path in want])
+    if sb.renamed_ids and fresh["symbols"].num_rows:
+        fresh["symbols"] = _carry_ids(store, plan.parent, fresh["symbols"], sb.renamed_ids)
+    parent = _parent_tables(plan.parent, sb.shard)
+
+    def load(name: str) -> pa.Table:
+        return decode_parquet(store.get(parent[name].key).data)
+
+    drop = want | {p for p, _b, _r in sb.tombstones}
+    base_docs = load("documents")
+    base_paths = set(base_docs["path"].to_pylist())
+    layered = "masks" in parent
+    masks = set(load("masks")["path"].to_pylist()) if layered else set()
+    masks |= drop & base_paths
+    delta: dict[str, pa.Table] = {}
+    for name in ("documents", "symbols", "edges"):
+        kept = _drop_paths(load(delta_of(name)), drop) if layered else None
+        delta[name] = sort_table(
+            name, pa.concat_tables([kept, fresh[name]]) if kept else fresh[name]
         )
-        kept: dict[str, pa.Table] = {}
-    else:
-        want = set(sb.reparse)
-        fresh = build_shard_tables(
-            [e for e in shard_entries if e.path in want],
-            lambda oid: gitrepo.read_blob(repo, oid),
-            job.config,
-            paths,
-            lambda oid: gitrepo.blob_size(repo, oid),
-        )
-        drop = want | {p for p, _b, _r in sb.tombstones}
-        kept = {
-            name: _drop_paths(decode_parquet(store.get(entry.key).data), drop)
-            for name, entry in _parent_tables(plan.parent, sb.shard).items()
-            if name in ("documents", "symbols", "edges")
+    pending = masks | set(delta["documents"]["path"].to_pylist())
+    if len(pending) > max(DELTA_MIN_PATHS, len(base_paths) // DELTA_FRACTION):
+        # fold the delta into a new base
+        tables = {
+            name: sort_table(
+                name,
+                pa.concat_tables(
+                    [
+                        _drop_paths(base_docs if name == "documents" else load(name), masks),
+                        delta[name],
+                    ]
+                ),
+            )
+            for name in ("documents", "symbols", "edges")
         }
-    symbols = fresh["symbols"]
-    if sb.renamed_ids and symbols.num_rows:
-        symbols = _carry_ids(store, plan.parent, symbols, sb.renamed_ids)
-    tables: dict[str, pa.Table] = {}
-    for name, new in (
-        ("documents", fresh["documents"]),
-        ("symbols", symbols),
-        ("edges", fresh["edges"]),
-    ):
-        merged = pa.concat_tables([kept[name], new]) if name in kept else new
-        tables[name] = sort_table(name, merged)
-    tables["refs"] = sort_table("refs", tables["edges"])
-    tomb_rows = [(p, b, seq, r) for p, b, r in sb.tombstones]
-    tables["tombstones"] = rows_to_table("tombstones", tomb_rows)
-    return write_shard(job, sb.shard, tables)
+        tables["refs"] = sort_table("refs", tables["edges"])
+        return write_shard(job, sb.shard, {**tables, "tombstones": tombstones})
+    layer = {delta_of(name): t for name, t in delta.items()}
+    layer["delta-refs"] = sort_table("refs", delta["edges"])
+    layer["masks"] = rows_to_table("masks", [(p,) for p in sorted(masks)])
+    hidden = doc_counts(_keep_paths(base_docs, masks))
+    written = write_shard(
+        job,
+        sb.shard,
+        {**layer, "tombstones": tombstones},
+        stats={"masks": {k: n for k, n in sorted(hidden.items()) if n}},
+    )
+    return [parent[name] for name in BASE_TABLES] + written
+
+
+def _keep_paths(t: pa.Table, paths: set[str]) -> pa.Table:
+    return t.filter(pc.is_in(t["path"], value_set=pa.array(sorted(paths), pa.string())))
 
 
 def _carry_ids(
@@ -360,8 +417,5 @@ def inherited_tables(plan: UpdatePlan) -> list[TableEntry]:
     """The parent's table entries of every shard this batch did not touch."""
     assert plan.parent is not None
     touched = {b.shard for b in plan.batches}
-    return [
-        t
-        for t in plan.parent.tables
-        if t.shard not in touched and t.table in ("documents", "symbols", "edges", "refs")
-    ]
+    # every table but the parent batch's tombstones, which belong to that batch
+    return [t for t in plan.parent.tables if t.shard not in touched and t.table != "tombstones"]

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
+import tasks.update as task_update
 from freshindex.cli import main
+from storage import open_store
+from storage.catalog import read_manifest, read_pointer
 from tests.repos import commit_all, git, make_repo, write_files
 
 pytestmark = pytest.mark.slow
@@ -269,11 +273,32 @@ def test_directory_moved_across_shards(indexed: tuple[Path, str], tmp_path: Path
     assert_same_as_full(repo, store, tmp_path)
 
 
+def _rewrites(store: str) -> Counter[str]:
+    """How the current version's touched shards were written: "delta" (base
+    kept, delta written) or "base" (a new base: folded or rebuilt)."""
+    s = open_store(store)
+    m = read_manifest(s, read_pointer(s).pointer.version)  # type: ignore[union-attr]
+    own = f"versions/{m.versionId}/"
+    out: Counter[str] = Counter()
+    for shard in (m.batch or {}).get("shardsRewritten", []):
+        keys = {t.table: t.key for t in m.tables if t.shard == shard}
+        out["base" if keys["documents"].startswith(own) else "delta"] += 1
+    return out
+
+
 def test_chain_of_20_updates_equals_one_full_build(
-    indexed: tuple[Path, str], tmp_path: Path
+    indexed: tuple[Path, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Each step also edits one of the Python files of the first build. With
+    a delta folded once it covers more than one path, the chain both grows
+    deltas over kept bases and folds them into new ones."""
+    monkeypatch.setattr(task_update, "DELTA_MIN_PATHS", 1)
     repo, store = indexed
+    kinds: Counter[str] = Counter()
+    based = sorted(p for p in BASE if p.endswith(".py") and not p.startswith("gen/"))
     for i in range(20):
+        q = repo / based[i % len(based)]
+        q.write_text(q.read_text() + f"\n\ndef step{i}():\n    return {i}\n")
         if i % 4 == 0:
             write_files(repo, {f"chain/m{i}.py": f"def c{i}():\n    return {i}\n"})
         elif i % 4 == 1:
@@ -285,7 +310,30 @@ def test_chain_of_20_updates_equals_one_full_build(
             (repo / "chain" / f"moved{i - 1}.py").unlink()
         commit_all(repo, f"step {i}")
         assert update(repo, store)["outcome"] == "published"
+        kinds += _rewrites(store)
+    assert kinds["delta"] and kinds["base"], kinds
     assert_same_as_full(repo, store, tmp_path)
+
+
+def test_delta_folded_into_a_new_base(
+    indexed: tuple[Path, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo, store = indexed
+    p = repo / "core" / "models.py"
+    p.write_text(p.read_text() + "\n\ndef extra():\n    return persist(1)\n")
+    commit_all(repo, "edit, kept as a delta")
+    update(repo, store)
+    assert _rewrites(store) == Counter(delta=1)
+    monkeypatch.setattr(task_update, "DELTA_MIN_PATHS", 0)
+    p.write_text(p.read_text() + "\n\ndef more():\n    return extra()\n")
+    commit_all(repo, "edit, folded")
+    update(repo, store)
+    assert _rewrites(store) == Counter(base=1)
+    s = open_store(store)
+    m = read_manifest(s, read_pointer(s).pointer.version)  # type: ignore[union-attr]
+    assert not [t for t in m.tables if t.table == "masks"]
+    assert_same_as_full(repo, store, tmp_path)
+    assert ok("--repo", str(repo), "--store", store, "verify")
 
 
 def test_tombstones_remove_every_row_of_a_deleted_module(indexed: tuple[Path, str]) -> None:
