@@ -7,6 +7,7 @@ that does not add up.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pyarrow.dataset as ds
@@ -135,3 +136,27 @@ def test_masks_hide_base_rows_from_every_reader(edited: tuple[Path, str]) -> Non
     refs = v.read("refs", where=ds.field("path") == "app/service.py").to_pylist()
     spots = [(r["target"], r["start_line"], r["start_col"]) for r in refs]
     assert refs and len(spots) == len(set(spots))
+
+
+def test_gc_keeps_the_base_a_delta_stands_on(
+    edited: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The build's version is collected; the base files the update's delta
+    shards inherit from it are not, and the current version still verifies."""
+    repo, store = edited
+    argv = ["--repo", str(repo), "--store", store]
+    assert main([*argv, "update"]) == 0
+    s = open_store(store)
+    current = read_manifest(s, read_pointer(s).pointer.version)  # type: ignore[union-attr]
+    built = current.parentVersion
+    inherited = [t.key for t in current.tables if f"/{built}/" in t.key]
+    assert any(t.table == "masks" for t in current.tables) and inherited
+    capsys.readouterr()
+    assert main([*argv, "--json", "gc", "--keep", "1"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["deletedVersions"] == [built]
+    assert report["retainedKeys"] == len(inherited)
+    assert all(s.exists(k) for k in inherited)
+    assert main([*argv, "verify"]) == 0
+    assert main([*argv, "--json", "defs", "added"]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["results"]
