@@ -307,3 +307,14 @@ def task_runner(
     if address:
         return ShardTaskRunner(address=address)
     return ShardTaskRunner(cluster_kwargs=local_cluster_kwargs(workers), early=early)
+
+
+def state_data(state: Any) -> dict[str, Any]:
+    """The summary a freshindex flow run returned (its final state's data),
+    or an error naming why there is none."""
+    data = state.result(raise_on_failure=False)
+    if isinstance(data, dict):
+        return data
+    if isinstance(data, BaseException):
+        raise data
+    return {"outcome": "failed", "reason": state.message}

@@ -96,7 +96,7 @@ def cmd_build(ctx: Context) -> int:
         early = EarlyCluster(args.workers)  # starts while Prefect is imported below
     try:
         from flows.build import build_flow
-        from flows.runtime import prefect_api, task_runner
+        from flows.runtime import prefect_api, state_data, task_runner
 
         heap.settle()  # the flow process's heap is Prefect's and the scheduler's
         ctx.out.progress(f"building {commit.id} into {uri}")
@@ -111,7 +111,7 @@ def cmd_build(ctx: Context) -> int:
                 mirror_url=args.mirror_url,
                 return_state=True,
             )
-            summary = _state_data(state)
+            summary = state_data(state)
     finally:
         if early is not None:
             early.close()
@@ -146,25 +146,20 @@ def cmd_update(ctx: Context) -> int:
     uri = ctx.store_uri()
     ctx.store()
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
-    from flows.runtime import prefect_api, task_runner
-    from flows.update import update_flow
+    from flows.runtime import prefect_api
+    from flows.update import run_update
 
     heap.settle()
     started = time.monotonic()
     ctx.out.progress(f"updating {uri} to {commit.id}")
     with prefect_api() as api_url:
-        # an update touches few shards: a thread pool in this process avoids
-        # the cluster start-up unless asked for (or a scheduler is given)
-        kind = "dask" if args.dask_address else args.runner
-        runner = task_runner(args.workers, args.dask_address, kind)
-        state = update_flow.with_options(task_runner=runner)(
-            repo=str(Path(repo.path).resolve()),
-            store=uri,
-            rev=str(commit.id),
-            mirror_url=args.mirror_url,
-            return_state=True,
+        summary = run_update(
+            str(Path(repo.path).resolve()),
+            uri,
+            str(commit.id),
+            _update_runner(args),
+            args.mirror_url,
         )
-        summary = _state_data(state)
     summary["prefectApi"] = api_url
     summary["wallSeconds"] = round(time.monotonic() - started, 3)
     status = summary.get("outcome")
@@ -185,13 +180,14 @@ def cmd_update(ctx: Context) -> int:
     return 1
 
 
-def _state_data(state: Any) -> dict[str, Any]:
-    data = state.result(raise_on_failure=False)
-    if isinstance(data, dict):
-        return data
-    if isinstance(data, BaseException):
-        raise data
-    return {"outcome": "failed", "reason": state.message}
+def _update_runner(args: argparse.Namespace) -> Any:
+    """The task runner of an update: an update touches few shards, so a thread
+    pool in this process avoids the cluster start-up unless asked for (or a
+    scheduler is given)."""
+    from flows.runtime import task_runner
+
+    kind = "dask" if args.dask_address else args.runner
+    return task_runner(args.workers, args.dask_address, kind)
 
 
 def raise_check(message: str) -> None:
@@ -449,16 +445,27 @@ def cmd_gc(ctx: Context) -> int:
 
 
 def cmd_serve(ctx: Context) -> int:
-    from freshindex.service import QueryService, serve
+    from freshindex.service import QueryService, Updater, serve
 
-    service = QueryService(ctx.repo, ctx.store())
-    server = serve(service, ctx.args.host, ctx.args.port)
-    host, port = str(server.server_address[0]), int(server.server_address[1])
-    ctx.out.progress(f"serving {service.version.manifest.versionId} on http://{host}:{port}")
-    try:
+    args = ctx.args
+    store = ctx.store()
+    with contextlib.ExitStack() as stack:
+        updater = None
+        if args.updates:
+            os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+            from flows.runtime import prefect_api
+
+            stack.enter_context(prefect_api())  # one API for the service's life
+            updater = Updater(ctx.store_uri(), lambda: _update_runner(args), args.mirror_url)
+        service = QueryService(ctx.repo, store, updater)
+        server = serve(service, args.host, args.port)
+        stack.callback(server.server_close)
+        host, port = str(server.server_address[0]), int(server.server_address[1])
+        extra = "; POST /update runs updates here" if updater else ""
+        ctx.out.progress(
+            f"serving {service.version.manifest.versionId} on http://{host}:{port}{extra}"
+        )
         server.serve_forever()
-    finally:
-        server.server_close()
     return 0
 
 
@@ -599,17 +606,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     b.set_defaults(func=cmd_build)
 
-    u = sub.add_parser("update", parents=[common], help="incremental update to a revision")
-    u.add_argument("--rev", default="HEAD")
-    u.add_argument("--workers", type=_positive, default=None)
-    u.add_argument("--dask-address", default=None)
-    u.add_argument("--mirror-url", default=None)
-    u.add_argument(
+    updating = _Parser(add_help=False)  # how updates run
+    updating.add_argument("--workers", type=_positive, default=None)
+    updating.add_argument("--dask-address", default=None)
+    updating.add_argument("--mirror-url", default=None)
+    updating.add_argument(
         "--runner",
         choices=("dask", "threads"),
         default="threads",
         help="default threads: an update rewrites few shards (dask for large batches)",
     )
+    u = sub.add_parser(
+        "update", parents=[common, updating], help="incremental update to a revision"
+    )
+    u.add_argument("--rev", default="HEAD")
     u.set_defaults(func=cmd_update)
 
     s = sub.add_parser("status", parents=[common], help="freshness of the current version")
@@ -659,9 +669,14 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--keep", type=_positive, default=3)
     g.set_defaults(func=cmd_gc)
 
-    sv = sub.add_parser("serve", parents=[common], help="query service over HTTP")
+    sv = sub.add_parser("serve", parents=[common, updating], help="query service over HTTP")
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=int, default=8321)
+    sv.add_argument(
+        "--updates",
+        action="store_true",
+        help="accept POST /update?rev=REV: run updates in this warm process and load them",
+    )
     sv.set_defaults(func=cmd_serve)
 
     dp = sub.add_parser(

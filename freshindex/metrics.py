@@ -73,6 +73,12 @@ class Metrics:
             ["kind"],
             registry=r,
         )
+        self.updates = Counter(
+            "freshindex_service_updates_total",
+            "Updates run by this service (serve --updates), by outcome",
+            ["outcome"],
+            registry=r,
+        )
         self.pending = Gauge(
             "freshindex_rebuild_requests_pending", "Recorded rebuild requests", registry=r
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import urllib.error
@@ -23,7 +24,6 @@ pytestmark = pytest.mark.slow
 
 
 def cli(*argv: str) -> int:
-    import contextlib
     import io
 
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -64,12 +64,17 @@ def served(prefect_api: str, tmp_path: Path, store_uri: str) -> Iterator[tuple[P
     )
     commit_all(repo, "second")
     assert cli("--repo", str(repo), "--store", store_uri, "update") == 0
-    service = QueryService(open_repo(repo), open_store(store_uri))
+    with serving(QueryService(open_repo(repo), open_store(store_uri))) as base:
+        yield repo, store_uri, base
+
+
+@contextlib.contextmanager
+def serving(service: QueryService) -> Iterator[str]:
+    """The service on a free port, in a thread; its base URL."""
     server = serve(service, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        yield repo, store_uri, f"http://127.0.0.1:{server.server_address[1]}"
+        yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
         server.server_close()

@@ -1,0 +1,140 @@
+"""`serve --updates`: POST /update runs the update flow in the warm service and
+loads what it published; updates queue one at a time; off unless asked for."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from flows.runtime import task_runner
+from freshindex.gitrepo import open_repo
+from freshindex.service import QueryService, Updater
+from storage import open_store
+from storage.catalog import read_pointer
+from tests.conftest import free_port, stop, wait_http
+from tests.repos import SAMPLE_FILES, commit_all, make_repo, write_files
+from tests.test_service import cli, get, serving
+
+pytestmark = pytest.mark.slow
+
+BIN = Path(sys.executable).parent
+
+
+def built(tmp_path: Path, store_uri: str) -> Path:
+    repo = make_repo(tmp_path / "repo", SAMPLE_FILES)
+    argv = ["--repo", str(repo), "--store", store_uri]
+    assert cli(*argv, "build", "--runner", "threads", "--shards", "4") == 0
+    return repo
+
+
+@pytest.fixture
+def warm(prefect_api: str, tmp_path: Path, store_uri: str) -> Iterator[tuple[Path, str, str]]:
+    repo = built(tmp_path, store_uri)
+    updater = Updater(store_uri, lambda: task_runner(None, None, "threads"))
+    with serving(QueryService(open_repo(repo), open_store(store_uri), updater)) as base:
+        yield repo, store_uri, base
+
+
+def current(store_uri: str) -> str:
+    return read_pointer(open_store(store_uri)).pointer.version  # type: ignore[union-attr]
+
+
+def test_post_update_publishes_and_the_service_answers_from_it(warm) -> None:  # type: ignore[no-untyped-def]
+    repo, store_uri, base = warm
+    before = current(store_uri)
+    write_files(repo, {"app/merged.py": "def merged_fn():\n    return 1\n"})
+    commit_all(repo, "a merge")
+    # committed but not indexed: the answer says so (an overlay of the commit)
+    doc = json.loads(get(base, "/defs?name=merged_fn")[1])
+    assert doc["freshness"] != "exact" and doc["indexVersion"] == before
+
+    code, body = get(base, "/update", "POST")
+    doc = json.loads(body)
+    assert code == 200, doc
+    assert doc["outcome"] == "published" and doc["mode"] == "incremental"
+    assert doc["version"] == doc["loaded"] == current(store_uri) != before
+    assert doc["shardsRewritten"] == 1 and doc["wallSeconds"] > 0
+
+    doc = json.loads(get(base, "/defs?name=merged_fn")[1])
+    assert doc["freshness"] == "exact" and doc["indexVersion"] == current(store_uri)
+    assert [r["path"] for r in doc["results"]] == ["app/merged.py"]
+    assert get(base, "/healthz")[0] == 200  # loaded == current: no reload needed
+
+    code, body = get(base, "/update?rev=HEAD", "POST")  # nothing new: a no-op, still 200
+    assert code == 200 and json.loads(body)["outcome"] == "noop"
+    code, body = get(base, "/update?rev=no-such-rev", "POST")
+    assert code == 400 and "unknown revision" in json.loads(body)["error"]
+    text = get(base, "/metrics")[1].decode()
+    assert 'freshindex_service_updates_total{outcome="published"} 1.0' in text
+    assert 'freshindex_service_updates_total{outcome="noop"} 1.0' in text
+    # the index the service built is the one `freshindex update` would have built
+    assert cli("--repo", str(repo), "--store", store_uri, "verify") == 0
+
+
+@pytest.mark.parametrize("store_uri", ["file"], indirect=True)
+def test_concurrent_posts_run_one_at_a_time(warm) -> None:  # type: ignore[no-untyped-def]
+    repo, store_uri, base = warm
+    write_files(repo, {"app/a.py": "def a_fn():\n    pass\n"})
+    commit_all(repo, "a")
+    results: list[dict] = []  # type: ignore[type-arg]
+
+    def post() -> None:
+        code, body = get(base, "/update", "POST")
+        results.append({"code": code, **json.loads(body)})
+
+    threads = [threading.Thread(target=post) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    # one published; the other waited for it, then found nothing to do
+    assert sorted(r["outcome"] for r in results) == ["noop", "published"], results
+    assert all(r["code"] == 200 for r in results)
+    noop = next(r for r in results if r["outcome"] == "noop")
+    assert noop["version"] == noop["loaded"] == current(store_uri)
+
+
+@pytest.mark.parametrize("store_uri", ["file"], indirect=True)
+def test_updates_are_off_unless_asked_for(prefect_api: str, tmp_path: Path, store_uri: str) -> None:
+    repo = built(tmp_path, store_uri)
+    with serving(QueryService(open_repo(repo), open_store(store_uri))) as base:
+        code, body = get(base, "/update", "POST")
+        assert code == 403 and "--updates" in json.loads(body)["error"]
+        assert get(base, "/nothing", "POST")[0] == 404
+
+
+@pytest.mark.parametrize("store_uri", ["file"], indirect=True)
+def test_cli_serve_updates(prefect_api: str, tmp_path: Path, store_uri: str) -> None:
+    """The command as a user starts it: its own process, the Prefect API from
+    the environment, an update on POST and the new version served."""
+    repo = built(tmp_path, store_uri)
+    port = free_port()
+    argv = ["--repo", str(repo), "--store", store_uri, "serve", "--updates", "--port", str(port)]
+    proc = subprocess.Popen(
+        [str(BIN / "freshindex"), *argv],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=dict(os.environ),
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_http(base + "/healthz", proc, 60, "freshindex serve")
+        (repo / "app" / "models.py").unlink()
+        commit_all(repo, "delete models")
+        code, body = get(base, "/update", "POST")
+        doc = json.loads(body)
+        assert code == 200 and doc["outcome"] == "published", doc
+        assert json.loads(get(base, "/defs?name=persist")[1])["results"] == []
+    finally:
+        stop(proc)  # type: ignore[arg-type]
+        assert proc.stderr is not None
+        err = proc.stderr.read().decode()
+        proc.stderr.close()
+    assert "POST /update runs updates here" in err
