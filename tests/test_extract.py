@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import json
+import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -103,3 +106,36 @@ def test_parse_budget_cuts_off_pathological_input() -> None:
 def test_invalid_utf8_parses() -> None:
     rows = extract("bad.py", "python", b"def f():\n    return '\xff\xfe'\n")
     assert [r[2] for r in rows.symbols] == ["f"]
+
+
+def test_parsing_keeps_no_reference_to_the_source() -> None:
+    """py-tree-sitter 0.26.1 keeps a reference to every chunk a read callback
+    returns; parse() releases them, so a long-lived worker or service does not
+    keep every file it ever parsed."""
+    small = bytes(bytearray(b"def f(a):\n    return g(a)\n" * 80))  # one chunk: the file itself
+    before = sys.getrefcount(small)
+    for _ in range(20):
+        extract("a.py", "python", small)
+    assert sys.getrefcount(small) == before
+    big = b"def f(a):\n    return g(a)\n" * 8000  # 208 kB: four chunks, each a copy
+    gc.collect()
+    tracemalloc.start()
+    try:
+        start = tracemalloc.get_traced_memory()[0]
+        for _ in range(5):
+            parse("python", big)
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - start
+    finally:
+        tracemalloc.stop()
+    assert kept < len(big) // 10  # five leaked copies would be 5x
+
+
+def test_a_cancelled_parse_keeps_no_reference_either(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("indexer.extract._PARSE_CALLS_FLOOR", 0)  # cancel at once
+    junk = bytes(bytearray(b"{[(" * 1_000))  # one chunk: the source itself
+    before = sys.getrefcount(junk)
+    for _ in range(3):
+        with pytest.raises(ParseBudgetExceeded):
+            parse("python", junk, work_factor=0)
+    assert sys.getrefcount(junk) == before
