@@ -30,13 +30,24 @@ def test_compose_workers_use_the_project_image_and_one_prefect_api() -> None:
     s = compose()["services"]
     assert s["dask-scheduler"]["build"]["dockerfile"] == "Dockerfile"
     image = s["dask-scheduler"]["image"]
-    for name in ("dask-worker", "build"):
+    for name in ("dask-worker", "build", "query"):
         assert s[name]["image"] == image
         assert s[name]["environment"]["PREFECT_API_URL"] == "http://prefect-server:4200/api"
     assert "tcp://dask-scheduler:8786" in s["dask-worker"]["entrypoint"]
     assert "--dask-address" in s["build"]["command"]
     assert "postgresql" in s["prefect-server"]["environment"]["PREFECT_API_DATABASE_CONNECTION_URL"]
     assert "mb" in s["minio-init"]["entrypoint"]
+
+
+def test_compose_commands_are_valid_freshindex_arguments() -> None:
+    from freshindex.cli import build_parser
+
+    s = compose()["services"]
+    build = build_parser().parse_args(s["build"]["command"])
+    assert build.command == "build" and build.dask_address == "tcp://dask-scheduler:8786"
+    query = build_parser().parse_args(s["query"]["command"])
+    assert query.command == "serve" and query.updates and query.port == 8321
+    assert f"{query.port}:{query.port}" in s["query"]["ports"]
 
 
 def test_dockerfile_is_slim_non_root_and_installs_from_pyproject() -> None:
