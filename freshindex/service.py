@@ -18,6 +18,7 @@ bad revision, 403 updates off.
 
 from __future__ import annotations
 
+import contextvars
 import json
 import logging
 import threading
@@ -46,7 +47,13 @@ class Updater:
 
     Prefect and the flow are imported here, when the service starts, so that no
     merge waits for them. The caller has set up the Prefect API
-    (flows.runtime.prefect_api) for the life of the service."""
+    (flows.runtime.prefect_api) for the life of the service, and made this
+    object inside it: updates run in the context it was made in. A request
+    thread starts with no context of its own, and there Prefect falls back to
+    its global settings, read from the environment at import (or when its
+    plugins last ran). Where those predate the API URL, as in the test
+    process, the first update started a second, temporary Prefect server in
+    the service's process and reported its flow run to that one."""
 
     def __init__(
         self,
@@ -61,6 +68,7 @@ class Updater:
         self.runner = runner
         self.mirror_url = mirror_url
         self._lock = threading.Lock()
+        self._context = contextvars.copy_context()
 
     def update(self, repo: pygit2.Repository, rev: str) -> dict[str, Any]:
         from freshindex.gitrepo import resolve_commit
@@ -69,7 +77,8 @@ class Updater:
         asked = time.monotonic()
         with self._lock:
             started = time.monotonic()
-            summary = self._run(
+            summary = self._context.copy().run(
+                self._run,
                 str(Path(repo.path).resolve()),
                 self.store_uri,
                 str(commit.id),

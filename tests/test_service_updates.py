@@ -40,6 +40,12 @@ def warm(prefect_api: str, tmp_path: Path, store_uri: str) -> Iterator[tuple[Pat
     updater = Updater(store_uri, lambda: task_runner(None, None, "threads"))
     with serving(QueryService(open_repo(repo), open_store(store_uri), updater)) as base:
         yield repo, store_uri, base
+    # updates run in request threads, and must report to the session's API:
+    # Prefect starts a temporary server in this process for a client that
+    # does not see the API's URL
+    from prefect.server.api.server import SubprocessASGIServer
+
+    assert not [s for s in SubprocessASGIServer._instances.values() if s.running]
 
 
 def current(store_uri: str) -> str:
