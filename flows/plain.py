@@ -1,5 +1,5 @@
 """How freshindex's flows run under Prefect's flow engine: two fixed costs of
-every flow run removed, nothing else changed.
+every flow run removed, and SIGTERM left to freshindex's commands.
 
 1. Parameters. Prefect records a flow run's parameters through FastAPI's
    ``jsonable_encoder``, importing FastAPI for it on a process's first flow
@@ -15,6 +15,13 @@ every flow run removed, nothing else changed.
    no longer waits for the thread, which sees the flag within a second and
    exits without sending anything more (Prefect's own async engine stops it
    the same way: ``join_on_exit=False``).
+3. SIGTERM. The flow engine installs a SIGTERM handler for the run that raises
+   an exception wherever the process is; measured during a build, that
+   exception became a PydanticSerializationError once and was swallowed once
+   (freshindex/shutdown.py). When a freshindex command has installed its own
+   handler (freshindex.shutdown.terminate), the engine leaves it in place;
+   anywhere else (a flow run started by a Prefect runner or worker) it installs
+   its own as before, with the runner's cancellation.
 
 Pickling. Every shard task submitted to Dask carries its flow (in the task's
 context). Distributed pickles a submission with plain pickle first, which
@@ -119,3 +126,26 @@ def _unjoined_heartbeats() -> bool:
 
 
 HEARTBEATS_UNJOINED = _unjoined_heartbeats()
+
+
+def _sigterm_left_to_commands() -> bool:
+    """Install the SIGTERM change (3. above); True when installed."""
+    original = getattr(flow_engine, "capture_sigterm", None)
+    if original is None or getattr(original, "_freshindex", False):
+        return original is not None
+    from freshindex import shutdown
+
+    @contextlib.contextmanager
+    def capture_sigterm() -> Iterator[None]:
+        if shutdown.installed():
+            yield
+        else:
+            with original():
+                yield
+
+    capture_sigterm._freshindex = True  # type: ignore[attr-defined]
+    flow_engine.capture_sigterm = capture_sigterm
+    return True
+
+
+SIGTERM_LEFT_TO_COMMANDS = _sigterm_left_to_commands()

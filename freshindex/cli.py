@@ -10,12 +10,15 @@ import contextlib
 import json
 import logging
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from freshindex import shutdown
 from freshindex.exceptions import FreshindexError, NotFresh
 from indexer import heap
 
@@ -449,6 +452,10 @@ def cmd_serve(ctx: Context) -> int:
 
     args = ctx.args
     store = ctx.store()
+    # SIGTERM is how a service is stopped (docker stop, systemd): a clean exit,
+    # unwound (the main thread only waits for requests here), so a Prefect API
+    # it started stops with it.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     with contextlib.ExitStack() as stack:
         updater = None
         if args.updates:
@@ -710,6 +717,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         stream=sys.stderr,
         format="%(message)s",
     )
+    on_main_thread = threading.current_thread() is threading.main_thread()
+    # SIGTERM ends the command and what it started (freshindex/shutdown.py)
+    before = signal.signal(signal.SIGTERM, shutdown.terminate) if on_main_thread else None
     try:
         code = int(args.func(Context(args)))
     except FreshindexError as err:
@@ -725,6 +735,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = 1
     finally:
         heap.resume()  # a command that failed while it imported (indexer/heap.py)
+        if on_main_thread:  # main() called in a longer-lived process (tests)
+            signal.signal(signal.SIGTERM, before)
     sys.stdout.flush()
     return code
 

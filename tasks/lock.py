@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
+from freshindex import shutdown
+
 log = logging.getLogger("freshindex")
 
 LEASE_SECONDS = 60
@@ -133,6 +135,13 @@ class RequestedLock:
             target=context.run, args=(self._hold,), name="publish-lock", daemon=True
         )
         self._thread.start()
+        # SIGTERM: give the slot back (or the request up) before the process
+        # ends, instead of leaving the slot to its lease (freshindex/shutdown.py)
+        self._unregister = shutdown.on_terminate(self._on_terminate)
+
+    def _on_terminate(self) -> None:
+        self._release.set()
+        self._thread.join()
 
     def _hold(self) -> None:
         try:
@@ -164,6 +173,7 @@ class RequestedLock:
         held by the lease until it expires (LEASE_SECONDS)."""
         self._release.set()
         self._thread.join(timeout=30)
+        self._unregister()
 
 
 @contextlib.contextmanager

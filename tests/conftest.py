@@ -55,6 +55,36 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait()
 
 
+def descendants(pid: int) -> set[int]:
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            kids = Path(f"/proc/{p}/task/{p}/children").read_text().split()
+        except OSError:
+            continue
+        for k in map(int, kids):
+            found.add(k)
+            todo.append(k)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
 @pytest.fixture(scope="session", autouse=True)
 def isolated_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Keep caches and Prefect's home out of the user's directories."""

@@ -1,10 +1,11 @@
-"""freshindex's two changes to how Prefect runs its flows (flows/plain.py) and
+"""freshindex's three changes to how Prefect runs its flows (flows/plain.py) and
 the collector pause around imports (indexer/heap.py)."""
 
 from __future__ import annotations
 
 import gc
 import pickle
+import signal
 import threading
 from pathlib import Path
 from types import SimpleNamespace
@@ -19,8 +20,9 @@ from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows.build import build_flow
 from flows.deployments import deployments
-from flows.plain import HEARTBEATS_UNJOINED, PlainFlow, plain_flow
+from flows.plain import HEARTBEATS_UNJOINED, SIGTERM_LEFT_TO_COMMANDS, PlainFlow, plain_flow
 from flows.update import update_flow
+from freshindex import shutdown
 from indexer import heap
 from tasks.parse import parse_shard
 from tasks.update import update_shard
@@ -74,6 +76,22 @@ def test_heartbeats_are_sent_and_the_engine_does_not_wait_for_their_thread() -> 
     beating.join(timeout=5)
     assert not beating.is_alive()
     assert sent == ["beat"]  # nothing sent after the flow ended
+
+
+def test_the_engine_keeps_a_commands_sigterm_handler_and_installs_its_own_elsewhere() -> None:
+    # installed on this Prefect: if this fails after an upgrade, see flows/plain.py
+    assert SIGTERM_LEFT_TO_COMMANDS
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        signal.signal(signal.SIGTERM, shutdown.terminate)  # as freshindex.cli.main does
+        with flow_engine.capture_sigterm():
+            assert signal.getsignal(signal.SIGTERM) is shutdown.terminate
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a flow run under a Prefect runner
+        with flow_engine.capture_sigterm():
+            assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL  # Prefect's bridge
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def test_collector_is_paused_until_settled_or_resumed(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,7 +18,7 @@ from freshindex.gitrepo import open_repo
 from freshindex.service import QueryService, Updater
 from storage import open_store
 from storage.catalog import read_pointer
-from tests.conftest import free_port, stop, wait_http
+from tests.conftest import alive, cmdline, descendants, free_port, stop, wait_http
 from tests.repos import SAMPLE_FILES, commit_all, make_repo, write_files
 from tests.test_service import cli, get, serving
 
@@ -118,26 +118,36 @@ def test_updates_are_off_unless_asked_for(prefect_api: str, tmp_path: Path, stor
 
 @pytest.mark.parametrize("store_uri", ["file"], indirect=True)
 def test_cli_serve_updates(prefect_api: str, tmp_path: Path, store_uri: str) -> None:
-    """The command as a user starts it: its own process, the Prefect API from
-    the environment, an update on POST and the new version served."""
+    """The command as a user starts it, with no PREFECT_API_URL: its own process
+    and its own embedded Prefect API, an update on POST and the new version
+    served; SIGTERM stops the service and the API it started."""
     repo = built(tmp_path, store_uri)
     port = free_port()
     argv = ["--repo", str(repo), "--store", store_uri, "serve", "--updates", "--port", str(port)]
+    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
     proc = subprocess.Popen(
         [str(BIN / "freshindex"), *argv],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
-        env=dict(os.environ),
+        env=env,
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_http(base + "/healthz", proc, 60, "freshindex serve")
+        wait_http(base + "/healthz", proc, 180, "freshindex serve")
         (repo / "app" / "models.py").unlink()
         commit_all(repo, "delete models")
         code, body = get(base, "/update", "POST")
         doc = json.loads(body)
         assert code == 200 and doc["outcome"] == "published", doc
         assert json.loads(get(base, "/defs?name=persist")[1])["results"] == []
+        started = descendants(proc.pid)
+        # one Prefect API: the update ran in a request thread, and reported to
+        # the API the service started, not to a temporary one of its own
+        apis = [p for p in started if "uvicorn" in cmdline(p)]
+        assert len(apis) == 1, [cmdline(p) for p in started]
+        proc.terminate()
+        assert proc.wait(timeout=60) == 0
+        assert not [p for p in started if alive(p)], "left running"
     finally:
         stop(proc)  # type: ignore[arg-type]
         assert proc.stderr is not None
