@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from freshindex import shutdown
 from freshindex.cache import cache_dir
 
 QUIET_DASK_CONFIG = Path(__file__).parent / "dask-quiet"
@@ -132,6 +133,12 @@ def prefect_api() -> Iterator[str]:
         server = SubprocessASGIServer()
         server.start(timeout=180)
         url = server.api_url
+        # SIGTERM (freshindex/shutdown.py) kills this server rather than asking
+        # it to stop: asked, its task-run recorder, still flushing the events of
+        # the shards being cut short, printed tracebacks on this command's
+        # stderr (seen in CI). Its SQLite database stays consistent when the
+        # process is killed; the lost events are of task runs killed anyway.
+        unkilled = shutdown.killed_on_terminate(server.server_process.pid)
     os.environ["PREFECT_API_URL"] = url  # inherited by LocalCluster workers
     updates: dict[Any, Any] = {PREFECT_API_URL: url}
     if url.startswith("http://") and "PREFECT_API_SSL_CERT_FILE" not in os.environ:
@@ -145,6 +152,7 @@ def prefect_api() -> Iterator[str]:
             _flush_prefect_logs()
     finally:
         if server is not None:
+            unkilled()
             _wait_until_recorded(url, since)
             server.stop()
             # SubprocessASGIServer also registered stop() with atexit; run now,

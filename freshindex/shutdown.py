@@ -45,6 +45,7 @@ GRACE_SECONDS = 5.0
 REPORT_SECONDS = 3.0
 
 _releases: dict[int, Callable[[], None]] = {}
+_killed: set[int] = set()
 
 
 def terminate(signum: int, frame: FrameType | None) -> None:
@@ -74,6 +75,14 @@ def on_terminate(release: Callable[[], None]) -> Callable[[], None]:
         _releases.pop(key, None)
 
     return unregister
+
+
+def killed_on_terminate(pid: int) -> Callable[[], None]:
+    """Until the returned function is called, a SIGTERM stops process ``pid``
+    with SIGKILL rather than SIGTERM: for a helper whose own shutdown would
+    write to this command's stderr after its one line."""
+    _killed.add(pid)
+    return lambda: _killed.discard(pid)
 
 
 def _in_thread(fn: Callable[[], None], timeout: float) -> None:
@@ -110,7 +119,10 @@ def stop_descendants(grace: float) -> list[int]:
         return []
     for proc in found:
         with contextlib.suppress(psutil.Error):
-            proc.terminate()
+            if proc.pid in _killed:
+                proc.kill()
+            else:
+                proc.terminate()
     _, alive = psutil.wait_procs(found, timeout=grace)
     for proc in alive:
         with contextlib.suppress(psutil.Error):
