@@ -3,7 +3,8 @@ pointer never moved, shards gone missing, a service still serving an old version
 
 Unhealthy when
 - ``current.json`` does not name the newest complete published version (a
-  deliberate rollback is reported, not failed);
+  deliberate rollback is reported, not failed), or names one with no
+  publication record (a crash between the pointer swap and the record);
 - any table file of the current version is missing or does not match its
   sha256 (files are immutable, so a file verified once is afterwards only
   checked for presence and size);
@@ -18,7 +19,7 @@ from typing import Any
 from freshindex.exceptions import NotFound
 from storage import Store
 from storage.base import sha256_hex
-from storage.catalog import read_manifest, read_pointer, read_records
+from storage.catalog import newest_record, read_manifest, read_pointer
 
 
 @dataclass
@@ -37,9 +38,14 @@ class HealthChecker:
                 "notes": [],
                 "current": None,
             }
-        records = read_records(self.store)
-        newest = records[-1] if records else None
-        if newest is not None and newest.version != pointer.version:
+        # Records at or after the pointer's seq only: a store with years of
+        # publications costs one LIST page here, not a GET per version.
+        newest = newest_record(self.store, pointer.seq)
+        if newest is None:
+            problems.append(
+                f"current version {pointer.version} has no publication record (seq {pointer.seq})"
+            )
+        elif newest.version != pointer.version:
             if pointer.reason == "rollback":
                 notes.append(f"rolled back from {newest.version} to {pointer.version}")
             else:

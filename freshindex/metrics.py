@@ -8,7 +8,9 @@ plus gauges recomputed from the store and the repository at scrape time
 from __future__ import annotations
 
 import json
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,11 +20,17 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, gene
 from freshindex.exceptions import NotFound
 from freshindex.manifest import Manifest
 from storage import Store
-from storage.catalog import read_manifest, read_pointer, read_records, staging_key
+from storage.catalog import RecordTail, read_manifest, read_pointer, staging_key
 
 
 class Metrics:
     def __init__(self) -> None:
+        self._folding = threading.Lock()
+        self._records = RecordTail()
+        self._recrawls = 0
+        self._latest: dict[str, tuple[int, str]] = {}  # buildKind -> (seq, version)
+        self._manifests: dict[str, Manifest] = {}
+        self._summaries: dict[str, tuple[float, int]] = {}
         self.registry = CollectorRegistry()
         r = self.registry
         self.queries = Counter(
@@ -84,29 +92,53 @@ class Metrics:
         )
 
     def refresh(self, store: Store, repo: pygit2.Repository | None) -> None:
+        """Recompute the store gauges. Manifests, records and staging markers
+        never change once written, so each is read once per process: a scrape
+        reads the pointer, lists the records after the last one folded in, and
+        reads only what is new (one LIST page and two GETs when nothing was
+        published, however many versions the store holds)."""
         pointer = read_pointer(store).pointer
         if pointer is None:
             return
-        current = read_manifest(store, pointer.version)
+        current = self._manifest(store, pointer.version)
         self.tombstones.set(current.counts.tombstones)
         self._lag(current, repo)
-        recrawls = 0
-        latest: dict[str, Manifest] = {}
-        for record in read_records(store):
-            try:
-                m = read_manifest(store, record.version)
-            except NotFound:
-                continue
-            mode = (m.batch or {}).get("mode")
-            if mode in ("full", "shard-rebuild"):
-                recrawls += 1
-            latest[str(m.buildKind)] = m
-        self.recrawls.set(recrawls)
-        for kind, m in latest.items():
-            self.duration.labels(kind).set(_duration(store, m))
-            own = f"versions/{m.versionId}/"
-            self.rows.labels(kind).set(sum(t.rows for t in m.tables if t.key.startswith(own)))
+        with self._folding:  # concurrent scrapes must not fold a record twice
+            for m in _manifests(store, [r.version for r in self._records.new(store)]):
+                if (m.batch or {}).get("mode") in ("full", "shard-rebuild"):
+                    self._recrawls += 1
+                kind = str(m.buildKind)
+                if m.seq >= self._latest.get(kind, (0, ""))[0]:
+                    self._latest[kind] = (m.seq, m.versionId)
+            self.recrawls.set(self._recrawls)
+            for kind, (_seq, version) in self._latest.items():
+                duration, rows = self._summary(store, version)
+                self.duration.labels(kind).set(duration)
+                self.rows.labels(kind).set(rows)
+            newest = {version for _seq, version in self._latest.values()}
+            self._summaries = {v: s for v, s in self._summaries.items() if v in newest}
         self.pending.set(sum(1 for k in store.list("requests/") if k.endswith(".json")))
+
+    def _manifest(self, store: Store, version: str) -> Manifest:
+        m = self._manifests.get(version)
+        if m is None:
+            m = read_manifest(store, version)
+            self._manifests[version] = m
+            while len(self._manifests) > 8:  # the current one and the newest per kind
+                del self._manifests[next(iter(self._manifests))]
+        return m
+
+    def _summary(self, store: Store, version: str) -> tuple[float, int]:
+        """Wall time and rows written of a published version (cached: both are fixed)."""
+        if version not in self._summaries:
+            try:
+                m = self._manifest(store, version)
+            except NotFound:
+                return 0.0, 0
+            own = f"versions/{m.versionId}/"
+            rows = sum(t.rows for t in m.tables if t.key.startswith(own))
+            self._summaries[version] = (_duration(store, m), rows)
+        return self._summaries[version]
 
     def _lag(self, m: Manifest, repo: pygit2.Repository | None) -> None:
         if repo is None or repo.head_is_unborn:
@@ -133,6 +165,22 @@ class Metrics:
 
     def exposition(self) -> bytes:
         return generate_latest(self.registry)
+
+
+def _manifests(store: Store, versions: list[str]) -> list[Manifest]:
+    """The manifests of published versions, eight GETs at a time; a version
+    collected by gc before this process first looked is left out."""
+
+    def one(version: str) -> Manifest | None:
+        try:
+            return read_manifest(store, version)
+        except NotFound:
+            return None
+
+    if not versions:
+        return []
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return [m for m in pool.map(one, versions) if m is not None]
 
 
 def _duration(store: Store, m: Manifest) -> float:

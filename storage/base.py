@@ -52,8 +52,10 @@ class Store(ABC):
         etag match again (the A -> B -> A trap)."""
 
     @abstractmethod
-    def list(self, prefix: str) -> Iterator[str]:
-        """Keys under a prefix, sorted."""
+    def list(self, prefix: str, start_after: str | None = None) -> Iterator[str]:
+        """Keys under a prefix, sorted; with ``start_after`` (a whole key), only
+        the keys after it, as S3's ``StartAfter``: a reader of an append-only
+        prefix with sortable names lists only what is new to it."""
 
     @abstractmethod
     def delete(self, key: str) -> None: ...

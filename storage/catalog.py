@@ -20,6 +20,7 @@ import json
 import os
 import socket
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -108,15 +109,42 @@ def write_staging(store: Store, version: str, info: dict[str, object]) -> None:
     store.put_if_absent(staging_key(version), json.dumps(body, sort_keys=True).encode())
 
 
+def record_seq(key: str) -> int | None:
+    """The seq a ``records/<seq>.json`` key names (None for anything else there)."""
+    name = key.rsplit("/", 1)[-1]
+    stem = name.removesuffix(".json")
+    return int(stem) if stem != name and stem.isdigit() else None
+
+
+def _record_keys(store: Store, after_seq: int = 0) -> list[tuple[int, str]]:
+    """(seq, key) of the records with seq > ``after_seq``, in seq order: one
+    LIST from there (names are zero-padded, so key order is seq order)."""
+    start = record_key(after_seq) if after_seq > 0 else None
+    found = ((record_seq(k), k) for k in store.list(RECORDS, start_after=start))
+    return [(seq, k) for seq, k in found if seq is not None and seq > after_seq]
+
+
+def _read_many(store: Store, keys: list[str]) -> list[PublicationRecord]:
+    """The valid records among ``keys``, read eight at a time (one GET each
+    is a round trip to S3), in seq order. A corrupt or vanished record proves
+    nothing and is left out; verify reports it."""
+
+    def one(key: str) -> PublicationRecord | None:
+        try:
+            return PublicationRecord.model_validate_json(store.get(key).data)
+        except (NotFound, ValidationError):
+            return None
+
+    if len(keys) > 1:
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            found = list(pool.map(one, keys))
+    else:
+        found = [one(k) for k in keys]
+    return sorted((r for r in found if r is not None), key=lambda r: r.seq)
+
+
 def read_records(store: Store) -> list[PublicationRecord]:
-    out = []
-    for key in store.list(RECORDS):
-        if key.endswith(".json"):
-            try:
-                out.append(PublicationRecord.model_validate_json(store.get(key).data))
-            except ValidationError:
-                continue  # a corrupt record proves nothing; verify reports it
-    return sorted(out, key=lambda r: r.seq)
+    return _read_many(store, [key for _seq, key in _record_keys(store)])
 
 
 def record_for(store: Store, seq: int) -> PublicationRecord | None:
@@ -126,11 +154,52 @@ def record_for(store: Store, seq: int) -> PublicationRecord | None:
         return None
 
 
+def newest_record(store: Store, at_least: int) -> PublicationRecord | None:
+    """The valid record with the highest seq >= ``at_least``.
+
+    Lists only from ``at_least`` on, so asking from the pointer's seq costs one
+    LIST page and a GET however many versions were ever published."""
+    for seq, _key in reversed(_record_keys(store, at_least - 1)):
+        record = record_for(store, seq)
+        if record is not None:
+            return record
+    return None
+
+
 def next_seq(store: Store, base: PointerState) -> int:
-    seqs = [
-        int(k.rsplit("/", 1)[1].split(".")[0]) for k in store.list(RECORDS) if k.endswith(".json")
-    ]
-    return max([0, *seqs, base.pointer.seq if base.pointer else 0]) + 1
+    """One above every seq in use: the pointer's, and any record's after it (a
+    writer that won the pointer and then lost it, or versions published after
+    the one a rollback went back to). Records below the pointer's seq cannot
+    raise the answer, so they are not listed."""
+    floor = base.pointer.seq if base.pointer else 0
+    return max([floor, *(seq for seq, _key in _record_keys(store, floor))]) + 1
+
+
+class RecordTail:
+    """Each publication record read once, as it appears.
+
+    Records are append-only and immutable (gc keeps them), so a long-lived
+    reader (the service's /metrics) lists only the keys after the last seq it
+    has read through, and GETs only records it has not seen. A seq can appear
+    late (a writer that swapped the pointer after another writer's swap but
+    wrote its record first) or never (a crash between swap and record, which
+    verify reports), so ``through`` stops at the first gap and the seqs seen
+    beyond it are remembered."""
+
+    def __init__(self) -> None:
+        self.through = 0
+        self._beyond: set[int] = set()
+
+    def new(self, store: Store) -> list[PublicationRecord]:
+        keys = []
+        for seq, key in _record_keys(store, self.through):
+            if seq not in self._beyond:
+                self._beyond.add(seq)  # listed, so written; records are never rewritten
+                keys.append(key)
+        while self.through + 1 in self._beyond:
+            self.through += 1
+            self._beyond.discard(self.through)
+        return _read_many(store, keys)
 
 
 def list_versions(store: Store) -> dict[str, str]:

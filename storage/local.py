@@ -97,7 +97,7 @@ class LocalStore(Store):
                 fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
         return sha256_hex(data)
 
-    def list(self, prefix: str) -> Iterator[str]:
+    def list(self, prefix: str, start_after: str | None = None) -> Iterator[str]:
         base = self._path(prefix.rstrip("/")) if prefix else self.root
         if not base.exists():
             return iter(())
@@ -106,7 +106,9 @@ class LocalStore(Store):
             for name in files:
                 if name.startswith(".") or name.endswith(".lock"):
                     continue  # temporaries and lock files are not objects
-                keys.append(Path(dirpath, name).relative_to(self.root).as_posix())
+                key = Path(dirpath, name).relative_to(self.root).as_posix()
+                if start_after is None or key > start_after:
+                    keys.append(key)
         return iter(sorted(keys))
 
     def delete(self, key: str) -> None:

@@ -167,7 +167,7 @@ class S3Store(Store):
             raise err
         raise PreconditionFailed(f"{key}: another writer's object is there") from err
 
-    def list(self, prefix: str) -> Iterator[str]:
+    def list(self, prefix: str, start_after: str | None = None) -> Iterator[str]:
         full = self._key(prefix)
         strip = len(self.prefix) + 1 if self.prefix else 0
         token: str | None = None
@@ -176,6 +176,8 @@ class S3Store(Store):
             kwargs: dict[str, Any] = {"Prefix": full}
             if token:
                 kwargs["ContinuationToken"] = token
+            elif start_after is not None:
+                kwargs["StartAfter"] = self._key(start_after)
             resp = self._call(prefix, self.client.list_objects_v2, **kwargs)
             keys.extend(obj["Key"][strip:] for obj in resp.get("Contents", []))
             if not resp.get("IsTruncated"):

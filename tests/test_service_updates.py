@@ -15,6 +15,7 @@ import pytest
 
 from flows.runtime import task_runner
 from freshindex.gitrepo import open_repo
+from freshindex.metrics import Metrics
 from freshindex.service import QueryService, Updater
 from storage import open_store
 from storage.catalog import read_pointer
@@ -48,6 +49,11 @@ def warm(prefect_api: str, tmp_path: Path, store_uri: str) -> Iterator[tuple[Pat
     assert not [s for s in SubprocessASGIServer._instances.values() if s.running]
 
 
+def store_gauges(exposition: bytes) -> list[str]:
+    names = ("freshindex_recrawls", "freshindex_tombstones", "freshindex_last_")
+    return [line for line in exposition.decode().splitlines() if line.startswith(names)]
+
+
 def current(store_uri: str) -> str:
     return read_pointer(open_store(store_uri)).pointer.version  # type: ignore[union-attr]
 
@@ -61,10 +67,19 @@ def test_post_update_publishes_and_the_service_answers_from_it(warm) -> None:  #
     doc = json.loads(get(base, "/defs?name=merged_fn")[1])
     assert doc["freshness"] != "exact" and doc["indexVersion"] == before
 
+    text = get(base, "/metrics")[1].decode()  # the service has folded the full build's record
+    assert 'freshindex_last_rows_written{kind="full"}' in text
+    assert 'freshindex_last_rows_written{kind="incremental"}' not in text
+
     code, body = get(base, "/update", "POST")
     doc = json.loads(body)
     assert code == 200, doc
     assert doc["outcome"] == "published" and doc["mode"] == "incremental"
+    # the scrape folds only the new record in, and agrees with one that reads them all
+    fresh = Metrics()
+    fresh.refresh(open_store(store_uri), None)
+    assert store_gauges(get(base, "/metrics")[1]) == store_gauges(fresh.exposition())
+    assert 'freshindex_last_rows_written{kind="incremental"}' in fresh.exposition().decode()
     assert doc["version"] == doc["loaded"] == current(store_uri) != before
     assert doc["shardsRewritten"] == 1 and doc["wallSeconds"] > 0
 

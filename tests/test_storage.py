@@ -147,3 +147,5 @@ def test_s3_listing_pages(s3_server: str) -> None:
     store = open_store(f"s3://{bucket}/p")
     keys = list(store.list(""))
     assert len(keys) == 1005 and keys[0] == "k00000"
+    keys = list(store.list("", start_after="k00003"))  # StartAfter, then continuation pages
+    assert len(keys) == 1001 and keys[0] == "k00004" and keys[-1] == "k01004"
