@@ -114,6 +114,37 @@ def _dump_engine_context_once_per_map() -> None:
     EngineContext.serialize = serialize  # type: ignore[method-assign]
 
 
+class Quoted:
+    """A ``quote()``d task parameter on its way through dask.
+
+    Prefect's annotations are namedtuples, and dask rebuilds every tuple it
+    finds in a task's arguments from its items: ``quote(plan)`` arrived on the
+    worker as ``quote(((plan,),))`` and the task got a tuple (prefect-dask#43;
+    ``update --runner dask`` failed on it). A plain object is passed through
+    untouched; the worker quotes the value again, so its task engine still
+    does not walk it."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Quoted, (self.value,))
+
+
+def _pack_quoted(parameters: dict[str, Any]) -> dict[str, Any]:
+    from prefect.utilities.annotations import quote
+
+    return {k: Quoted(v.unquote()) if isinstance(v, quote) else v for k, v in parameters.items()}
+
+
+def _unpack_quoted(parameters: dict[str, Any]) -> dict[str, Any]:
+    from prefect.utilities.annotations import quote
+
+    return {k: quote(v.value) if isinstance(v, Quoted) else v for k, v in parameters.items()}
+
+
 def run_prefect_task(**kwargs: Any) -> Any:
     """What a worker runs for one submitted Prefect task: the task engine.
     A module-level function, so it pickles by reference; prefect-dask wraps
@@ -121,6 +152,8 @@ def run_prefect_task(**kwargs: Any) -> Any:
     by value, scanning sys.modules for every one (~10% of the flow process's
     GIL time on a 128-shard build)."""
     from prefect.task_engine import run_task_async, run_task_sync
+
+    kwargs["parameters"] = _unpack_quoted(kwargs["parameters"])
 
     if kwargs["task"].isasync:
         return asyncio.run(run_task_async(**kwargs))
@@ -211,7 +244,7 @@ class ShardTaskRunner(DaskTaskRunner):  # type: ignore[misc]
             task_run_id=task_run_id,
             wait_for=wait_for,
             return_type="state",
-            parameters=parameters,
+            parameters=_pack_quoted(parameters),
             dependencies=inputs,
             context=context,
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import subprocess
 import time
@@ -15,7 +16,7 @@ import pytest
 from flows.runtime import QUIET_DASK_CONFIG
 from freshindex.cli import main
 from tests.conftest import BIN, free_port, new_bucket, stop
-from tests.repos import SAMPLE_FILES, make_repo
+from tests.repos import SAMPLE_FILES, commit_all, make_repo, write_files
 
 pytestmark = pytest.mark.slow
 
@@ -96,7 +97,7 @@ def dumps(repo: Path, store: str) -> dict[str, list[str]]:
 
 
 @pytest.mark.parametrize("mode", ["shared-path", "mirror"])
-def test_build_on_an_existing_cluster_equals_a_local_build(
+def test_build_and_update_on_an_existing_cluster_equal_local_ones(
     cluster: str, s3_server: str, tmp_path: Path, mode: str
 ) -> None:
     repo = make_repo(tmp_path / "repo", SAMPLE_FILES)
@@ -126,3 +127,30 @@ def test_build_on_an_existing_cluster_equals_a_local_build(
     if mode == "mirror":
         # the workers read from their own mirror clone, not from the repo's path
         assert list((tmp_path / "mirrors").glob("*.git"))
+
+    # an update's shard tasks on the cluster: its plan reaches the workers
+    # whole (it is quote()d, which dask used to mangle into a tuple)
+    (repo / "app" / "models.py").rename(repo / "app" / "storage.py")
+    write_files(
+        repo,
+        {
+            "app/extra.py": "from app.storage import persist\n\n\ndef extra():\n    return persist(2)\n"
+        },
+    )
+    commit_all(repo, "a rename and a new caller")
+    code, out = run(
+        "--repo",
+        str(repo),
+        "--store",
+        s3_store,
+        "--json",
+        "update",
+        "--dask-address",
+        cluster,
+        *extra,
+    )
+    assert code == 0, out
+    assert json.loads(out)["mode"] == "incremental"
+    code, out = run("--repo", str(repo), "--store", local, "update", "--runner", "threads")
+    assert code == 0, out
+    assert dumps(repo, s3_store) == dumps(repo, local)
