@@ -149,20 +149,29 @@ def cmd_update(ctx: Context) -> int:
     uri = ctx.store_uri()
     ctx.store()
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
-    from flows.runtime import prefect_api
-    from flows.update import run_update
-
-    heap.settle()
     started = time.monotonic()
-    ctx.out.progress(f"updating {uri} to {commit.id}")
-    with prefect_api() as api_url:
-        summary = run_update(
-            str(Path(repo.path).resolve()),
-            uri,
-            str(commit.id),
-            _update_runner(args),
-            args.mirror_url,
-        )
+    from flows.runtime import EarlyCluster
+
+    early = None
+    if args.runner == "dask" and not args.dask_address:
+        early = EarlyCluster(args.workers)  # as for build: starts while Prefect is imported
+    try:
+        from flows.runtime import prefect_api
+        from flows.update import run_update
+
+        heap.settle()
+        ctx.out.progress(f"updating {uri} to {commit.id}")
+        with prefect_api() as api_url:
+            summary = run_update(
+                str(Path(repo.path).resolve()),
+                uri,
+                str(commit.id),
+                _update_runner(args, early),
+                args.mirror_url,
+            )
+    finally:
+        if early is not None:
+            early.close()
     summary["prefectApi"] = api_url
     summary["wallSeconds"] = round(time.monotonic() - started, 3)
     status = summary.get("outcome")
@@ -183,14 +192,14 @@ def cmd_update(ctx: Context) -> int:
     return 1
 
 
-def _update_runner(args: argparse.Namespace) -> Any:
+def _update_runner(args: argparse.Namespace, early: Any = None) -> Any:
     """The task runner of an update: an update touches few shards, so a thread
     pool in this process avoids the cluster start-up unless asked for (or a
     scheduler is given)."""
     from flows.runtime import task_runner
 
     kind = "dask" if args.dask_address else args.runner
-    return task_runner(args.workers, args.dask_address, kind)
+    return task_runner(args.workers, args.dask_address, kind, early)
 
 
 def raise_check(message: str) -> None:
