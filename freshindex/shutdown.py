@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import logging
 import os
 import signal
 import sys
@@ -51,6 +52,11 @@ _killed: set[int] = set()
 def terminate(signum: int, frame: FrameType | None) -> None:
     """The SIGTERM handler of a freshindex command (see the module's text)."""
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM changes nothing
+    # nothing this process logs from here is the user's business: a Dask
+    # nanny whose worker process is stopped below logs, from its own thread,
+    # that the exit status "was already read" (seen for workers spawned as
+    # this process's children, which stopping them reaps)
+    logging.disable(logging.CRITICAL)
     _in_thread(_report_crash, REPORT_SECONDS)
     for release in list(_releases.values()):
         _in_thread(release, REPORT_SECONDS)

@@ -60,10 +60,12 @@ def descendants(pid: int) -> set[int]:
     todo = [pid]
     while todo:
         p = todo.pop()
-        try:
-            kids = Path(f"/proc/{p}/task/{p}/children").read_text().split()
-        except OSError:
-            continue
+        # every thread's children: a process started from another thread (a
+        # Dask cluster started on an event loop) is not the main thread's child
+        kids = []
+        for children in Path(f"/proc/{p}/task").glob("*/children"):
+            with contextlib.suppress(OSError):
+                kids += children.read_text().split()
         for k in map(int, kids):
             found.add(k)
             todo.append(k)
@@ -124,6 +126,11 @@ def prefect_api(isolated_env: None, tmp_path_factory: pytest.TempPathFactory) ->
         with temporary_settings(updates={PREFECT_API_URL: url}):
             yield url
     finally:
+        # logs still queued for the API go before it stops (else Prefect
+        # prints "Error logging to API" as the test process exits)
+        from prefect.logging.handlers import APILogWorker
+
+        APILogWorker.drain_all(timeout=5)
         os.environ.pop("PREFECT_API_URL", None)
         stop(proc)
         log.close()

@@ -19,7 +19,7 @@ from storage import open_store
 from storage.catalog import read_pointer
 from tasks.lock import lock_name
 from tests.conftest import alive, descendants, stop
-from tests.repos import make_repo
+from tests.repos import commit_all, make_repo, write_files
 
 pytestmark = pytest.mark.slow
 
@@ -37,15 +37,55 @@ def flow_run_and_slots(store_uri: str) -> tuple[Any, int]:
     return run, limit.active_slots
 
 
+def terminated(argv: list[str], env: dict[str, str], store_dir: Path) -> list[str]:
+    """Run a freshindex command, SIGTERM it once its flow has begun (a new
+    staging marker), and check what every command owes a SIGTERM: exit 143,
+    one line, and no process it started left running. Its stderr lines."""
+    before = set(store_dir.glob("versions/*/staging.json"))
+    proc = subprocess.Popen(
+        [str(BIN / "freshindex"), *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
+    )
+    try:
+        deadline = time.monotonic() + 240
+        # the flow has begun and started its Dask cluster (and maybe a Prefect API)
+        while not (set(store_dir.glob("versions/*/staging.json")) - before) or not (
+            started := descendants(proc.pid)
+        ):
+            assert proc.poll() is None, proc.communicate()[1]
+            assert time.monotonic() < deadline, "the flow never started"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        _, stderr = proc.communicate(timeout=120)
+        err = stderr.decode().strip().splitlines()
+        assert proc.returncode == 143, err
+        # one line, and nothing after it (no warning from a helper process)
+        assert [line for line in err if not line.startswith(("building ", "updating "))] == [
+            "freshindex: terminated"
+        ], err
+        deadline = time.monotonic() + 30  # Dask nannies may take a moment to reap
+        while (left := [p for p in started if alive(p)]) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not left, f"left running: {left}"
+        return err
+    finally:
+        if proc.poll() is None:
+            stop(proc)
+        if proc.stderr is not None:
+            proc.stderr.close()
+
+
+def many_files(n: int, body: str = "return fn{j}(x)") -> dict[str, str]:
+    return {
+        f"pkg{i % 40}/mod{i}.py": f"def fn{i}(x):\n    {body.format(j=i - 1)}\n" for i in range(n)
+    }
+
+
 @pytest.mark.parametrize("api", ["embedded", "shared"])
 def test_sigterm_stops_a_build_and_everything_it_started(
     api: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
     # enough shards and files that the flow is still running when the signal lands
-    files = {
-        f"pkg{i % 40}/mod{i}.py": f"def fn{i}(x):\n    return fn{i - 1}(x)\n" for i in range(1500)
-    }
-    repo = make_repo(tmp_path / "repo", files)
+    repo = make_repo(tmp_path / "repo", many_files(1500))
     store_dir = tmp_path / "store"
     store_uri = store_dir.as_uri()
     # embedded: no PREFECT_API_URL, the command starts its own API; either way
@@ -53,41 +93,39 @@ def test_sigterm_stops_a_build_and_everything_it_started(
     env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
     if api == "shared":
         env["PREFECT_API_URL"] = request.getfixturevalue("prefect_api")
-    proc = subprocess.Popen(
-        [str(BIN / "freshindex"), "--repo", str(repo), "--store", store_uri, "build"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+    terminated(["--repo", str(repo), "--store", store_uri, "build"], env, store_dir)
+    assert read_pointer(open_store(store_uri)).pointer is None, "a half-built version was published"
+    if api == "shared":
+        run, slots = flow_run_and_slots(store_uri)
+        assert run.state.type.value == "CRASHED", run.state
+        assert slots == 0
+
+
+def test_sigterm_stops_an_update(prefect_api: str, tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", many_files(1500))
+    store_dir = tmp_path / "store"
+    store_uri = store_dir.as_uri()
+    argv = ["--repo", str(repo), "--store", store_uri]
+    env = {**os.environ, "PREFECT_API_URL": prefect_api}
+    subprocess.run(
+        [str(BIN / "freshindex"), *argv, "build", "--runner", "threads"],
         env=env,
+        check=True,
+        capture_output=True,
     )
-    try:
-        deadline = time.monotonic() + 240
-        while not list(store_dir.glob("versions/*/staging.json")):  # the flow has begun
-            assert proc.poll() is None, proc.communicate()[1]
-            assert time.monotonic() < deadline, "the build never started"
-            time.sleep(0.05)
-        started = descendants(proc.pid)
-        assert started, "the embedded Prefect API and the Dask cluster are child processes"
-        proc.send_signal(signal.SIGTERM)
-        _, stderr = proc.communicate(timeout=120)
-        err = stderr.decode().strip().splitlines()
-        assert proc.returncode == 143, err
-        # one line, and nothing after it (no warning from a helper process)
-        assert [line for line in err if not line.startswith("building ")] == [
-            "freshindex: terminated"
-        ], err
-        assert read_pointer(open_store(store_uri)).pointer is None, (
-            "a half-built version was published"
-        )
-        deadline = time.monotonic() + 30  # Dask nannies may take a moment to reap
-        while (left := [p for p in started if alive(p)]) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert not left, f"left running: {left}"
-        if api == "shared":
-            run, slots = flow_run_and_slots(store_uri)
-            assert run.state.type.value == "CRASHED", run.state
-            assert slots == 0, err
-    finally:
-        if proc.poll() is None:
-            stop(proc)
-        if proc.stderr is not None:
-            proc.stderr.close()
+    built = read_pointer(open_store(store_uri)).pointer
+    write_files(repo, many_files(1500, "return {j} + x"))
+    commit_all(repo, "every file changed")
+    terminated([*argv, "update", "--runner", "dask"], env, store_dir)
+    after = read_pointer(open_store(store_uri)).pointer
+    assert built is not None and after is not None and after.version == built.version, (
+        "the update published, or moved the pointer"
+    )
+    run, slots = flow_run_and_slots(store_uri)
+    assert run.state.type.value == "CRASHED", run.state
+    assert slots == 0
+    # the index it left is the build's, whole
+    verify = subprocess.run(
+        [str(BIN / "freshindex"), *argv, "verify"], env=env, capture_output=True
+    )
+    assert verify.returncode == 0, verify.stderr
