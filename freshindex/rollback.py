@@ -23,7 +23,8 @@ from storage.catalog import (
     make_pointer,
     now_iso,
     read_pointer,
-    read_records,
+    record_for,
+    records_before,
     swap_pointer,
 )
 
@@ -38,18 +39,14 @@ class RollbackResult:
     request_key: str
 
 
-def choose_target(store: Store, current: str, requested: str | None) -> str:
+def choose_target(store: Store, current: Pointer, requested: str | None) -> str:
     """The version to switch to: ``requested``, else the newest validly signed
-    record's version published before the current one."""
+    record's version published before the current one (below its seq)."""
     if requested:
         return requested
     public = signing.pinned_public_key()
-    records = read_records(store)
-    current_seq = next((r.seq for r in records if r.version == current), None)
-    for r in reversed(records):
-        if r.version == current or (current_seq is not None and r.seq >= current_seq):
-            continue
-        if signing.check(r, public).ok:
+    for r in records_before(store, current.seq):
+        if r.version != current.version and signing.check(r, public).ok:
             return r.version
     raise CheckFailed("no earlier version with a validly signed publication record to roll back to")
 
@@ -58,16 +55,14 @@ def rollback(store: Store, requested: str | None = None) -> RollbackResult:
     base = read_pointer(store)
     if base.pointer is None:
         raise BadInput(f"no current version in {store.describe()}: nothing to roll back")
-    target = choose_target(store, base.pointer.version, requested)
+    target = choose_target(store, base.pointer, requested)
     if target == base.pointer.version:
         raise BadInput(f"{target} is already current")
     manifest, problems = verify_version(store, target)
     if problems:
         raise CheckFailed(f"refusing to roll back to {target}: {problems[0]}")
-    record = next(
-        (r for r in read_records(store) if r.version == target and r.seq == manifest.seq), None
-    )
-    if record is None:
+    record = record_for(store, manifest.seq)
+    if record is None or record.version != target:
         raise CheckFailed(f"refusing to roll back to {target}: it has no publication record")
     verdict = signing.check(record, signing.pinned_public_key())
     if not verdict.ok:

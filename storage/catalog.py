@@ -20,6 +20,7 @@ import json
 import os
 import socket
 import uuid
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -152,6 +153,15 @@ def record_for(store: Store, seq: int) -> PublicationRecord | None:
         return PublicationRecord.model_validate_json(store.get(record_key(seq)).data)
     except (NotFound, ValidationError):
         return None
+
+
+def records_before(store: Store, seq: int) -> Iterator[PublicationRecord]:
+    """The valid records with a seq below ``seq``, newest first, each read only
+    when the caller asks for the next (a search for last-good usually stops
+    at the first)."""
+    for below, _key in reversed(_record_keys(store)):
+        if below < seq and (record := record_for(store, below)) is not None:
+            yield record
 
 
 def newest_record(store: Store, at_least: int) -> PublicationRecord | None:

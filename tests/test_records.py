@@ -20,6 +20,7 @@ from storage.catalog import (
     read_pointer,
     read_records,
     record_key,
+    records_before,
 )
 from tests.test_storage import _pointer
 
@@ -161,3 +162,15 @@ def test_health_reads_records_from_the_pointer_on(store_uri: str) -> None:
     assert "current.json names v48, newest published is v50" in checker.check()["problems"]
     point_at(store, 51)  # the pointer moved, its record was never written
     assert "current version v51 has no publication record (seq 51)" in checker.check()["problems"]
+
+
+def test_records_before_are_read_newest_first_and_only_as_asked(store_uri: str) -> None:
+    store = Counted(open_store(store_uri))
+    publish_records(store, *range(1, 61))
+    store.put_if_absent(record_key(61), b"corrupt")
+    store.calls.clear()
+    below = records_before(store, 60)
+    assert next(below).seq == 59
+    assert store.calls == {"list": 1, "get": 1}  # rollback's search stops at the first good one
+    assert [r.seq for r in records_before(store, 4)] == [3, 2, 1]
+    assert [r.seq for r in records_before(store, 100)][:2] == [60, 59]  # the corrupt one skipped
