@@ -8,6 +8,7 @@ import os
 import subprocess
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,21 @@ def run_deployment(name: str, parameters: dict[str, object]) -> object:
             time.sleep(1)
 
 
+def wait_registered(name: str, since: datetime, proc: subprocess.Popen[bytes]) -> None:
+    from prefect.client.orchestration import get_client
+
+    deadline = time.monotonic() + 120
+    with get_client(sync_client=True) as client:
+        while True:
+            assert proc.poll() is None, "freshindex deployments exited"
+            with contextlib.suppress(Exception):  # not registered yet
+                deployment = client.read_deployment_by_name(name)
+                if deployment.updated is not None and deployment.updated >= since:
+                    return
+            assert time.monotonic() < deadline, f"{name} was never registered"
+            time.sleep(0.5)
+
+
 @pytest.fixture
 def served(prefect_api: str, tmp_path: Path) -> Iterator[tuple[Path, str]]:
     repo = make_repo(tmp_path / "repo", SAMPLE_FILES)
@@ -50,6 +66,7 @@ def served(prefect_api: str, tmp_path: Path) -> Iterator[tuple[Path, str]]:
         == 0
     )
     log = open(tmp_path / "deployments.log", "wb")  # noqa: SIM115
+    started = datetime.now(UTC)
     proc = subprocess.Popen(
         [str(BIN / "freshindex"), "--repo", str(repo), "--store", store, "deployments"],
         stdout=log,
@@ -57,6 +74,9 @@ def served(prefect_api: str, tmp_path: Path) -> Iterator[tuple[Path, str]]:
         env=dict(os.environ),
     )
     try:
+        # registered by this process, not left in the session's API by an
+        # earlier test (rollback starts the on-merge run only if it exists)
+        wait_registered("freshindex-update/on-merge", started, proc)
         yield repo, store
     finally:
         stop(proc)
