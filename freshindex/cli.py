@@ -472,7 +472,14 @@ def cmd_serve(ctx: Context) -> int:
             from flows.runtime import prefect_api
 
             stack.enter_context(prefect_api())  # one API for the service's life
-            updater = Updater(ctx.store_uri(), lambda: _update_runner(args), args.mirror_url)
+            early = None
+            if args.runner == "dask" and not args.dask_address:
+                # one LocalCluster for the service's life, not one per update
+                from flows.runtime import EarlyCluster
+
+                early = EarlyCluster(args.workers)
+                stack.callback(early.close)
+            updater = Updater(ctx.store_uri(), lambda: _update_runner(args, early), args.mirror_url)
         service = QueryService(ctx.repo, store, updater)
         server = serve(service, args.host, args.port)
         stack.callback(server.server_close)

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -132,16 +133,14 @@ def test_updates_are_off_unless_asked_for(prefect_api: str, tmp_path: Path, stor
 
 
 @pytest.mark.parametrize("store_uri", ["file"], indirect=True)
-def test_cli_serve_updates(prefect_api: str, tmp_path: Path, store_uri: str) -> None:
-    """The command as a user starts it, with no PREFECT_API_URL: its own process
-    and its own embedded Prefect API, an update on POST and the new version
-    served; SIGTERM stops the service and the API it started."""
-    repo = built(tmp_path, store_uri)
+def start_serve(repo: Path, store_uri: str, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
+    """`freshindex serve --updates` as a user starts it, with no
+    PREFECT_API_URL (its own embedded Prefect API); once it answers."""
     port = free_port()
     argv = ["--repo", str(repo), "--store", store_uri, "serve", "--updates", "--port", str(port)]
     env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
     proc = subprocess.Popen(
-        [str(BIN / "freshindex"), *argv],
+        [str(BIN / "freshindex"), *argv, *extra],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         env=env,
@@ -149,6 +148,28 @@ def test_cli_serve_updates(prefect_api: str, tmp_path: Path, store_uri: str) -> 
     base = f"http://127.0.0.1:{port}"
     try:
         wait_http(base + "/healthz", proc, 180, "freshindex serve")
+    except BaseException:
+        stop(proc)
+        raise
+    return proc, base
+
+
+def stopped(proc: subprocess.Popen[bytes]) -> str:
+    """Stop the service if still running; its stderr."""
+    stop(proc)
+    assert proc.stderr is not None
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    return err
+
+
+def test_cli_serve_updates(prefect_api: str, tmp_path: Path, store_uri: str) -> None:
+    """The command as a user starts it: its own process and its own embedded
+    Prefect API, an update on POST and the new version served; SIGTERM stops
+    the service and the API it started."""
+    repo = built(tmp_path, store_uri)
+    proc, base = start_serve(repo, store_uri)
+    try:
         (repo / "app" / "models.py").unlink()
         commit_all(repo, "delete models")
         code, body = get(base, "/update", "POST")
@@ -164,8 +185,33 @@ def test_cli_serve_updates(prefect_api: str, tmp_path: Path, store_uri: str) -> 
         assert proc.wait(timeout=60) == 0
         assert not [p for p in started if alive(p)], "left running"
     finally:
-        stop(proc)  # type: ignore[arg-type]
-        assert proc.stderr is not None
-        err = proc.stderr.read().decode()
-        proc.stderr.close()
+        err = stopped(proc)
     assert "POST /update runs updates here" in err
+
+
+@pytest.mark.parametrize("store_uri", ["file"], indirect=True)
+def test_cli_serve_updates_keeps_one_local_cluster(
+    prefect_api: str, tmp_path: Path, store_uri: str
+) -> None:
+    """With --runner dask, the service starts one LocalCluster and every
+    update runs on it (a cluster per update cost its start-up each merge)."""
+    repo = built(tmp_path, store_uri)
+    proc, base = start_serve(repo, store_uri, "--runner", "dask")
+    try:
+        seen = []
+        for i in range(2):
+            write_files(repo, {f"app/merge{i}.py": f"def merge{i}():\n    return {i}\n"})
+            commit_all(repo, f"merge {i}")
+            code, body = get(base, "/update", "POST")
+            assert code == 200 and json.loads(body)["outcome"] == "published", body
+            seen.append({p for p in descendants(proc.pid) if "uvicorn" not in cmdline(p)})
+        assert len(seen[0]) >= 2, "the cluster's worker processes run between updates"
+        assert seen[0] == seen[1], "a second cluster was started"
+        proc.terminate()
+        assert proc.wait(timeout=60) == 0
+        deadline = time.monotonic() + 30  # forked workers may take a moment to reap
+        while (left := [p for p in seen[0] if alive(p)]) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not left, f"the cluster was left running: {[cmdline(p) for p in left]}"
+    finally:
+        stopped(proc)
