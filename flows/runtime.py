@@ -138,7 +138,7 @@ def prefect_api() -> Iterator[str]:
         # the shards being cut short, printed tracebacks on this command's
         # stderr (seen in CI). Its SQLite database stays consistent when the
         # process is killed; the lost events are of task runs killed anyway.
-        unkilled = shutdown.killed_on_terminate(server.server_process.pid)
+        unkilled = shutdown.api_started_here(server.server_process.pid)
     os.environ["PREFECT_API_URL"] = url  # inherited by LocalCluster workers
     updates: dict[Any, Any] = {PREFECT_API_URL: url}
     if url.startswith("http://") and "PREFECT_API_SSL_CERT_FILE" not in os.environ:

@@ -10,10 +10,12 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
+from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
+from prefect.client.schemas.objects import StateType
 
 from storage import open_store
 from storage.catalog import read_pointer
@@ -26,21 +28,55 @@ pytestmark = pytest.mark.slow
 BIN = Path(sys.executable).parent
 
 
-def flow_run_and_slots(store_uri: str) -> tuple[Any, int]:
+def shard_task_running(store_uri: str) -> Callable[[], bool]:
+    """On the shared API: whether a task of the newest flow run on this store
+    is running (the signal then lands with work on the workers)."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.sorting import FlowRunSort
+
+    def ready() -> bool:
+        with get_client(sync_client=True) as client:
+            runs = client.read_flow_runs(sort=FlowRunSort.EXPECTED_START_TIME_DESC, limit=5)
+            run = next((r for r in runs if r.parameters.get("store") == store_uri), None)
+            if run is None:
+                return False
+            tasks = client.read_task_runs(
+                flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[run.id]))
+            )
+        return any("shard" in t.name and t.state_type == StateType.RUNNING for t in tasks)
+
+    return ready
+
+
+def crashed_and_released(store_uri: str) -> None:
+    """On the shared API: the command's flow run is Crashed, none of its task
+    runs is left Running or Pending, and the publish slot is free."""
     from prefect.client.orchestration import get_client
     from prefect.client.schemas.sorting import FlowRunSort
 
     with get_client(sync_client=True) as client:
         runs = client.read_flow_runs(sort=FlowRunSort.EXPECTED_START_TIME_DESC, limit=20)
         run = next(r for r in runs if r.parameters.get("store") == store_uri)
+        tasks = client.read_task_runs(
+            flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[run.id]))
+        )
         limit = client.read_global_concurrency_limit_by_name(lock_name(store_uri))
-    return run, limit.active_slots
+    assert run.state is not None and run.state.type.value == "CRASHED", run.state
+    states = {t.state.type.value for t in tasks if t.state is not None}
+    assert tasks and not states & {"RUNNING", "PENDING"}, states
+    assert limit.active_slots == 0
 
 
-def terminated(argv: list[str], env: dict[str, str], store_dir: Path) -> list[str]:
+def terminated(
+    argv: list[str],
+    env: dict[str, str],
+    store_dir: Path,
+    ready: Callable[[], bool] = lambda: True,
+) -> list[str]:
     """Run a freshindex command, SIGTERM it once its flow has begun (a new
-    staging marker), and check what every command owes a SIGTERM: exit 143,
-    one line, and no process it started left running. Its stderr lines."""
+    staging marker) and ``ready()``, and check what every command owes a
+    SIGTERM: exit 143, one line, and no process it started left running.
+    Its stderr lines."""
     before = set(store_dir.glob("versions/*/staging.json"))
     proc = subprocess.Popen(
         [str(BIN / "freshindex"), *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
@@ -48,8 +84,10 @@ def terminated(argv: list[str], env: dict[str, str], store_dir: Path) -> list[st
     try:
         deadline = time.monotonic() + 240
         # the flow has begun and started its Dask cluster (and maybe a Prefect API)
-        while not (set(store_dir.glob("versions/*/staging.json")) - before) or not (
-            started := descendants(proc.pid)
+        while (
+            not (set(store_dir.glob("versions/*/staging.json")) - before)
+            or not (started := descendants(proc.pid))
+            or not ready()
         ):
             assert proc.poll() is None, proc.communicate()[1]
             assert time.monotonic() < deadline, "the flow never started"
@@ -93,12 +131,12 @@ def test_sigterm_stops_a_build_and_everything_it_started(
     env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
     if api == "shared":
         env["PREFECT_API_URL"] = request.getfixturevalue("prefect_api")
-    terminated(["--repo", str(repo), "--store", store_uri, "build"], env, store_dir)
+    # shared: once a shard task runs, which the signal must leave Crashed, not Running
+    ready = shard_task_running(store_uri) if api == "shared" else lambda: True
+    terminated(["--repo", str(repo), "--store", store_uri, "build"], env, store_dir, ready)
     assert read_pointer(open_store(store_uri)).pointer is None, "a half-built version was published"
     if api == "shared":
-        run, slots = flow_run_and_slots(store_uri)
-        assert run.state.type.value == "CRASHED", run.state
-        assert slots == 0
+        crashed_and_released(store_uri)
 
 
 def test_sigterm_stops_an_update(prefect_api: str, tmp_path: Path) -> None:
@@ -116,14 +154,13 @@ def test_sigterm_stops_an_update(prefect_api: str, tmp_path: Path) -> None:
     built = read_pointer(open_store(store_uri)).pointer
     write_files(repo, many_files(1500, "return {j} + x"))
     commit_all(repo, "every file changed")
-    terminated([*argv, "update", "--runner", "dask"], env, store_dir)
+    update = [*argv, "update", "--runner", "dask"]
+    terminated(update, env, store_dir, shard_task_running(store_uri))
     after = read_pointer(open_store(store_uri)).pointer
     assert built is not None and after is not None and after.version == built.version, (
         "the update published, or moved the pointer"
     )
-    run, slots = flow_run_and_slots(store_uri)
-    assert run.state.type.value == "CRASHED", run.state
-    assert slots == 0
+    crashed_and_released(store_uri)
     # the index it left is the build's, whole
     verify = subprocess.run(
         [str(BIN / "freshindex"), *argv, "verify"], env=env, capture_output=True
