@@ -16,18 +16,18 @@ RUN apt-get update \
 RUN useradd --create-home --uid 10001 freshindex
 WORKDIR /opt/freshindex
 
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md constraints.txt ./
 COPY freshindex ./freshindex
 COPY flows ./flows
 COPY tasks ./tasks
 COPY indexer ./indexer
 COPY storage ./storage
-RUN pip install .
+RUN pip install -c constraints.txt .
 
 USER freshindex
 WORKDIR /home/freshindex
 # The quiet Dask logging config ships with the package; workers started by
 # `dask worker` read it through DASK_CONFIG like LocalCluster workers do.
-ENV DASK_CONFIG=/usr/local/lib/python3.11/site-packages/flows/dask-quiet
+ENV DASK_CONFIG=/usr/local/lib/python3.11/site-packages/freshindex/flows/dask-quiet
 ENTRYPOINT ["freshindex"]
 CMD ["--help"]

@@ -14,13 +14,13 @@ from prefect.artifacts import create_table_artifact
 from prefect.states import Completed, Failed
 from prefect.utilities.annotations import quote
 
-from flows.plain import plain_flow
-from freshindex.manifest import TableEntry
-from freshindex.metrics import flow_artifact_rows
-from tasks.lock import requested_lock
-from tasks.parse import parse_shard
-from tasks.plan import plan_build
-from tasks.publish import Outcome, publish_version, validate_version
+from freshindex.core.manifest import TableEntry
+from freshindex.flows.plain import plain_flow
+from freshindex.ops.metrics import flow_artifact_rows
+from freshindex.tasks.lock import requested_lock
+from freshindex.tasks.parse import parse_shard
+from freshindex.tasks.plan import plan_build
+from freshindex.tasks.publish import Outcome, publish_version, validate_version
 
 T = TypeVar("T")
 

@@ -23,19 +23,19 @@ from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 from prefect.states import Completed, Failed
 
-from flows.build import build_flow, publish_artifact, summarize
-from flows.plain import plain_flow
-from flows.update import update_flow
-from freshindex.manifest import TableEntry
-from freshindex.query import ID_COLUMNS
-from freshindex.reader import IndexVersion, TableSet
-from storage import Store
-from storage.catalog import read_pointer
-from tasks.io import store_for
-from tasks.lock import publish_lock
-from tasks.parse import parse_shard
-from tasks.plan import plan_build
-from tasks.publish import finalize, validate_version
+from freshindex.core.manifest import TableEntry
+from freshindex.flows.build import build_flow, publish_artifact, summarize
+from freshindex.flows.plain import plain_flow
+from freshindex.flows.update import update_flow
+from freshindex.query.lookup import ID_COLUMNS
+from freshindex.query.reader import IndexVersion, TableSet
+from freshindex.storage import Store
+from freshindex.storage.catalog import read_pointer
+from freshindex.tasks.io import store_for
+from freshindex.tasks.lock import publish_lock
+from freshindex.tasks.parse import parse_shard
+from freshindex.tasks.plan import plan_build
+from freshindex.tasks.publish import finalize, validate_version
 
 DRIFT_TABLES = ("symbols", "edges", "documents")
 DRIFT_ROWS_SHOWN = 20

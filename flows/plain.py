@@ -18,8 +18,8 @@ every flow run removed, and SIGTERM left to freshindex's commands.
 3. SIGTERM. The flow engine installs a SIGTERM handler for the run that raises
    an exception wherever the process is; measured during a build, that
    exception became a PydanticSerializationError once and was swallowed once
-   (freshindex/shutdown.py). When a freshindex command has installed its own
-   handler (freshindex.shutdown.terminate), the engine leaves it in place;
+   (freshindex/core/shutdown.py). When a freshindex command has installed its own
+   handler (freshindex.core.shutdown.terminate), the engine leaves it in place;
    anywhere else (a flow run started by a Prefect runner or worker) it installs
    its own as before, with the runner's cancellation.
 
@@ -133,7 +133,7 @@ def _sigterm_left_to_commands() -> bool:
     original = getattr(flow_engine, "capture_sigterm", None)
     if original is None or getattr(original, "_freshindex", False):
         return original is not None
-    from freshindex import shutdown
+    from freshindex.core import shutdown
 
     @contextlib.contextmanager
     def capture_sigterm() -> Iterator[None]:

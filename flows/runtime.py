@@ -17,11 +17,12 @@ import re
 import threading
 import time
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from freshindex import shutdown
-from freshindex.cache import cache_dir
+from freshindex.core import shutdown
+from freshindex.core.cache import cache_dir
 
 QUIET_DASK_CONFIG = Path(__file__).parent / "dask-quiet"
 log = logging.getLogger("freshindex")
@@ -133,7 +134,7 @@ def prefect_api() -> Iterator[str]:
         server = SubprocessASGIServer()
         server.start(timeout=180)
         url = server.api_url
-        # SIGTERM (freshindex/shutdown.py) kills this server rather than asking
+        # SIGTERM (freshindex/core/shutdown.py) kills this server rather than asking
         # it to stop: asked, its task-run recorder, still flushing the events of
         # the shards being cut short, printed tracebacks on this command's
         # stderr (seen in CI). Its SQLite database stays consistent when the
@@ -210,7 +211,7 @@ def local_cluster_kwargs(workers: int | None) -> dict[str, Any]:
     }
 
 
-WORKER_MODULES = ["flows.worker_boot"]  # imports what a worker needs, collector paused
+WORKER_MODULES = ["freshindex.flows.worker_boot"]  # imports what a worker needs, collector paused
 
 
 def _fork_workers_from_a_server() -> None:
@@ -274,7 +275,7 @@ class EarlyCluster:
 
             _fork_workers_from_a_server()
             self.cluster = LocalCluster(
-                **local_cluster_kwargs(self.workers), preload=["tasks.parse"]
+                **local_cluster_kwargs(self.workers), preload=["freshindex.tasks.parse"]
             )
         except BaseException as err:  # raised where the cluster is first used
             self._error = err
@@ -310,7 +311,7 @@ def task_runner(
 
         return ThreadPoolTaskRunner(max_workers=workers or os.cpu_count() or 1)
     quiet_dask()
-    from flows.dask_runner import ShardTaskRunner
+    from freshindex.flows.dask_runner import ShardTaskRunner
 
     if address:
         return ShardTaskRunner(address=address)
@@ -326,3 +327,38 @@ def state_data(state: Any) -> dict[str, Any]:
     if isinstance(data, BaseException):
         raise data
     return {"outcome": "failed", "reason": state.message}
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """Where one command's flows run: the Prefect API they report to, and how
+    to make their task runner (a fresh one per flow run, on one cluster)."""
+
+    api_url: str
+    kind: str
+    workers: int | None
+    dask_address: str | None
+    early: EarlyCluster | None
+
+    def task_runner(self) -> Any:
+        return task_runner(self.workers, self.dask_address, self.kind, self.early)
+
+
+@contextlib.contextmanager
+def flow_runtime(
+    runner: str = "dask", workers: int | None = None, dask_address: str | None = None
+) -> Iterator[Runtime]:
+    """The one set-up that build, update and serve --updates share: Prefect
+    logging at WARNING, a LocalCluster started ahead (EarlyCluster: it starts
+    while Prefect is imported) unless a scheduler address is given or the
+    runner is the thread pool, and one Prefect API for the flow and every
+    worker. Everything it started is stopped on the way out."""
+    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    kind = "dask" if dask_address else runner
+    early = EarlyCluster(workers) if kind == "dask" and not dask_address else None
+    try:
+        with prefect_api() as api_url:
+            yield Runtime(api_url, kind, workers, dask_address, early)
+    finally:
+        if early is not None:
+            early.close()

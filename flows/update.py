@@ -15,16 +15,16 @@ from prefect import task, unmapped
 from prefect.cache_policies import NO_CACHE
 from prefect.states import Completed, Failed
 
-from flows.build import as_is, publish_artifact, summarize
-from flows.plain import plain_flow
-from freshindex.manifest import BuildKind, TableEntry
-from freshindex.rollback import pending_requests
-from tasks.io import store_for
-from tasks.lock import RequestedLock, locked, requested_lock
-from tasks.parse import parse_shard
-from tasks.publish import Outcome, finalize, validate_version
-from tasks.update import Mode, UpdatePlan, inherited_tables, plan_update, update_shard
-from tasks.validate import ValidationReport, validate_tables
+from freshindex.core.manifest import BuildKind, TableEntry
+from freshindex.flows.build import as_is, publish_artifact, summarize
+from freshindex.flows.plain import plain_flow
+from freshindex.ops.rollback import pending_requests
+from freshindex.tasks.io import store_for
+from freshindex.tasks.lock import RequestedLock, locked, requested_lock
+from freshindex.tasks.parse import parse_shard
+from freshindex.tasks.publish import Outcome, finalize, validate_version
+from freshindex.tasks.update import Mode, UpdatePlan, inherited_tables, plan_update, update_shard
+from freshindex.tasks.validate import ValidationReport, validate_tables
 
 
 @task(name="validate-update", cache_policy=NO_CACHE)
@@ -116,7 +116,7 @@ def run_update(
     up (flows.runtime.prefect_api); its summary, the `update --json` document.
     Used by `freshindex update` and by `freshindex serve --updates`, which runs
     every update in one warm process."""
-    from flows.runtime import state_data
+    from freshindex.flows.runtime import state_data
 
     state = update_flow.with_options(task_runner=runner)(
         repo=repo, store=store, rev=rev, mirror_url=mirror_url, return_state=True

@@ -8,15 +8,15 @@ The collector is paused while they load and the result frozen
 (indexer/heap.py), so the forked workers start with a frozen heap they share
 copy-on-write."""
 
-from indexer import heap
+from freshindex.indexer import heap
 
 heap.hold()
 
 import distributed  # noqa: E402, F401
 import prefect_dask  # noqa: E402, F401
 
-import flows.build  # noqa: E402
-import flows.update  # noqa: E402, F401
-import tasks.parse  # noqa: E402, F401
+import freshindex.flows.build  # noqa: E402
+import freshindex.flows.update  # noqa: E402
+import freshindex.tasks.parse  # noqa: E402, F401
 
 heap.settle()

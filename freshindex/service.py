@@ -31,13 +31,13 @@ from urllib.parse import parse_qs, urlparse
 
 import pygit2
 
-from freshindex import context as context_pkg
-from freshindex.answer import evaluate, query_doc
-from freshindex.exceptions import FreshindexError
-from freshindex.health import HealthChecker
-from freshindex.metrics import Metrics
-from freshindex.reader import IndexVersion
-from storage import Store
+from freshindex.core.exceptions import FreshindexError
+from freshindex.ops.health import HealthChecker
+from freshindex.ops.metrics import Metrics
+from freshindex.query import context as context_pkg
+from freshindex.query.answer import evaluate, query_doc
+from freshindex.query.reader import IndexVersion
+from freshindex.storage import Store
 
 log = logging.getLogger("freshindex")
 
@@ -61,7 +61,7 @@ class Updater:
         runner: Callable[[], Any],
         mirror_url: str | None = None,
     ) -> None:
-        from flows.update import run_update
+        from freshindex.flows.update import run_update
 
         self._run = run_update
         self.store_uri = store_uri
@@ -71,7 +71,7 @@ class Updater:
         self._context = contextvars.copy_context()
 
     def update(self, repo: pygit2.Repository, rev: str) -> dict[str, Any]:
-        from freshindex.gitrepo import resolve_commit
+        from freshindex.core.gitrepo import resolve_commit
 
         commit = resolve_commit(repo, rev)  # a bad REV is the caller's, before any queueing
         asked = time.monotonic()

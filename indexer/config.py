@@ -24,8 +24,8 @@ import re
 import tomllib
 from dataclasses import asdict, dataclass, field
 
-from freshindex.exceptions import ConfigError
-from indexer.languages import LANGUAGES
+from freshindex.core.exceptions import ConfigError
+from freshindex.indexer.languages import LANGUAGES
 
 CONFIG_FILE = "freshindex.toml"
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from indexer.config import IndexConfig, matches_any
-from indexer.languages import language_for
-from indexer.schema import SkipReason
+from freshindex.indexer.config import IndexConfig, matches_any
+from freshindex.indexer.languages import language_for
+from freshindex.indexer.schema import SkipReason
 
 GIT_MODE_SYMLINK = 0o120000
 GIT_MODE_SUBMODULE = 0o160000

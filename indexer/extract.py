@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
-from indexer.languages import ts_language, ts_query
-from indexer.schema import EdgeKind
+from freshindex.indexer.languages import ts_language, ts_query
+from freshindex.indexer.schema import EdgeKind
 
 # Resolves (language, importing path, module spec, imported name) to the path
 # of the file that defines it, or None.

@@ -14,7 +14,7 @@ are and write, next to them, a *delta*: ``delta-documents``, ``delta-symbols``,
 ``delta-edges`` and ``delta-refs`` (same schemas) with the current rows of
 the paths changed since the base was written, and ``masks``: the base paths
 whose rows no longer count. A shard's rows are its base rows whose path is
-not masked, plus its delta rows (freshindex/reader.py). When the delta grows
+not masked, plus its delta rows (freshindex/query/reader.py). When the delta grows
 past a fraction of the base, the next update folds it back into a new base.
 
 Lines are 1-based, columns 0-based byte offsets (shared/CONTRACT.md).

@@ -9,27 +9,16 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from indexer.config import IndexConfig
-from indexer.document import SNIFF_BYTES, classify, count_lines
-from indexer.extract import ParseBudgetExceeded, Resolver, extract
-from indexer.schema import SORT_KEYS, TABLES, DocStatus, SkipReason
-
-
-@dataclass(frozen=True)
-class TreeEntry:
-    """One blob (or link, or submodule) of the commit's tree. ``size`` -1:
-    not read yet (build_shard_tables asks ``size_of``)."""
-
-    path: str
-    oid: str
-    mode: int
-    size: int
+from freshindex.core.tree import TreeEntry
+from freshindex.indexer.config import IndexConfig
+from freshindex.indexer.document import SNIFF_BYTES, classify, count_lines
+from freshindex.indexer.extract import ParseBudgetExceeded, Resolver, extract
+from freshindex.indexer.schema import SORT_KEYS, TABLES, DocStatus, SkipReason
 
 
 def shard_of(path: str, shards: int) -> int:

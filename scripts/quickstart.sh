@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
-.venv/bin/python -m pip install -q --disable-pip-version-check -e .
+.venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt -e .
 export PREFECT_SERVER_ANALYTICS_ENABLED=false
 .venv/bin/freshindex build "$@"
 .venv/bin/freshindex status

@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+.venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt -e '.[test]'
 .venv/bin/ruff check .
 .venv/bin/mypy
+.venv/bin/lint-imports --no-cache
 exec .venv/bin/python -m pytest "$@"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from freshindex.exceptions import BadInput
-from storage.base import Blob, Store
+from freshindex.core.exceptions import BadInput
+from freshindex.storage.base import Blob, Store
 
 
 def open_store(uri: str) -> Store:
@@ -17,11 +17,11 @@ def open_store(uri: str) -> Store:
             raise BadInput(
                 f"bad store URI {uri!r}: file URIs take an absolute path (file:///abs/path)"
             )
-        from storage.local import LocalStore
+        from freshindex.storage.local import LocalStore
 
         return LocalStore(Path(unquote(parsed.path)))
     if parsed.scheme == "s3":
-        from storage.s3 import S3Store
+        from freshindex.storage.s3 import S3Store
 
         store = S3Store(uri)
         store.check()

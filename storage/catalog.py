@@ -27,15 +27,15 @@ from datetime import UTC, datetime
 
 from pydantic import ValidationError
 
-from freshindex.exceptions import (
+from freshindex.core.exceptions import (
     CommitStateUnknown,
     NotFound,
     PreconditionFailed,
     PublishConflict,
     VerificationFailed,
 )
-from freshindex.manifest import Manifest, Pointer, PublicationRecord, VersionState
-from storage.base import Store
+from freshindex.core.manifest import Manifest, Pointer, PublicationRecord, VersionState
+from freshindex.storage.base import Store
 
 CURRENT = "current.json"
 RECORDS = "records/"

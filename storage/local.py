@@ -16,8 +16,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from freshindex.exceptions import NotFound, PreconditionFailed, StoreUnavailable
-from storage.base import Blob, Store, sha256_hex
+from freshindex.core.exceptions import NotFound, PreconditionFailed, StoreUnavailable
+from freshindex.storage.base import Blob, Store, sha256_hex
 
 
 class LocalStore(Store):

@@ -21,13 +21,13 @@ import boto3
 import botocore.config
 import botocore.exceptions
 
-from freshindex.exceptions import (
+from freshindex.core.exceptions import (
     CommitStateUnknown,
     NotFound,
     PreconditionFailed,
     StoreUnavailable,
 )
-from storage.base import Blob, Store
+from freshindex.storage.base import Blob, Store
 
 _NETWORK_ERRORS = (
     botocore.exceptions.EndpointConnectionError,

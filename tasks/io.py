@@ -18,12 +18,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pygit2
 
-from freshindex import gitrepo
-from freshindex.cache import cache_dir
-from freshindex.exceptions import UnknownRevision
-from indexer.resolve import PathIndex
-from indexer.shard import TreeEntry, partition
-from storage import Store, open_store
+from freshindex.core import gitrepo
+from freshindex.core.cache import cache_dir
+from freshindex.core.exceptions import UnknownRevision
+from freshindex.core.tree import TreeEntry
+from freshindex.indexer.config import CONFIG_FILE, IndexConfig, parse_config
+from freshindex.indexer.resolve import PathIndex
+from freshindex.indexer.shard import partition
+from freshindex.storage import Store, open_store
 
 
 @functools.lru_cache(maxsize=8)
@@ -120,3 +122,12 @@ def decode_parquet(data: bytes) -> pa.Table:
     (measured: 512 files of a stdlib build, 0.74 s against 0.39 s on 2 cores).
     Single-threaded: callers decode many files at once on their own threads."""
     return pq.ParquetFile(pa.BufferReader(data)).read(use_threads=False)
+
+
+def config_at(repo: pygit2.Repository, commit: pygit2.Commit) -> IndexConfig:
+    """freshindex.toml as it is in ``commit`` (defaults when absent)."""
+    try:
+        entry = commit.tree[CONFIG_FILE]
+    except KeyError:
+        return parse_config(None)
+    return parse_config(gitrepo.read_blob(repo, str(entry.id)))

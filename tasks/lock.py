@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
-from freshindex import shutdown
+from freshindex.core import shutdown
 
 log = logging.getLogger("freshindex")
 
@@ -136,7 +136,7 @@ class RequestedLock:
         )
         self._thread.start()
         # SIGTERM: give the slot back (or the request up) before the process
-        # ends, instead of leaving the slot to its lease (freshindex/shutdown.py)
+        # ends, instead of leaving the slot to its lease (freshindex/core/shutdown.py)
         self._unregister = shutdown.on_terminate(self._on_terminate)
 
     def _on_terminate(self) -> None:

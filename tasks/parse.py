@@ -8,14 +8,14 @@ import pyarrow as pa
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from freshindex import gitrepo
-from freshindex.manifest import TableEntry
-from indexer import heap
-from indexer.shard import build_shard_tables, doc_counts
-from storage.base import sha256_hex
-from storage.catalog import table_key
-from tasks.io import encode_parquet, store_for, tree_partition, worker_git_dir
-from tasks.plan import ShardJob
+from freshindex.core import gitrepo
+from freshindex.core.manifest import TableEntry
+from freshindex.indexer import heap
+from freshindex.indexer.shard import build_shard_tables, doc_counts
+from freshindex.storage.base import sha256_hex
+from freshindex.storage.catalog import table_key
+from freshindex.tasks.io import encode_parquet, store_for, tree_partition, worker_git_dir
+from freshindex.tasks.plan import ShardJob
 
 
 def index_shard(job: ShardJob, shard: int) -> list[TableEntry]:

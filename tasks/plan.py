@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from freshindex import gitrepo
-from freshindex.exceptions import ConfigError
-from freshindex.manifest import Submodule
-from indexer.config import IndexConfig
-from storage.catalog import PointerState, new_version_id, read_pointer, write_staging
-from tasks.io import store_for, tree_entries
+from freshindex.core import gitrepo
+from freshindex.core.exceptions import ConfigError
+from freshindex.core.manifest import Submodule
+from freshindex.indexer.config import IndexConfig
+from freshindex.storage.catalog import PointerState, new_version_id, read_pointer, write_staging
+from freshindex.tasks.io import config_at, store_for, tree_entries
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ def plan_build(
 ) -> BuildPlan:
     repo = gitrepo.open_repo(repo_path)
     commit = gitrepo.resolve_commit(repo, rev)
-    config = gitrepo.config_at(repo, commit)
+    config = config_at(repo, commit)
     n = shards or config.shards
     if not 1 <= n <= 4096:
         raise ConfigError(f"shards must be between 1 and 4096, not {n}")

@@ -8,8 +8,8 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 import freshindex
-from freshindex.exceptions import PreconditionFailed, PublishConflict
-from freshindex.manifest import (
+from freshindex.core.exceptions import PreconditionFailed, PublishConflict
+from freshindex.core.manifest import (
     BuildKind,
     Counts,
     IndexerInfo,
@@ -18,14 +18,14 @@ from freshindex.manifest import (
     TableEntry,
     VersionState,
 )
-from freshindex.signing import sign, signing_key
-from indexer.languages import grammar_versions, indexer_digest
-from storage import Store
-from storage.catalog import manifest_key, next_seq, now_iso, publish
-from tasks.io import store_for
-from tasks.lock import RequestedLock, locked
-from tasks.plan import BuildPlan
-from tasks.validate import ValidationReport, validate_tables
+from freshindex.core.signing import sign, signing_key
+from freshindex.indexer.languages import grammar_versions, indexer_digest
+from freshindex.storage import Store
+from freshindex.storage.catalog import manifest_key, next_seq, now_iso, publish
+from freshindex.tasks.io import store_for
+from freshindex.tasks.lock import RequestedLock, locked
+from freshindex.tasks.plan import BuildPlan
+from freshindex.tasks.validate import ValidationReport, validate_tables
 
 
 @dataclass(frozen=True)

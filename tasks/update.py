@@ -12,6 +12,9 @@ at the parent's files, with their digests, without copying them.
 Besides the changed files, the batch re-parses *dependents*: files whose
 edges resolved to a touched path, and files with an unresolved import whose
 last segment names an added file, so ``resolved_path`` equals a full build's.
+
+Over 400 lines on purpose: planning a batch and applying it to a shard share
+the plan's fields and the delta rules, and read as one sequence.
 """
 
 from __future__ import annotations
@@ -27,26 +30,33 @@ import pyarrow.dataset as ds
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from freshindex import gitrepo
-from freshindex.freshness import Relation, changed_between, relation_of
-from freshindex.manifest import Manifest, Submodule, TableEntry
-from freshindex.reader import IndexVersion
-from indexer import heap
-from indexer.config import IndexConfig
-from indexer.languages import grammar_versions, indexer_digest
-from indexer.schema import BASE_TABLES, delta_of
-from indexer.shard import (
-    TreeEntry,
+from freshindex.core import gitrepo
+from freshindex.core.manifest import Manifest, Submodule, TableEntry
+from freshindex.core.tree import TreeEntry
+from freshindex.indexer import heap
+from freshindex.indexer.config import IndexConfig
+from freshindex.indexer.languages import grammar_versions, indexer_digest
+from freshindex.indexer.schema import BASE_TABLES, delta_of
+from freshindex.indexer.shard import (
     build_shard_tables,
     doc_counts,
     rows_to_table,
     shard_of,
     sort_table,
 )
-from storage.catalog import new_version_id, next_seq, read_pointer, write_staging
-from tasks.io import decode_parquet, store_for, tree_entries, tree_partition, worker_git_dir
-from tasks.parse import write_shard
-from tasks.plan import BuildPlan, ShardJob
+from freshindex.query.freshness import Relation, changed_between, relation_of
+from freshindex.query.reader import IndexVersion
+from freshindex.storage.catalog import new_version_id, next_seq, read_pointer, write_staging
+from freshindex.tasks.io import (
+    config_at,
+    decode_parquet,
+    store_for,
+    tree_entries,
+    tree_partition,
+    worker_git_dir,
+)
+from freshindex.tasks.parse import write_shard
+from freshindex.tasks.plan import BuildPlan, ShardJob
 
 
 class Mode:
@@ -138,7 +148,7 @@ def plan_update(
 ) -> UpdatePlan:
     repo = gitrepo.open_repo(repo_path)
     commit = gitrepo.resolve_commit(repo, rev)
-    config = gitrepo.config_at(repo, commit)
+    config = config_at(repo, commit)
     store = store_for(store_uri)
     base = read_pointer(store)
     parent = IndexVersion.load(store, base.pointer.version, base.pointer) if base.pointer else None

@@ -28,13 +28,13 @@ from dataclasses import dataclass
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from freshindex.exceptions import NotFound
-from freshindex.manifest import TableEntry, live_counts
-from indexer.schema import BASE_TABLES, DELTA_TABLES, DocStatus
-from indexer.shard import doc_counts, sort_table
-from storage import Store
-from storage.base import sha256_hex
-from tasks.io import decode_parquet
+from freshindex.core.exceptions import NotFound
+from freshindex.core.manifest import TableEntry, live_counts
+from freshindex.indexer.schema import BASE_TABLES, DELTA_TABLES, DocStatus
+from freshindex.indexer.shard import doc_counts, sort_table
+from freshindex.storage import Store
+from freshindex.storage.base import sha256_hex
+from freshindex.tasks.io import decode_parquet
 
 
 @dataclass(frozen=True)

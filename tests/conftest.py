@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.runtime import server_environment
+from freshindex.flows.runtime import server_environment
 from tests.repos import SAMPLE_FILES, git, make_repo
 
 BIN = Path(sys.executable).parent
@@ -44,6 +44,17 @@ def wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float, what: str
         except OSError:
             time.sleep(0.2)
     raise RuntimeError(f"{what} did not answer on {url} within {timeout} s")
+
+
+def wait_for_workers(address: str, n: int, timeout: float = 60) -> None:
+    """Until the Dask scheduler at ``address`` has ``n`` workers."""
+    from distributed import Client
+
+    deadline = time.monotonic() + timeout
+    with Client(address, timeout=30) as client:
+        while len(client.scheduler_info()["workers"]) < n:
+            assert time.monotonic() < deadline, f"{n} worker(s) did not join {address}"
+            time.sleep(0.2)
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:

@@ -11,8 +11,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from freshindex.cli import main
-from storage import open_store
-from storage.catalog import read_manifest, read_pointer
+from freshindex.storage import open_store
+from freshindex.storage.catalog import read_manifest, read_pointer
 from tests.conftest import new_bucket
 from tests.repos import EXPECTED_DEFS, EXPECTED_REFS, SAMPLE_FILES, make_repo
 

@@ -11,8 +11,8 @@ from distributed import LocalCluster
 from prefect import flow, task
 from prefect.utilities.annotations import quote, unmapped
 
-from flows.build import as_is
-from flows.dask_runner import ShardTaskRunner
+from freshindex.flows.build import as_is
+from freshindex.flows.dask_runner import ShardTaskRunner
 
 
 @task

@@ -14,15 +14,15 @@ import pyarrow.dataset as ds
 import pytest
 
 from freshindex.cli import main
-from freshindex.manifest import TableEntry
-from freshindex.reader import IndexVersion
-from indexer.shard import rows_to_table
-from storage import open_store
-from storage.base import sha256_hex
-from storage.catalog import read_manifest, read_pointer
-from tasks.io import encode_parquet
-from tasks.update import inherited_tables, plan_update, update_one_shard
-from tasks.validate import ValidationReport, validate_tables
+from freshindex.core.manifest import TableEntry
+from freshindex.indexer.shard import rows_to_table
+from freshindex.query.reader import IndexVersion
+from freshindex.storage import open_store
+from freshindex.storage.base import sha256_hex
+from freshindex.storage.catalog import read_manifest, read_pointer
+from freshindex.tasks.io import encode_parquet
+from freshindex.tasks.update import inherited_tables, plan_update, update_one_shard
+from freshindex.tasks.validate import ValidationReport, validate_tables
 from tests.repos import SAMPLE_FILES, commit_all, make_repo, write_files
 
 pytestmark = pytest.mark.slow

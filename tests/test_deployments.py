@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from freshindex.cli import main
-from storage import open_store
-from storage.catalog import read_pointer
+from freshindex.storage import open_store
+from freshindex.storage.catalog import read_pointer
 from tests.conftest import BIN, stop
 from tests.repos import SAMPLE_FILES, commit_all, make_repo, write_files
 
@@ -94,7 +94,7 @@ def test_on_merge_deployment_moves_the_pointer(served: tuple[Path, str]) -> None
     assert run.state is not None and run.state.is_completed(), run.state  # type: ignore[attr-defined]
     pointer = read_pointer(open_store(store)).pointer
     assert pointer is not None
-    from storage.catalog import read_manifest
+    from freshindex.storage.catalog import read_manifest
 
     assert read_manifest(open_store(store), pointer.version).sourceCommit == sha
 
@@ -105,13 +105,13 @@ def _corrupt_current(repo: Path, store_uri: str) -> None:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from indexer.shard import sort_table
-    from storage.base import sha256_hex
-    from tasks.io import decode_parquet, encode_parquet
-    from tasks.parse import index_shard
-    from tasks.plan import plan_build
-    from tasks.publish import finalize
-    from tasks.validate import validate_tables
+    from freshindex.indexer.shard import sort_table
+    from freshindex.storage.base import sha256_hex
+    from freshindex.tasks.io import decode_parquet, encode_parquet
+    from freshindex.tasks.parse import index_shard
+    from freshindex.tasks.plan import plan_build
+    from freshindex.tasks.publish import finalize
+    from freshindex.tasks.validate import validate_tables
 
     store = open_store(store_uri)
     plan = plan_build.fn(str(repo), store_uri, "HEAD", 4)
@@ -178,7 +178,7 @@ def test_rollback_starts_the_rebuild_flow_run(
     doc = json.loads(out.getvalue())
     assert doc["current"] == first and doc["rebuildRun"]
     # the served on-merge deployment picks the run up and the index reaches HEAD again
-    from storage.catalog import read_manifest
+    from freshindex.storage.catalog import read_manifest
 
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:

@@ -7,15 +7,13 @@ import io
 import json
 import os
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from flows.runtime import QUIET_DASK_CONFIG
 from freshindex.cli import main
-from tests.conftest import BIN, free_port, new_bucket, stop
+from tests.conftest import BIN, free_port, new_bucket, stop, wait_for_workers
 from tests.repos import SAMPLE_FILES, commit_all, make_repo, write_files
 
 pytestmark = pytest.mark.slow
@@ -32,11 +30,9 @@ def run(*argv: str) -> tuple[int, str]:
 def cluster(prefect_api: str, s3_server: str, tmp_path: Path) -> Iterator[str]:
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
-    env = {
-        **os.environ,
-        "DASK_CONFIG": str(QUIET_DASK_CONFIG),
-        "FRESHINDEX_MIRROR_DIR": str(tmp_path / "mirrors"),
-    }
+    # Dask's default config, as a user starts them
+    env = {k: v for k, v in os.environ.items() if k != "DASK_CONFIG"}
+    env["FRESHINDEX_MIRROR_DIR"] = str(tmp_path / "mirrors")
     procs = [
         subprocess.Popen(
             [
@@ -74,13 +70,7 @@ def cluster(prefect_api: str, s3_server: str, tmp_path: Path) -> Iterator[str]:
             )
         )
     try:
-        from distributed import Client
-
-        deadline = time.monotonic() + 60
-        with Client(address, timeout=30) as client:
-            while len(client.scheduler_info()["workers"]) < 2:
-                assert time.monotonic() < deadline, "workers did not join"
-                time.sleep(0.2)
+        wait_for_workers(address, 2)
         yield address
     finally:
         for p in reversed(procs):

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from indexer.extract import ParseBudgetExceeded, extract, parse
-from indexer.languages import LANGUAGES, language_for
-from indexer.resolve import PathIndex
-from indexer.schema import EDGES, SYMBOLS
+from freshindex.indexer.extract import ParseBudgetExceeded, extract, parse
+from freshindex.indexer.languages import LANGUAGES, language_for
+from freshindex.indexer.resolve import PathIndex
+from freshindex.indexer.schema import EDGES, SYMBOLS
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lang"
 
@@ -132,7 +132,7 @@ def test_parsing_keeps_no_reference_to_the_source() -> None:
 
 
 def test_a_cancelled_parse_keeps_no_reference_either(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("indexer.extract._PARSE_CALLS_FLOOR", 0)  # cancel at once
+    monkeypatch.setattr("freshindex.indexer.extract._PARSE_CALLS_FLOOR", 0)  # cancel at once
     junk = bytes(bytearray(b"{[(" * 1_000))  # one chunk: the source itself
     before = sys.getrefcount(junk)
     for _ in range(3):

@@ -18,14 +18,19 @@ from prefect.client.orchestration import get_client
 from prefect.logging.handlers import APILogWorker
 from prefect.task_runners import ThreadPoolTaskRunner
 
-from flows.build import build_flow
-from flows.deployments import deployments
-from flows.plain import HEARTBEATS_UNJOINED, SIGTERM_LEFT_TO_COMMANDS, PlainFlow, plain_flow
-from flows.update import update_flow
-from freshindex import shutdown
-from indexer import heap
-from tasks.parse import parse_shard
-from tasks.update import update_shard
+from freshindex.core import shutdown
+from freshindex.flows.build import build_flow
+from freshindex.flows.deployments import deployments
+from freshindex.flows.plain import (
+    HEARTBEATS_UNJOINED,
+    SIGTERM_LEFT_TO_COMMANDS,
+    PlainFlow,
+    plain_flow,
+)
+from freshindex.flows.update import update_flow
+from freshindex.indexer import heap
+from freshindex.tasks.parse import parse_shard
+from freshindex.tasks.update import update_shard
 
 
 @plain_flow(name="freshindex-test-plain", validate_parameters=False)

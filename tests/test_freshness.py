@@ -11,7 +11,7 @@ import pygit2
 import pytest
 
 from freshindex.cli import main
-from freshindex.worktree import scan
+from freshindex.query.worktree import scan
 from tests.repos import SAMPLE_FILES, commit_all, git, make_repo, write_files
 
 pytestmark = pytest.mark.slow

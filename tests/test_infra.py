@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 import yaml
@@ -40,7 +39,7 @@ def test_compose_workers_use_the_project_image_and_one_prefect_api() -> None:
 
 
 def test_compose_commands_are_valid_freshindex_arguments() -> None:
-    from freshindex.cli import build_parser
+    from freshindex.cli.parser import build_parser
 
     s = compose()["services"]
     build = build_parser().parse_args(s["build"]["command"])
@@ -54,19 +53,20 @@ def test_dockerfile_is_slim_non_root_and_installs_from_pyproject() -> None:
     text = (ROOT / "Dockerfile").read_text()
     assert re.search(r"^FROM python:3\.11-slim", text, re.M)
     assert re.search(r"^USER (?!root)\S+", text, re.M)
-    assert "pip install ." in text
-    packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
-        "packages"
-    ]["find"]["include"]
-    for pkg in packages:
-        assert f"COPY {pkg.rstrip('*')} " in text
+    # the tested versions, and every folder the package's symlinks point into
+    assert "pip install -c constraints.txt ." in text
+    assert re.search(r"^COPY [^\n]*constraints\.txt", text, re.M)
+    for folder in ("freshindex", "flows", "tasks", "indexer", "storage"):
+        assert f"COPY {folder} ./{folder}" in text
+        if folder != "freshindex":
+            assert (ROOT / "freshindex" / folder).resolve() == (ROOT / folder).resolve()
     assert '"freshindex"' in text  # the console script is the entrypoint
 
 
 def test_compose_prefect_server_batches_its_task_run_recorder() -> None:
     """The server settings freshindex applies to the servers it starts
     (flows/runtime.py) are the compose server's too."""
-    from flows.runtime import SERVER_SETTINGS
+    from freshindex.flows.runtime import SERVER_SETTINGS
 
     env = compose()["services"]["prefect-server"]["environment"]
     assert {k: str(env.get(k)) for k in SERVER_SETTINGS} == SERVER_SETTINGS

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from freshindex.manifest import (
+from freshindex.core.manifest import (
     BuildKind,
     Counts,
     IndexerInfo,

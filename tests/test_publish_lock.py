@@ -22,14 +22,14 @@ import prefect.settings  # noqa: F401
 import pytest
 
 from freshindex.cli import main
-from tasks.lock import LEASE_SECONDS, RequestedLock, lock_name, publish_lock
+from freshindex.tasks.lock import LEASE_SECONDS, RequestedLock, lock_name, publish_lock
 from tests.repos import SAMPLE_FILES, commit_all, make_repo, write_files
 
 pytestmark = pytest.mark.slow
 
 HOLDER = """
 import sys
-from tasks.lock import publish_lock
+from freshindex.tasks.lock import publish_lock
 with publish_lock(sys.argv[1]):
     print("held", flush=True)
     sys.stdin.read()  # until the test closes our stdin
@@ -132,8 +132,8 @@ def test_updates_for_one_merge_queue_on_the_lock_instead_of_conflicting(
     incremental update holds the slot from before it reads the pointer, so
     the second plans against the first's version and has nothing to do,
     rather than losing the pointer's compare-and-swap."""
-    from storage import open_store
-    from storage.catalog import read_manifest, read_pointer
+    from freshindex.storage import open_store
+    from freshindex.storage.catalog import read_manifest, read_pointer
 
     repo = make_repo(tmp_path / "repo", SAMPLE_FILES)
     store = (tmp_path / "store").as_uri()

@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 
 from freshindex.cli import main
-from freshindex.verify import verify_version
-from indexer.shard import sort_table
-from storage import open_store
-from storage.catalog import list_versions, read_manifest, read_pointer
-from tasks.parse import index_shard
-from tasks.plan import plan_build
-from tasks.publish import finalize
-from tasks.validate import validate_tables
+from freshindex.indexer.shard import sort_table
+from freshindex.ops.verify import verify_version
+from freshindex.storage import open_store
+from freshindex.storage.catalog import list_versions, read_manifest, read_pointer
+from freshindex.tasks.parse import index_shard
+from freshindex.tasks.plan import plan_build
+from freshindex.tasks.publish import finalize
+from freshindex.tasks.validate import validate_tables
 from tests.repos import SAMPLE_FILES, commit_all, make_repo, write_files
 
 pytestmark = pytest.mark.slow
@@ -142,7 +142,7 @@ def test_failed_validation_marks_version_failed_and_switches_nothing(
 
 
 def test_reverse_index_disagreement_fails_validation(prefect_api: str, tmp_path: Path) -> None:
-    from tasks.io import decode_parquet, encode_parquet
+    from freshindex.tasks.io import decode_parquet, encode_parquet
 
     repo = make_repo(tmp_path / "repo", SAMPLE_FILES)
     store_uri = (tmp_path / "store").as_uri()
@@ -155,7 +155,7 @@ def test_reverse_index_disagreement_fails_validation(prefect_api: str, tmp_path:
     )  # drop one reverse edge
     data = encode_parquet(broken)
     store.put(refs.key, data)
-    from storage.base import sha256_hex
+    from freshindex.storage.base import sha256_hex
 
     tables = [
         t.model_copy(

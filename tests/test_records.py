@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from freshindex.health import HealthChecker
-from freshindex.manifest import BuildKind, PublicationRecord
-from storage import Store, open_store
-from storage.base import Blob
-from storage.catalog import (
+from freshindex.core.manifest import BuildKind, PublicationRecord
+from freshindex.ops.health import HealthChecker
+from freshindex.storage import Store, open_store
+from freshindex.storage.base import Blob
+from freshindex.storage.catalog import (
     CURRENT,
     RecordTail,
     newest_record,

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from freshindex.cli import main
-from freshindex.gc import collect
-from freshindex.gitrepo import open_repo
+from freshindex.core.gitrepo import open_repo
+from freshindex.ops.gc import collect
 from freshindex.service import QueryService, serve
-from storage import open_store
-from storage.catalog import list_versions, read_manifest, read_pointer
+from freshindex.storage import open_store
+from freshindex.storage.catalog import list_versions, read_manifest, read_pointer
 from tests.repos import SAMPLE_FILES, commit_all, make_repo, write_files
 
 pytestmark = pytest.mark.slow

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from flows.runtime import task_runner
-from freshindex.gitrepo import open_repo
-from freshindex.metrics import Metrics
+from freshindex.core.gitrepo import open_repo
+from freshindex.flows.runtime import task_runner
+from freshindex.ops.metrics import Metrics
 from freshindex.service import QueryService, Updater
-from storage import open_store
-from storage.catalog import read_pointer
+from freshindex.storage import open_store
+from freshindex.storage.catalog import read_pointer
 from tests.conftest import alive, cmdline, descendants, free_port, stop, wait_http
 from tests.repos import SAMPLE_FILES, commit_all, make_repo, write_files
 from tests.test_service import cli, get, serving

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from freshindex.cli import main
-from freshindex.exceptions import PublishConflict
-from freshindex.rollback import rollback
-from storage import open_store
-from storage.catalog import read_manifest, read_pointer, read_records, record_key
+from freshindex.core.exceptions import PublishConflict
+from freshindex.ops.rollback import rollback
+from freshindex.storage import open_store
+from freshindex.storage.catalog import read_manifest, read_pointer, read_records, record_key
 from tests.repos import SAMPLE_FILES, commit_all, git, make_repo, write_files
 
 pytestmark = pytest.mark.slow
@@ -147,10 +147,10 @@ def test_rollback_refuses_unsigned_tampered_and_failed_versions(
 def test_rollback_to_a_failed_version_is_refused(
     two_versions, capsys: pytest.CaptureFixture[str]
 ) -> None:  # type: ignore[no-untyped-def]
-    from tasks.parse import index_shard
-    from tasks.plan import plan_build
-    from tasks.publish import finalize
-    from tasks.validate import ValidationReport
+    from freshindex.tasks.parse import index_shard
+    from freshindex.tasks.plan import plan_build
+    from freshindex.tasks.publish import finalize
+    from freshindex.tasks.validate import ValidationReport
 
     repo, store_uri, _v1, _v2 = two_versions
     store = open_store(store_uri)
@@ -164,7 +164,7 @@ def test_rollback_to_a_failed_version_is_refused(
 
 
 def test_racing_rollbacks_have_one_winner(two_versions, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    import freshindex.rollback as rb
+    import freshindex.ops.rollback as rb
 
     _repo, store_uri, v1, _v2 = two_versions
     winners: list[str] = []

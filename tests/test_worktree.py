@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pygit2
 
-from freshindex.worktree import scan
+from freshindex.query.worktree import scan
 from tests.repos import make_repo, write_files
 from tests.test_freshness import recipe_tree
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-import tasks.update as task_update
+import freshindex.tasks.update as task_update
 from freshindex.cli import main
-from storage import open_store
-from storage.catalog import read_manifest, read_pointer
+from freshindex.storage import open_store
+from freshindex.storage.catalog import read_manifest, read_pointer
 from tests.repos import commit_all, git, make_repo, write_files
 
 pytestmark = pytest.mark.slow

@@ -36,10 +36,10 @@ import psutil
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from flows.runtime import server_environment  # noqa: E402
-from indexer import heap  # noqa: E402
-from indexer.extract import ParseBudgetExceeded, extract  # noqa: E402
-from indexer.languages import language_for  # noqa: E402
+from freshindex.flows.runtime import server_environment  # noqa: E402
+from freshindex.indexer import heap  # noqa: E402
+from freshindex.indexer.extract import ParseBudgetExceeded, extract  # noqa: E402
+from freshindex.indexer.languages import language_for  # noqa: E402
 from tests.conftest import free_port, stop, wait_http  # noqa: E402
 from tests.repos import commit_all, git  # noqa: E402
 

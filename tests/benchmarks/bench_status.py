@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 import pygit2  # noqa: E402
 
-from freshindex.worktree import scan  # noqa: E402
+from freshindex.query.worktree import scan  # noqa: E402
 from tests.repos import GIT_ENV, commit_all, git  # noqa: E402
 
 BIN = Path(sys.executable).parent

@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from freshindex.exceptions import NotFound
-from storage import Store
-from storage.base import sha256_hex
-from storage.catalog import newest_record, read_manifest, read_pointer
+from freshindex.core.exceptions import NotFound
+from freshindex.storage import Store
+from freshindex.storage.base import sha256_hex
+from freshindex.storage.catalog import newest_record, read_manifest, read_pointer
 
 
 @dataclass

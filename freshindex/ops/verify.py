@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from freshindex import signing
-from freshindex.exceptions import NotFound, VerificationFailed
-from freshindex.manifest import Manifest, VersionState, content_digest, live_counts
-from storage import Store
-from storage.base import sha256_hex
-from storage.catalog import read_manifest, record_for
+from freshindex.core import signing
+from freshindex.core.exceptions import NotFound, VerificationFailed
+from freshindex.core.manifest import Manifest, VersionState, content_digest, live_counts
+from freshindex.storage import Store
+from freshindex.storage.base import sha256_hex
+from freshindex.storage.catalog import read_manifest, record_for
 
 
 def verify_version(store: Store, version: str) -> tuple[Manifest, list[str]]:

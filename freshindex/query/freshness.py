@@ -13,8 +13,8 @@ from typing import Any
 
 import pygit2
 
-from freshindex.manifest import Manifest
-from freshindex.worktree import WorktreeState
+from freshindex.core.manifest import Manifest
+from freshindex.query.worktree import WorktreeState
 
 
 class Relation(enum.StrEnum):

@@ -17,14 +17,14 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.dataset as ds
 
-from freshindex.cache import cache_dir
-from freshindex.exceptions import NoPublishedVersion, VerificationFailed
-from freshindex.manifest import Manifest, Pointer, TableEntry, VersionState
-from indexer.schema import BASE_TABLES, TABLES, delta_of
-from indexer.shard import sort_table
-from storage import Store
-from storage.base import sha256_hex
-from storage.catalog import read_manifest, read_pointer
+from freshindex.core.cache import cache_dir
+from freshindex.core.exceptions import NoPublishedVersion, VerificationFailed
+from freshindex.core.manifest import Manifest, Pointer, TableEntry, VersionState
+from freshindex.indexer.schema import BASE_TABLES, TABLES, delta_of
+from freshindex.indexer.shard import sort_table
+from freshindex.storage import Store
+from freshindex.storage.base import sha256_hex
+from freshindex.storage.catalog import read_manifest, read_pointer
 
 
 def cache_root() -> Path:

@@ -23,16 +23,16 @@ from typing import Any
 
 import pygit2
 
-from freshindex import query
-from freshindex.freshness import Envelope, Freshness, Relation, basic_envelope
-from freshindex.overlay import Overlay, build_overlay, change_set, worktree_paths
-from freshindex.reader import IndexVersion
-from freshindex.worktree import WorktreeState, scan
-from indexer.config import CONFIG_FILE, IndexConfig, parse_config
-from indexer.document import SNIFF_BYTES, classify
-from indexer.extract import ParseBudgetExceeded, extract
-from indexer.languages import grammar_versions, indexer_digest
-from indexer.schema import EDGES, SORT_KEYS, SYMBOLS
+from freshindex.indexer.config import CONFIG_FILE, IndexConfig, parse_config
+from freshindex.indexer.document import SNIFF_BYTES, classify
+from freshindex.indexer.extract import ParseBudgetExceeded, extract
+from freshindex.indexer.languages import grammar_versions, indexer_digest
+from freshindex.indexer.schema import EDGES, SORT_KEYS, SYMBOLS
+from freshindex.query import lookup as query
+from freshindex.query.freshness import Envelope, Freshness, Relation, basic_envelope
+from freshindex.query.overlay import Overlay, build_overlay, change_set, worktree_paths
+from freshindex.query.reader import IndexVersion
+from freshindex.query.worktree import WorktreeState, scan
 
 # A partial answer reads at most this many candidate files (those whose bytes
 # contain the name), so an over-budget query stays bounded on a large repo.

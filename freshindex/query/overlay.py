@@ -23,16 +23,16 @@ from pathlib import Path
 import pygit2
 import zstandard
 
-from freshindex import gitrepo
-from freshindex.cache import cache_dir
-from freshindex.freshness import changed_between
-from freshindex.worktree import WorktreeState
-from indexer.config import IndexConfig
-from indexer.document import SNIFF_BYTES, classify
-from indexer.extract import FileRows, ParseBudgetExceeded, extract
-from indexer.languages import indexer_digest
-from indexer.resolve import PathIndex
-from indexer.schema import EDGES, SYMBOLS
+from freshindex.core import gitrepo
+from freshindex.core.cache import cache_dir
+from freshindex.indexer.config import IndexConfig
+from freshindex.indexer.document import SNIFF_BYTES, classify
+from freshindex.indexer.extract import FileRows, ParseBudgetExceeded, extract
+from freshindex.indexer.languages import indexer_digest
+from freshindex.indexer.resolve import PathIndex
+from freshindex.indexer.schema import EDGES, SYMBOLS
+from freshindex.query.freshness import changed_between
+from freshindex.query.worktree import WorktreeState
 
 
 @dataclass

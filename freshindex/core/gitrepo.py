@@ -9,9 +9,8 @@ from typing import Any
 
 import pygit2
 
-from freshindex.exceptions import EmptyRepository, NotAGitRepository, UnknownRevision
-from indexer.config import CONFIG_FILE, IndexConfig, parse_config
-from indexer.shard import TreeEntry
+from freshindex.core.exceptions import EmptyRepository, NotAGitRepository, UnknownRevision
+from freshindex.core.tree import TreeEntry
 
 
 def open_repo(path: str | os.PathLike[str]) -> pygit2.Repository:
@@ -89,15 +88,6 @@ def blob_size(repo: pygit2.Repository, oid: str) -> int:
 def read_blob(repo: pygit2.Repository, oid: str) -> bytes:
     blob: Any = repo.get(oid)
     return bytes(blob.data)
-
-
-def config_at(repo: pygit2.Repository, commit: pygit2.Commit) -> IndexConfig:
-    """freshindex.toml as it is in ``commit`` (defaults when absent)."""
-    try:
-        entry = commit.tree[CONFIG_FILE]
-    except KeyError:
-        return parse_config(None)
-    return parse_config(read_blob(repo, str(entry.id)))
 
 
 def store_default(repo: pygit2.Repository) -> str:

@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
-from freshindex.reader import IndexVersion
+from freshindex.query.reader import IndexVersion
 
 DUMP_TABLES = ("symbols", "edges", "documents", "refs", "tombstones")
 # Columns that carry identity rather than content: a full build cannot know

@@ -22,8 +22,8 @@ from typing import Any
 
 import pygit2
 
-from freshindex.exceptions import BadInput
-from freshindex.manifest import Submodule
+from freshindex.core.exceptions import BadInput
+from freshindex.core.manifest import Submodule
 
 _WT_CHANGED = (
     pygit2.GIT_STATUS_WT_NEW

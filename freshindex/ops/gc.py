@@ -18,10 +18,16 @@ import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from freshindex.exceptions import NotFound
-from freshindex.manifest import VersionState
-from storage import Store
-from storage.catalog import VERSIONS, list_versions, read_manifest, read_pointer, staging_key
+from freshindex.core.exceptions import NotFound
+from freshindex.core.manifest import VersionState
+from freshindex.storage import Store
+from freshindex.storage.catalog import (
+    VERSIONS,
+    list_versions,
+    read_manifest,
+    read_pointer,
+    staging_key,
+)
 
 DEFAULT_LEASE = timedelta(hours=6)
 

@@ -14,12 +14,12 @@ import json
 import uuid
 from dataclasses import dataclass
 
-from freshindex import signing
-from freshindex.exceptions import BadInput, CheckFailed
-from freshindex.manifest import Pointer
-from freshindex.verify import verify_version
-from storage import Store
-from storage.catalog import (
+from freshindex.core import signing
+from freshindex.core.exceptions import BadInput, CheckFailed
+from freshindex.core.manifest import Pointer
+from freshindex.ops.verify import verify_version
+from freshindex.storage import Store
+from freshindex.storage.catalog import (
     make_pointer,
     now_iso,
     read_pointer,

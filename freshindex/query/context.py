@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from freshindex.answer import Answerer
+from freshindex.query.answer import Answerer
 
 # ~4 bytes per token for source code (a common heuristic for BPE tokenizers)
 BYTES_PER_TOKEN = 4

@@ -17,10 +17,10 @@ from typing import Any
 import pygit2
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
-from freshindex.exceptions import NotFound
-from freshindex.manifest import Manifest
-from storage import Store
-from storage.catalog import RecordTail, read_manifest, read_pointer, staging_key
+from freshindex.core.exceptions import NotFound
+from freshindex.core.manifest import Manifest
+from freshindex.storage import Store
+from freshindex.storage.catalog import RecordTail, read_manifest, read_pointer, staging_key
 
 
 class Metrics:

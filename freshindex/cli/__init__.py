@@ -1,0 +1,90 @@
+"""The ``freshindex`` command. Every expected failure is one line and an exit code:
+0 success, 1 a check failed, 2 bad usage or input, 3 not fresh under --require-fresh.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import logging
+import os
+import signal
+import sys
+import threading
+from collections.abc import Sequence
+
+from freshindex.cli.context import Context
+from freshindex.cli.parser import build_parser
+from freshindex.core import shutdown
+from freshindex.core.exceptions import FreshindexError
+from freshindex.indexer import heap
+
+log = logging.getLogger("freshindex")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    for name, default in (("repo", "."), ("store", None), ("json", False), ("verbose", False)):
+        if not hasattr(args, name):
+            setattr(args, name, default)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        stream=sys.stderr,
+        format="%(message)s",
+    )
+    on_main_thread = threading.current_thread() is threading.main_thread()
+    # SIGTERM ends the command and what it started (freshindex/core/shutdown.py)
+    before = signal.signal(signal.SIGTERM, shutdown.terminate) if on_main_thread else None
+    try:
+        code = int(args.func(Context(args)))
+    except FreshindexError as err:
+        print(f"freshindex: {'error' if err.exit_code == 2 else 'failed'}: {err}", file=sys.stderr)
+        code = err.exit_code
+    except KeyboardInterrupt:
+        print("freshindex: interrupted", file=sys.stderr)
+        code = 130
+    except Exception as err:  # a bug: still one line; details with -v
+        if args.verbose:
+            log.exception("internal error")
+        print(f"freshindex: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        code = 1
+    finally:
+        heap.resume()  # a command that failed while it imported (indexer/heap.py)
+        if on_main_thread:  # main() called in a longer-lived process (tests)
+            signal.signal(signal.SIGTERM, before)
+    sys.stdout.flush()
+    return code
+
+
+def run() -> None:  # pragma: no cover - the console script; tests call main()
+    """The `freshindex` command: main(), then a prompt exit.
+
+    Measured on a 10-file update of a 30,000-file repository: 0.6-2 s passed
+    between main() returning and the process ending, in the interpreter's
+    final teardown (no Python frames on the stack), after the result was
+    printed. Everything that must outlive main() is finished explicitly here,
+    the way shutdown would: Prefect's queued logs and events are sent (they
+    carry the final task-run states), atexit handlers run (logging, temporary
+    files, multiprocessing), the standard streams are flushed. Then the
+    process exits without the teardown."""
+    try:
+        code = main()
+    except SystemExit as stop:  # argparse usage errors
+        code = stop.code if isinstance(stop.code, int) else 2
+    if "prefect" in sys.modules:
+        with contextlib.suppress(Exception):
+            from prefect.events.worker import EventsWorker
+            from prefect.logging.handlers import APILogWorker
+
+            APILogWorker.drain_all(timeout=5)
+            EventsWorker.drain_all(timeout=5)
+    atexit._run_exitfuncs()
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(code)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()

@@ -1,0 +1,140 @@
+"""Commands that run the pipeline: build, update, deployments."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from freshindex.cli.context import Context, check_failed
+from freshindex.core.exceptions import FreshindexError
+from freshindex.indexer import heap
+
+
+def cmd_build(ctx: Context) -> int:
+    heap.hold()  # until the imports below are done: they make almost no garbage
+    from freshindex.core.gitrepo import resolve_commit
+
+    args = ctx.args
+    repo = ctx.repo
+    commit = resolve_commit(repo, args.rev)
+    uri = ctx.store_uri()
+    ctx.store()  # fail fast, before any cluster starts, on a bad or unreachable store
+    if args.shards is not None and not 1 <= args.shards <= 4096:
+        raise FreshindexError(f"--shards must be between 1 and 4096, not {args.shards}")
+
+    started = time.monotonic()
+    from freshindex.flows.runtime import flow_runtime, state_data
+
+    with flow_runtime(args.runner, args.workers, args.dask_address) as runtime:
+        api_ready = time.monotonic()
+        from freshindex.flows.build import build_flow
+
+        heap.settle()  # the flow process's heap is Prefect's and the scheduler's
+        ctx.out.progress(f"building {commit.id} into {uri}")
+        state = build_flow.with_options(task_runner=runtime.task_runner())(
+            repo=str(Path(repo.path).resolve()),
+            store=uri,
+            rev=str(commit.id),
+            shards=args.shards,
+            mirror_url=args.mirror_url,
+            return_state=True,
+        )
+        summary = state_data(state)
+    summary["prefectApi"] = runtime.api_url
+    summary["wallSeconds"] = round(time.monotonic() - started, 3)
+    summary["apiStartSeconds"] = round(api_ready - started, 3)
+    status = summary.get("outcome")
+
+    def human() -> None:
+        c = summary.get("counts", {})
+        if status == "published":
+            print(
+                f"published {summary['version']}: {c.get('documents')} documents, "
+                f"{c.get('symbols')} symbols, {c.get('edges')} edges in {summary['shards']} shards "
+                f"({summary['wallSeconds']} s)"
+            )
+
+    ctx.out.doc(summary, human)
+    if status != "published":
+        check_failed(f"build {status}: {summary.get('reason')}")
+    return 0
+
+
+def cmd_update(ctx: Context) -> int:
+    heap.hold()  # until the imports below are done: they make almost no garbage
+    from freshindex.core.gitrepo import resolve_commit
+
+    args = ctx.args
+    repo = ctx.repo
+    commit = resolve_commit(repo, args.rev)
+    uri = ctx.store_uri()
+    ctx.store()
+    started = time.monotonic()
+    from freshindex.flows.runtime import flow_runtime
+
+    # an update touches few shards: a thread pool unless --runner dask or a
+    # scheduler address asks for a cluster
+    with flow_runtime(args.runner, args.workers, args.dask_address) as runtime:
+        from freshindex.flows.update import run_update
+
+        heap.settle()
+        ctx.out.progress(f"updating {uri} to {commit.id}")
+        summary = run_update(
+            str(Path(repo.path).resolve()),
+            uri,
+            str(commit.id),
+            runtime.task_runner(),
+            args.mirror_url,
+        )
+    summary["prefectApi"] = runtime.api_url
+    summary["wallSeconds"] = round(time.monotonic() - started, 3)
+    status = summary.get("outcome")
+
+    def human() -> None:
+        if status == "noop":
+            print(f"nothing to do: {summary.get('reason')}")
+        elif status == "published":
+            print(
+                f"published {summary['version']} ({summary['mode']}: {summary['modeReason']}; "
+                f"{summary['shardsRewritten']} shard(s) rewritten, {summary['wallSeconds']} s)"
+            )
+
+    ctx.out.doc(summary, human)
+    if status not in ("published", "noop"):
+        check_failed(f"update {status}: {summary.get('reason')}")
+    return 0
+
+
+def cmd_deployments(ctx: Context) -> int:
+    from freshindex.flows.deployments import serve_all
+
+    if not os.environ.get("PREFECT_API_URL"):
+        raise FreshindexError(
+            "deployments need a running Prefect API: start `prefect server start` and set PREFECT_API_URL"
+        )
+    serve_all(str(Path(ctx.repo.path).resolve()), ctx.store_uri(), ctx.args.cron)
+    return 0
+
+
+def request_rebuild_run(ctx: Context) -> str | None:
+    """Start the on-merge update deployment when a Prefect API serves it; the
+    request recorded in the store covers every other case."""
+    if not os.environ.get("PREFECT_API_URL"):
+        return None
+    import logging
+
+    try:
+        from prefect.deployments import run_deployment
+
+        run: Any = run_deployment(
+            "freshindex-update/on-merge",
+            parameters={"repo": str(Path(ctx.repo.path).resolve()), "store": ctx.store_uri()},
+            timeout=0,
+            as_subflow=False,
+        )
+    except Exception as err:  # no such deployment, API down: the recorded request remains
+        logging.getLogger("freshindex").info("no rebuild flow run started: %s", err)
+        return None
+    return str(run.id)

@@ -1,0 +1,115 @@
+"""Commands that answer from the index: status, defs, refs, dump, context."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from freshindex.cli.context import Context, check_failed
+from freshindex.core.exceptions import NoPublishedVersion, VerificationFailed
+
+
+def cmd_status(ctx: Context) -> int:
+    problem = None
+    try:
+        version = ctx.current()
+    except NoPublishedVersion:
+        version = None
+    except VerificationFailed as err:  # the pointer names a version that does not check out
+        version, problem = None, f"current version fails verification: {err}"
+    if version is None:
+        from freshindex.query.freshness import basic_envelope
+        from freshindex.query.worktree import scan
+
+        doc = basic_envelope(ctx.repo, None, scan(ctx.repo), []).to_json()
+        if problem:
+            doc["reasons"] = [problem]
+    else:
+        from freshindex.ops.versions import record_status
+
+        doc = ctx.answerer(version, parse_now=False).envelope.to_json()
+        doc["records"] = record_status(version.store, version.manifest.seq)
+
+    def human() -> None:
+        print(f"freshness: {doc['freshness']} ({doc['relation']})")
+        print(f"index:     {doc['indexVersion']} @ {doc['indexCommit']}")
+        print(f"head:      {doc['headCommit']}  worktree tree {doc['worktreeTree']}")
+        for r in doc["reasons"]:
+            print(f"  - {r}")
+
+    if getattr(ctx.args, "check", False) and version is not None:
+        from freshindex.ops.health import HealthChecker
+
+        doc["health"] = HealthChecker(version.store).check()
+    ctx.out.doc(doc, human)
+    if doc.get("health") and not doc["health"]["healthy"]:
+        check_failed(f"unhealthy: {doc['health']['problems'][0]}")
+    return ctx.fresh_exit(doc)
+
+
+def _query(ctx: Context, kind: str) -> int:
+    from freshindex.query.answer import query_doc
+
+    doc = query_doc(ctx.answerer(ctx.current()), kind, ctx.args.name)
+    results = doc["results"]
+
+    def human() -> None:
+        print(
+            f"# {len(results)} {kind} of {ctx.args.name} [{doc['freshness']}] "
+            f"index {doc['indexCommit'][:12] if doc['indexCommit'] else '-'}",
+            file=sys.stderr,
+        )
+        for r in doc["reasons"]:
+            print(f"#   {r}", file=sys.stderr)
+        for r in results:
+            label = r.get("qualname") or r.get("caller") or ""
+            print(f"{r['path']}:{r['startLine']}:{r['startCol'] + 1}\t{r['kind']}\t{label}")
+        if not results and doc["freshness"] in ("partial", "stale"):
+            print(
+                f"# no {kind} found, but this index is {doc['freshness']}: the list is incomplete",
+                file=sys.stderr,
+            )
+
+    ctx.out.doc(doc, human)
+    return ctx.fresh_exit(doc)
+
+
+def cmd_defs(ctx: Context) -> int:
+    return _query(ctx, "defs")
+
+
+def cmd_refs(ctx: Context) -> int:
+    return _query(ctx, "refs")
+
+
+def cmd_dump(ctx: Context) -> int:
+    answerer = ctx.answerer(ctx.current())
+    env = answerer.envelope.to_json()
+    # JSON Lines: the envelope first, then one row a line in canonical order.
+    sys.stdout.write(json.dumps({"envelope": env, "table": ctx.args.table}, sort_keys=True) + "\n")
+    for row in answerer.dump(ctx.args.table, ids=not ctx.args.no_ids):
+        sys.stdout.write(json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n")
+    return ctx.fresh_exit(env)
+
+
+def cmd_context(ctx: Context) -> int:
+    from freshindex.query import context as context_pkg
+
+    answerer = ctx.answerer(ctx.current())
+    doc = answerer.envelope.to_json()
+    doc.update(context_pkg.build(answerer, ctx.args.target, ctx.args.budget))
+
+    def human() -> None:
+        print(
+            f"# context of {ctx.args.target} [{doc['freshness']}]: {len(doc['items'])} item(s), "
+            f"{doc['usedTokens']}/{doc['budgetTokens']} tokens, {doc['omitted']} left out",
+            file=sys.stderr,
+        )
+        for item in doc["items"]:
+            print(
+                f"--- {item['role']} {item['path']}:{item['startLine']}-{item['endLine']} {item.get('name', '')}"
+            )
+            print(item["text"])
+
+    ctx.out.doc(doc, human)
+    return ctx.fresh_exit(doc)

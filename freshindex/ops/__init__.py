@@ -1,0 +1,1 @@
+"""The operations side: verify, health, metrics, gc, rollback, the versions list."""
