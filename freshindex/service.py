@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextvars
 import json
 import logging
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -217,5 +218,14 @@ def make_handler(service: QueryService) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hung up mid-answer is routine, not a traceback on
+        the service's stderr (http.server prints one for every such case)."""
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        log.exception("request from %s failed", client_address)
+
+
 def serve(service: QueryService, host: str, port: int) -> ThreadingHTTPServer:
-    return ThreadingHTTPServer((host, port), make_handler(service))
+    return _Server((host, port), make_handler(service))

@@ -46,8 +46,14 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "id_ed25519*",
     ".netrc",
     ".pgpass",
+    ".npmrc",
+    ".pypirc",
+    ".git-credentials",
     "credentials.json",
-    ".aws/credentials",
+    "**/.aws/credentials",
+    "**/.aws/config",
+    "**/.ssh/**",
+    "**/.docker/config.json",
 )
 
 DEFAULT_EXCLUDE: tuple[str, ...] = ("node_modules/**", ".git/**")
@@ -176,4 +182,5 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
     body = "".join(out)
     prefix = "" if anchored else "(?:.*/)?"
     # a pattern naming a directory also matches everything under it
-    return re.compile(f"^{prefix}{body}(?:/.*)?$")
+    # DOTALL: a file name may hold a newline, and `**` must still match it
+    return re.compile(f"^{prefix}{body}(?:/.*)?$", re.DOTALL)

@@ -17,9 +17,14 @@ def open_store(uri: str) -> Store:
             raise BadInput(
                 f"bad store URI {uri!r}: file URIs take an absolute path (file:///abs/path)"
             )
+        path = unquote(parsed.path)
+        if not path.startswith("/"):
+            raise BadInput(
+                f"bad store URI {uri!r}: file URIs take an absolute path (file:///abs/path)"
+            )
         from freshindex.storage.local import LocalStore
 
-        return LocalStore(Path(unquote(parsed.path)))
+        return LocalStore(Path(path))
     if parsed.scheme == "s3":
         from freshindex.storage.s3 import S3Store
 

@@ -57,6 +57,11 @@ class Store(ABC):
         the keys after it, as S3's ``StartAfter``: a reader of an append-only
         prefix with sortable names lists only what is new to it."""
 
+    def sizes(self, prefix: str) -> dict[str, int]:
+        """Every object under a prefix with its size in bytes: what a reader
+        checks against a manifest before it serves (one LIST on S3)."""
+        return {key: len(self.get(key).data) for key in self.list(prefix)}
+
     @abstractmethod
     def delete(self, key: str) -> None: ...
 
@@ -67,6 +72,12 @@ class Store(ABC):
 
     def describe(self) -> str:
         return self.uri
+
+    def check_writable(self) -> None:
+        """Fail fast, with one StoreUnavailable line, when a build could not
+        write here: called before any flow, cluster or Prefect API starts.
+        A backend that cannot tell more checks that the store answers."""
+        self.exists("current.json")
 
 
 def sha256_hex(data: bytes) -> str:

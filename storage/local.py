@@ -25,6 +25,16 @@ class LocalStore(Store):
         self.root = Path(root)
         self.uri = self.root.resolve().as_uri()
 
+    def check_writable(self) -> None:
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            fd, probe = tempfile.mkstemp(prefix=".probe.", dir=self.root)
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as err:
+            reason = err.strerror or type(err).__name__
+            raise StoreUnavailable(f"store {self.root} is not a writable folder: {reason}") from err
+
     def _path(self, key: str) -> Path:
         if key.startswith("/") or ".." in key.split("/"):
             raise ValueError(f"bad store key {key!r}")
@@ -97,19 +107,27 @@ class LocalStore(Store):
                 fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
         return sha256_hex(data)
 
-    def list(self, prefix: str, start_after: str | None = None) -> Iterator[str]:
+    def _walk(self, prefix: str) -> Iterator[tuple[str, Path]]:
         base = self._path(prefix.rstrip("/")) if prefix else self.root
         if not base.exists():
-            return iter(())
-        keys = []
+            return
         for dirpath, _dirs, files in os.walk(base):
             for name in files:
                 if name.startswith(".") or name.endswith(".lock"):
                     continue  # temporaries and lock files are not objects
-                key = Path(dirpath, name).relative_to(self.root).as_posix()
-                if start_after is None or key > start_after:
-                    keys.append(key)
+                path = Path(dirpath, name)
+                yield path.relative_to(self.root).as_posix(), path
+
+    def list(self, prefix: str, start_after: str | None = None) -> Iterator[str]:
+        keys = [k for k, _ in self._walk(prefix) if start_after is None or k > start_after]
         return iter(sorted(keys))
+
+    def sizes(self, prefix: str) -> dict[str, int]:
+        out = {}
+        for key, path in self._walk(prefix):
+            with contextlib.suppress(FileNotFoundError):
+                out[key] = path.stat().st_size
+        return out
 
     def delete(self, key: str) -> None:
         with contextlib.suppress(FileNotFoundError):

@@ -111,6 +111,9 @@ class S3Store(Store):
                 ) from err
             self._checked = True
 
+    def check_writable(self) -> None:
+        self.check()  # the bucket exists and answers; permissions show at the first put
+
     # -- Store ---------------------------------------------------------------
 
     def get(self, key: str) -> Blob:
@@ -167,11 +170,10 @@ class S3Store(Store):
             raise err
         raise PreconditionFailed(f"{key}: another writer's object is there") from err
 
-    def list(self, prefix: str, start_after: str | None = None) -> Iterator[str]:
+    def _objects(self, prefix: str, start_after: str | None = None) -> Iterator[tuple[str, int]]:
         full = self._key(prefix)
         strip = len(self.prefix) + 1 if self.prefix else 0
         token: str | None = None
-        keys: list[str] = []
         while True:
             kwargs: dict[str, Any] = {"Prefix": full}
             if token:
@@ -179,11 +181,17 @@ class S3Store(Store):
             elif start_after is not None:
                 kwargs["StartAfter"] = self._key(start_after)
             resp = self._call(prefix, self.client.list_objects_v2, **kwargs)
-            keys.extend(obj["Key"][strip:] for obj in resp.get("Contents", []))
+            for obj in resp.get("Contents", []):
+                yield obj["Key"][strip:], int(obj.get("Size", 0))
             if not resp.get("IsTruncated"):
                 break
             token = resp["NextContinuationToken"]
-        return iter(sorted(keys))
+
+    def list(self, prefix: str, start_after: str | None = None) -> Iterator[str]:
+        return iter(sorted(key for key, _ in self._objects(prefix, start_after)))
+
+    def sizes(self, prefix: str) -> dict[str, int]:
+        return dict(self._objects(prefix))
 
     def delete(self, key: str) -> None:
         self._call(key, self.client.delete_object, Key=self._key(key))

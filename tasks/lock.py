@@ -1,4 +1,16 @@
-"""One publisher per store at a time, through Prefect's global concurrency limits."""
+"""One publisher per store at a time, through Prefect's global concurrency limits.
+
+The slot's count lives in the Prefect database; its lease lives in the memory
+of the API server that granted it. A holder killed together with an embedded
+API (``build`` without PREFECT_API_URL starts one and the SIGKILL takes both)
+leaves a count of 1 that no server will ever expire: every later publisher
+waited for good. So a holder also stamps a Prefect variable
+(``<lock name>-holder``: lease id, host, pid, time) every STAMP_SECONDS, and a
+publisher refused for longer than ORPHAN_SECONDS without a fresh stamp resets
+the slot's count through the public API and takes it. A holder that is alive
+keeps its stamp fresh, and if a stalled one were ever overtaken, the
+compare-and-swap on current.json still lets only one of them publish.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +18,8 @@ import contextlib
 import contextvars
 import hashlib
 import logging
+import os
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -17,6 +31,11 @@ from freshindex.core import shutdown
 log = logging.getLogger("freshindex")
 
 LEASE_SECONDS = 60
+# how often a holder renews its lease and stamps its variable; a slot with no
+# stamp newer than ORPHAN_SECONDS, refused for as long, is orphaned. Comparing
+# the stamp's wall time across hosts assumes clocks within a few seconds.
+STAMP_SECONDS = 10.0
+ORPHAN_SECONDS = 3 * STAMP_SECONDS + 5
 
 
 def lock_name(store_uri: str) -> str:
@@ -30,8 +49,9 @@ def publish_lock(store_uri: str, timeout: float = 3600.0) -> Iterator[None]:
     current.json stays the last line of defence: this only keeps two flows from
     racing for the pointer.
 
-    A live holder renews its lease in the background; a killed one blocks the
-    next publisher for at most LEASE_SECONDS (the server's minimum)."""
+    A live holder renews its lease and its stamp in the background; a killed
+    one blocks the next publisher for at most LEASE_SECONDS (the server's
+    minimum) while the server that granted it runs, else about ORPHAN_SECONDS."""
     from prefect.client.orchestration import get_client
 
     name = lock_name(store_uri)
@@ -48,10 +68,11 @@ def publish_lock(store_uri: str, timeout: float = 3600.0) -> Iterator[None]:
             yield
             return
         lease = _acquire(client, name, time.monotonic() + timeout)
+        _stamp(client, name, lease)
         stop = threading.Event()
         renewer = threading.Thread(
             target=contextvars.copy_context().run,
-            args=(_renew, client, lease, stop),
+            args=(_renew, client, name, lease, stop),
             name="publish-lock-lease",
             daemon=True,
         )
@@ -61,6 +82,8 @@ def publish_lock(store_uri: str, timeout: float = 3600.0) -> Iterator[None]:
         finally:
             stop.set()
             renewer.join()
+            with contextlib.suppress(Exception):  # the stamp only ever helps recovery
+                client.delete_variable_by_name(_holder(name))
             client.release_concurrency_slots_with_lease(lease)
 
 
@@ -81,6 +104,7 @@ def _acquire(client: Any, name: str, deadline: float) -> UUID:
     from prefect.settings import PREFECT_CLIENT_MAX_RETRIES, temporary_settings
 
     pause = 0.1
+    refused_since = time.monotonic()
     while True:
         try:
             with temporary_settings(updates={PREFECT_CLIENT_MAX_RETRIES: 0}):
@@ -94,6 +118,10 @@ def _acquire(client: Any, name: str, deadline: float) -> UUID:
                 raise
             hint = err.response.headers.get("Retry-After")
             wait = min(float(hint), 2.0) if code == 423 and hint else pause
+            if code == 423 and _orphaned(client, name, refused_since):
+                _reset(client, name)
+                refused_since = time.monotonic()
+                continue
         except httpx.TransportError:
             wait = pause
         if time.monotonic() + wait > deadline:
@@ -102,12 +130,63 @@ def _acquire(client: Any, name: str, deadline: float) -> UUID:
         pause = min(pause * 1.5, 0.5)
 
 
-def _renew(client: Any, lease: UUID, stop: threading.Event) -> None:
-    while not stop.wait(LEASE_SECONDS / 3):
+def _renew(client: Any, name: str, lease: UUID, stop: threading.Event) -> None:
+    renewed = time.monotonic()
+    while not stop.wait(STAMP_SECONDS):
         try:
-            client.renew_concurrency_lease(lease, LEASE_SECONDS)
+            if time.monotonic() - renewed >= LEASE_SECONDS / 3:
+                client.renew_concurrency_lease(lease, LEASE_SECONDS)
+                renewed = time.monotonic()
+            _stamp(client, name, lease)
         except Exception as err:  # the conditional put still protects the pointer
             log.warning("publish lock lease %s not renewed: %s", lease, err)
+
+
+def _holder(name: str) -> str:
+    return f"{name}-holder"
+
+
+def _stamp(client: Any, name: str, lease: UUID) -> None:
+    """Say, where the next publisher looks, that this holder is alive."""
+    from prefect.client.schemas.actions import VariableCreate, VariableUpdate
+
+    value = {"lease": str(lease), "host": socket.gethostname(), "pid": os.getpid(),
+             "at": time.time()}  # fmt: skip
+    try:
+        if client.read_variable_by_name(_holder(name)) is None:
+            with contextlib.suppress(Exception):  # a racer created it meanwhile: update
+                client.create_variable(VariableCreate(name=_holder(name), value=value))
+                return
+        client.update_variable(VariableUpdate(name=_holder(name), value=value))
+    except Exception as err:  # without a stamp a waiter only recovers later
+        log.warning("publish lock %s: holder stamp not written: %s", name, err)
+
+
+def _orphaned(client: Any, name: str, refused_since: float) -> bool:
+    """Whether the slot we are refused is held by nobody alive: no stamp newer
+    than ORPHAN_SECONDS, and refused at least that long."""
+    if time.monotonic() - refused_since < ORPHAN_SECONDS:
+        return False
+    try:
+        variable = client.read_variable_by_name(_holder(name))
+    except Exception:  # cannot tell: keep waiting
+        return False
+    if variable is None or not isinstance(variable.value, dict):
+        return True
+    return bool(time.time() - float(variable.value.get("at", 0)) > ORPHAN_SECONDS)
+
+
+def _reset(client: Any, name: str) -> None:
+    from prefect.client.schemas.actions import GlobalConcurrencyLimitUpdate
+
+    log.warning(
+        "publish slot %s held with no live holder for over %.0f s (a killed build?): resetting it",
+        name,
+        ORPHAN_SECONDS,
+    )
+    client.update_global_concurrency_limit(name, GlobalConcurrencyLimitUpdate(active_slots=0))
+    with contextlib.suppress(Exception):
+        client.delete_variable_by_name(_holder(name))
 
 
 class RequestedLock:
@@ -118,7 +197,8 @@ class RequestedLock:
     before they read the current pointer (flows/update.py); ``held()`` waits
     for the slot, runs the publish and lets the thread release it. A flow
     killed while holding it blocks the next publisher until its lease runs
-    out (LEASE_SECONDS, Prefect's minimum). Semantics are those of publish_lock: one publisher per store; the
+    out (LEASE_SECONDS, Prefect's minimum) or, when the API that granted it
+    died too, until the slot is found orphaned (ORPHAN_SECONDS). Semantics are those of publish_lock: one publisher per store; the
     conditional put stays the last line of defence. A flow that never
     publishes releases it in ``close()``."""
 

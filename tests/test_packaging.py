@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -33,8 +34,19 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     adds the folder to sys.path without running the path files in it, so the
     test venv's editable freshindex stays out of sight."""
     tmp = tmp_path_factory.mktemp("wheel")
+    # from a copy: setuptools reuses a build/ folder in the source tree, and a
+    # file there newer than its source would go into the wheel instead of it
+    source = tmp / "source"
+    shutil.copytree(
+        ROOT,
+        source,
+        symlinks=True,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "build", "*.egg-info", "__pycache__", ".*_cache"
+        ),
+    )
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp), str(source)],
         check=True,
         capture_output=True,
     )

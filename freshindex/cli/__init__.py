@@ -12,6 +12,7 @@ import signal
 import sys
 import threading
 from collections.abc import Sequence
+from typing import Any
 
 from freshindex.cli.context import Context
 from freshindex.cli.parser import build_parser
@@ -28,11 +29,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, default in (("repo", "."), ("store", None), ("json", False), ("verbose", False)):
         if not hasattr(args, name):
             setattr(args, name, default)
-    logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING,
-        stream=sys.stderr,
-        format="%(message)s",
-    )
+    _setup_logging(args.verbose)
     on_main_thread = threading.current_thread() is threading.main_thread()
     # SIGTERM ends the command and what it started (freshindex/core/shutdown.py)
     before = signal.signal(signal.SIGTERM, shutdown.terminate) if on_main_thread else None
@@ -55,6 +52,36 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, before)
     sys.stdout.flush()
     return code
+
+
+class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever sys.stderr is when a line is logged (main() may run
+    many times in one process, each with its own stderr)."""
+
+    @property  # type: ignore[override]
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _value: Any) -> None:
+        pass
+
+
+def _setup_logging(verbose: bool) -> None:
+    """freshindex's own lines on stderr through a handler of its own (Prefect
+    replaces the root logger's handlers when it is imported). Prefect's
+    console output, where a failed task run prints its traceback, is off
+    unless -v: the command prints one line, the Prefect API keeps the run's
+    logs with their tracebacks, and LocalCluster workers inherit the setting.
+    A variable the user set wins (Prefect reads it when it is imported)."""
+    if not log.handlers:
+        handler = _Stderr()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        log.addHandler(handler)
+        log.propagate = False
+    log.setLevel(logging.INFO if verbose else logging.WARNING)
+    if not verbose:
+        os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL")
 
 
 def run() -> None:  # pragma: no cover - the console script; tests call main()

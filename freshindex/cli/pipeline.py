@@ -20,7 +20,7 @@ def cmd_build(ctx: Context) -> int:
     repo = ctx.repo
     commit = resolve_commit(repo, args.rev)
     uri = ctx.store_uri()
-    ctx.store()  # fail fast, before any cluster starts, on a bad or unreachable store
+    ctx.store().check_writable()  # fail fast: before any cluster or Prefect API starts
     if args.shards is not None and not 1 <= args.shards <= 4096:
         raise FreshindexError(f"--shards must be between 1 and 4096, not {args.shards}")
 
@@ -70,7 +70,7 @@ def cmd_update(ctx: Context) -> int:
     repo = ctx.repo
     commit = resolve_commit(repo, args.rev)
     uri = ctx.store_uri()
-    ctx.store()
+    ctx.store().check_writable()
     started = time.monotonic()
     from freshindex.flows.runtime import flow_runtime
 

@@ -11,23 +11,24 @@ from freshindex.core.exceptions import NoPublishedVersion, VerificationFailed
 
 def cmd_status(ctx: Context) -> int:
     problem = None
+    doc = None
     try:
         version = ctx.current()
+        doc = ctx.answerer(version, parse_now=False).envelope.to_json()
     except NoPublishedVersion:
         version = None
-    except VerificationFailed as err:  # the pointer names a version that does not check out
+    except VerificationFailed as err:  # what the pointer names does not check out
         version, problem = None, f"current version fails verification: {err}"
-    if version is None:
+    if doc is None:
         from freshindex.query.freshness import basic_envelope
         from freshindex.query.worktree import scan
 
         doc = basic_envelope(ctx.repo, None, scan(ctx.repo), []).to_json()
         if problem:
             doc["reasons"] = [problem]
-    else:
+    if version is not None:
         from freshindex.ops.versions import record_status
 
-        doc = ctx.answerer(version, parse_now=False).envelope.to_json()
         doc["records"] = record_status(version.store, version.manifest.seq)
 
     def human() -> None:

@@ -42,6 +42,11 @@ class StoreUnavailable(BadInput):
     """The store cannot be reached or does not exist (endpoint down, no bucket)."""
 
 
+class PathRefused(BadInput):
+    """A path that may not be read for an answer: outside the repository
+    (absolute, ``..``, a symlink out of it), inside ``.git``, or a secret."""
+
+
 class NoPublishedVersion(BadInput):
     """The store has no current version yet: run `freshindex build` first."""
 

@@ -10,7 +10,7 @@ from typing import Any
 import pygit2
 
 from freshindex.core.exceptions import EmptyRepository, NotAGitRepository, UnknownRevision
-from freshindex.core.tree import TreeEntry
+from freshindex.core.tree import TreeEntry, storable_path
 
 
 def open_repo(path: str | os.PathLike[str]) -> pygit2.Repository:
@@ -75,7 +75,7 @@ def list_tree(repo: pygit2.Repository, tree_oid: str, sizes: bool = True) -> lis
             size = 0
             if mode != pygit2.GIT_FILEMODE_COMMIT:
                 size = repo.odb.read_header(entry.id)[1] if sizes else -1
-            out.append(TreeEntry(path, str(entry.id), int(mode), int(size)))
+            out.append(TreeEntry(storable_path(path), str(entry.id), int(mode), int(size)))
     out.sort(key=lambda e: e.path)
     return out
 

@@ -7,6 +7,7 @@ Field names are the contract's (shared/CONTRACT.md), hence camelCase.
 
 from __future__ import annotations
 
+import builtins
 import enum
 import hashlib
 import json
@@ -65,6 +66,15 @@ class TableEntry(_Spec):
         if not data.get("stats"):
             data.pop("stats", None)
         return data
+
+    def mismatch(self, data: builtins.bytes) -> str | None:
+        """Why ``data`` is not this table file, or None: the one table check
+        that verify, health and the reader share."""
+        if len(data) != self.bytes:
+            return f"table file {self.key} has {len(data)} bytes, its manifest says {self.bytes}"
+        if hashlib.sha256(data).hexdigest() != self.sha256:
+            return f"table file {self.key} does not match its sha256"
+        return None
 
 
 class Counts(_Spec):

@@ -5,9 +5,10 @@ Unhealthy when
 - ``current.json`` does not name the newest complete published version (a
   deliberate rollback is reported, not failed), or names one with no
   publication record (a crash between the pointer swap and the record);
-- any table file of the current version is missing or does not match its
-  sha256 (files are immutable, so a file verified once is afterwards only
-  checked for presence and size);
+- any table file of the current version is missing, not its manifest's size,
+  or does not match its sha256 (storage/integrity.py: a local file is hashed
+  again whenever its stat changed; a remote object, immutable, is hashed once
+  per process and afterwards checked for presence and size);
 - the version a service has loaded differs from the one ``current.json`` names.
 """
 
@@ -17,15 +18,37 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from freshindex.core.exceptions import NotFound
+from freshindex.core.manifest import TableEntry
 from freshindex.storage import Store
-from freshindex.storage.base import sha256_hex
 from freshindex.storage.catalog import newest_record, read_manifest, read_pointer
+from freshindex.storage.integrity import local_file_problem, missing_or_resized
 
 
 @dataclass
 class HealthChecker:
     store: Store
     _verified: set[tuple[str, str]] = field(default_factory=set)
+
+    def _table_problems(self, tables: list[TableEntry]) -> list[str]:
+        problems = missing_or_resized(self.store, tables)
+        if problems:
+            return problems
+        for t in tables:
+            local = self.store.local_path(t.key)
+            if local is not None:
+                problem = local_file_problem(t, local)
+            elif (t.key, t.sha256) in self._verified:
+                continue
+            else:
+                try:
+                    problem = t.mismatch(self.store.get(t.key).data)
+                except NotFound:
+                    problem = f"table file {t.key} is missing"
+                if problem is None:
+                    self._verified.add((t.key, t.sha256))
+            if problem:
+                problems.append(problem)
+        return problems
 
     def check(self, loaded_version: str | None = None) -> dict[str, Any]:
         problems: list[str] = []
@@ -58,20 +81,7 @@ class HealthChecker:
             problems.append(f"current version {pointer.version} has no manifest")
             manifest = None
         if manifest is not None:
-            for t in manifest.tables:
-                try:
-                    if (t.key, t.sha256) in self._verified:
-                        if not self.store.exists(t.key):
-                            problems.append(f"table file {t.key} is missing")
-                        continue
-                    data = self.store.get(t.key).data
-                except NotFound:
-                    problems.append(f"table file {t.key} is missing")
-                    continue
-                if sha256_hex(data) != t.sha256:
-                    problems.append(f"table file {t.key} does not match its sha256")
-                else:
-                    self._verified.add((t.key, t.sha256))
+            problems.extend(self._table_problems(manifest.tables))
         if loaded_version is not None and loaded_version != pointer.version:
             problems.append(
                 f"service has {loaded_version} loaded, current.json names {pointer.version}"

@@ -8,7 +8,6 @@ from freshindex.core import signing
 from freshindex.core.exceptions import NotFound, VerificationFailed
 from freshindex.core.manifest import Manifest, VersionState, content_digest, live_counts
 from freshindex.storage import Store
-from freshindex.storage.base import sha256_hex
 from freshindex.storage.catalog import read_manifest, record_for
 
 
@@ -36,9 +35,7 @@ def verify_version(store: Store, version: str) -> tuple[Manifest, list[str]]:
             data = store.get(t.key).data
         except NotFound:
             return f"table file {t.key} is missing"
-        if len(data) != t.bytes or sha256_hex(data) != t.sha256:
-            return f"table file {t.key} does not match its sha256"
-        return None
+        return t.mismatch(data)
 
     with ThreadPoolExecutor(max_workers=8) as pool:
         problems.extend(p for p in pool.map(check, range(len(m.tables))) if p)

@@ -15,10 +15,9 @@ stale   — freshness cannot be proven (diverged, unknown commit, config or
 
 from __future__ import annotations
 
-import os
+import functools
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pygit2
@@ -30,6 +29,7 @@ from freshindex.indexer.languages import grammar_versions, indexer_digest
 from freshindex.indexer.schema import EDGES, SORT_KEYS, SYMBOLS
 from freshindex.query import lookup as query
 from freshindex.query.freshness import Envelope, Freshness, Relation, basic_envelope
+from freshindex.query.guard import WorktreeGuard
 from freshindex.query.overlay import Overlay, build_overlay, change_set, worktree_paths
 from freshindex.query.reader import IndexVersion
 from freshindex.query.worktree import WorktreeState, scan
@@ -48,6 +48,11 @@ class Answerer:
     config: IndexConfig
     wt: WorktreeState
     overlay_seconds: float = 0.0
+
+    @functools.cached_property
+    def guard(self) -> WorktreeGuard:
+        """The gate of every worktree read an answer makes (query/guard.py)."""
+        return WorktreeGuard.of(self.repo, self.config)
 
     @property
     def freshness(self) -> Freshness:
@@ -99,7 +104,6 @@ class Answerer:
         """Direct reads of worktree files that contain the name (bounded)."""
         bare, qualified = query.split_name(name)
         needle = bare.encode()
-        workdir = self.repo.workdir or ""
         out: list[dict[str, Any]] = []
         read = 0
         for path in worktree_paths(self.repo, self.wt):
@@ -108,12 +112,14 @@ class Answerer:
                     f"source scan stopped after {SOURCE_SCAN_MAX_FILES} candidate files"
                 )
                 break
-            full = os.path.join(workdir, path)
-            if os.path.islink(full) or not os.path.isfile(full):
+            if self.guard.refusal(path) is not None:
+                continue  # secret, invalid, or leads outside the repository
+            full = self.guard.path(path)
+            if full.is_symlink() or not full.is_file():
                 continue
-            if os.path.getsize(full) > self.config.max_file_bytes:
+            if full.stat().st_size > self.config.max_file_bytes:
                 continue
-            data = Path(full).read_bytes()
+            data = full.read_bytes()
             if needle not in data:
                 continue
             language, reason = classify(path, 0o100644, len(data), data[:SNIFF_BYTES], self.config)
@@ -141,8 +147,11 @@ class Answerer:
 
 def worktree_config(repo: pygit2.Repository) -> IndexConfig:
     """freshindex.toml as it is in the worktree now (what a build of it would use)."""
-    path = Path(repo.workdir or "") / CONFIG_FILE
-    return parse_config(path.read_bytes() if path.exists() else None)
+    guard = WorktreeGuard.of(repo, IndexConfig())
+    if guard.refusal(CONFIG_FILE) is not None:  # e.g. a symlink out of the repository
+        return parse_config(None)
+    path = guard.path(CONFIG_FILE)
+    return parse_config(path.read_bytes() if path.is_file() else None)
 
 
 def version_problems(version: IndexVersion) -> list[str]:
@@ -164,7 +173,11 @@ def evaluate(
     """The envelope, and the overlay when answers need one.
 
     ``parse_now=False`` (status) decides freshness without parsing the changed
-    files: within budget means ``overlay``, as queries will build it."""
+    files: within budget means ``overlay``, as queries will build it.
+
+    Raises VerificationFailed when a table file of the version is missing or
+    does not match its manifest: nothing is answered from it."""
+    version.verified()
     wt = scan(repo)
     config = worktree_config(repo)
     problems = version_problems(version)

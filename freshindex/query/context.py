@@ -11,22 +11,37 @@ not fit the remaining budget is left out and counted.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
+from freshindex.core.exceptions import BadInput
 from freshindex.query.answer import Answerer
+from freshindex.query.guard import WorktreeGuard
 
 # ~4 bytes per token for source code (a common heuristic for BPE tokenizers)
 BYTES_PER_TOKEN = 4
 CALLER_CONTEXT_LINES = 3
 
 
-def _lines(workdir: str, path: str) -> list[str] | None:
-    full = os.path.join(workdir, path)
+def _lines(guard: WorktreeGuard, path: str) -> list[str] | None:
+    """The file's lines as they are now, or None when it may not be read
+    (query/guard.py) or cannot be."""
+    if guard.refusal(path) is not None:
+        return None
     try:
-        return Path(full).read_text(errors="replace").splitlines()
+        return guard.path(path).read_text(errors="replace").splitlines()
     except (OSError, UnicodeDecodeError):
         return None
+
+
+def _is_path(target: str, guard: WorktreeGuard) -> bool:
+    """Whether a target names a file rather than a symbol: symbol names never
+    hold a slash, and a dotted name such as `.env` is a file's."""
+    return (
+        "/" in target
+        or "\\" in target
+        or target.startswith(".")
+        or os.path.lexists(os.path.join(guard.root, target))
+    )
 
 
 def _is_test(path: str) -> bool:
@@ -40,21 +55,20 @@ def _is_test(path: str) -> bool:
 
 
 def build(answerer: Answerer, target: str, budget_tokens: int) -> dict[str, Any]:
-    workdir = answerer.repo.workdir or ""
+    guard = answerer.guard
     candidates: list[tuple[int, dict[str, Any]]] = []
-    if os.path.isfile(os.path.join(workdir, target)):
-        lines = _lines(workdir, target)
-        if lines is not None:
-            candidates.append(
-                (0, {"role": "target", "path": target, "startLine": 1, "endLine": len(lines)})
-            )
-            names = [
-                r["name"]
-                for r in answerer.dump("symbols")
-                if r["path"] == target and r.get("exported")
-            ]
-        else:
-            names = []
+    if _is_path(target, guard):
+        # refused with one line: absolute, '..', a symlink out, a secret
+        rel = guard.relative(target)
+        if not guard.path(rel).is_file():
+            raise BadInput(f"{target!r} is not a file in the worktree")
+        lines = _lines(guard, rel) or []
+        candidates.append(
+            (0, {"role": "target", "path": rel, "startLine": 1, "endLine": len(lines)})
+        )
+        names = [
+            r["name"] for r in answerer.dump("symbols") if r["path"] == rel and r.get("exported")
+        ]
     else:
         names = [target]
     for name in names:
@@ -99,11 +113,11 @@ def build(answerer: Answerer, target: str, budget_tokens: int) -> dict[str, Any]
         if key in seen:
             continue
         seen.add(key)
-        lines = _lines(workdir, item["path"])
-        if lines is None:
+        source = _lines(guard, item["path"])
+        if source is None:
             continue
-        end = min(item["endLine"], len(lines))
-        text = "\n".join(lines[item["startLine"] - 1 : end])
+        end = min(item["endLine"], len(source))
+        text = "\n".join(source[item["startLine"] - 1 : end])
         if used + len(text) > budget:
             omitted += 1
             continue

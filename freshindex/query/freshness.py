@@ -14,6 +14,8 @@ from typing import Any
 import pygit2
 
 from freshindex.core.manifest import Manifest
+from freshindex.core.tree import storable_path
+from freshindex.indexer.document import path_problem
 from freshindex.query.worktree import WorktreeState
 
 
@@ -96,8 +98,12 @@ def changed_between(
     out: list[tuple[str, str | None, str]] = []
     for delta in diff.deltas:
         status = delta.status_char()
-        out.append((status, delta.old_file.path, delta.new_file.path))
+        out.append((status, _path(delta.old_file), _path(delta.new_file)))
     return out
+
+
+def _path(f: Any) -> str:
+    return storable_path(f.raw_path.decode("utf-8", "surrogateescape"))
 
 
 def basic_envelope(
@@ -140,6 +146,12 @@ def basic_envelope(
         reasons.append(f"worktree has {len(wt.changed)} uncommitted change(s)")
     for sub in wt.dirty_submodules:
         reasons.append(f"submodule {sub} has uncommitted changes")
+    invalid = sorted(p for p in wt.changed if path_problem(p))
+    if invalid:
+        reasons.append(
+            f"HEAD's tree holds {len(invalid)} entry(ies) no worktree can hold, counted as "
+            f"absent (invalid-path: {invalid[0]!r})"
+        )
     fresh = Freshness.EXACT if not reasons else Freshness.STALE
     return Envelope(
         manifest.versionId,

@@ -32,6 +32,7 @@ from freshindex.indexer.languages import indexer_digest
 from freshindex.indexer.resolve import PathIndex
 from freshindex.indexer.schema import EDGES, SYMBOLS
 from freshindex.query.freshness import changed_between
+from freshindex.query.guard import WorktreeGuard
 from freshindex.query.worktree import WorktreeState
 
 
@@ -97,7 +98,7 @@ def build_overlay(
 ) -> Overlay:
     """Parse every changed file as it is now; shadow every changed path."""
     ov = Overlay(shadowed=changes.paths)
-    workdir = repo.workdir or ""
+    guard = WorktreeGuard.of(repo, config)
     head = gitrepo.head_commit(repo)
     resolver = PathIndex(head_paths)
     digest = indexer_digest()
@@ -107,14 +108,20 @@ def build_overlay(
         if path in changes.dirty:
             if changes.dirty[path] == "deleted":
                 continue
-            full = os.path.join(workdir, path)
-            if os.path.islink(full):
-                mode = 0o120000
+            full = Path(guard.root, path)
+            if full.is_symlink():
+                mode = 0o120000  # recorded, never followed
                 data = b""
+            elif guard.refusal(path) is not None:
+                # a secret or an invalid name is recorded by classify below
+                # from its path alone; anything else refused leads outside
+                data = b""
+                if classify(path, mode, 0, b"", config)[1] is None:
+                    mode = 0o120000
             else:
                 try:
-                    data = Path(full).read_bytes()
-                except (FileNotFoundError, IsADirectoryError):
+                    data = full.read_bytes()
+                except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
                     continue
         else:
             entry = _tree_entry(head, path)

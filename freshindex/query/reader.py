@@ -1,9 +1,15 @@
 """Reading a published version: pointer -> manifest -> Parquet tables.
 
 Only a version whose state is ``complete`` and whose manifest digest checks
-may serve queries. S3 table files are fetched once into a content-addressed
-local cache (keyed and checked by sha256), so repeated queries read local
-files; a cached file that does not match its digest is fetched again.
+may serve queries, and only while its table files check out:
+
+- before it serves, every table file must exist with the size its manifest
+  gives;
+- every answer checks every file's content (``TableSet.verified``): a stat
+  per file while nothing changed, a hash when it did (storage/integrity.py).
+
+S3 table files are fetched once into a content-addressed local cache (keyed
+and checked by sha256), so repeated queries read local files.
 """
 
 from __future__ import annotations
@@ -18,13 +24,13 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 
 from freshindex.core.cache import cache_dir
-from freshindex.core.exceptions import NoPublishedVersion, VerificationFailed
+from freshindex.core.exceptions import NoPublishedVersion, NotFound, VerificationFailed
 from freshindex.core.manifest import Manifest, Pointer, TableEntry, VersionState
 from freshindex.indexer.schema import BASE_TABLES, TABLES, delta_of
 from freshindex.indexer.shard import sort_table
 from freshindex.storage import Store
-from freshindex.storage.base import sha256_hex
 from freshindex.storage.catalog import read_manifest, read_pointer
+from freshindex.storage.integrity import local_file_problem, missing_or_resized
 
 
 def cache_root() -> Path:
@@ -42,16 +48,24 @@ class TableSet:
     store: Store
     tables: list[TableEntry]
 
-    def _file(self, key: str, sha256: str) -> str:
-        local = self.store.local_path(key)
+    def _file(self, entry: TableEntry) -> str:
+        """A local path of the table file, its digest checked (once per process)."""
+        local = self.store.local_path(entry.key)
         if local is not None:
+            problem = local_file_problem(entry, local)
+            if problem:
+                raise VerificationFailed(problem)
             return local
-        path = cache_root() / sha256[:2] / f"{sha256}.parquet"
+        path = cache_root() / entry.sha256[:2] / f"{entry.sha256}.parquet"
         if path.exists():
-            return str(path)
-        data = self.store.get(key).data
-        if sha256_hex(data) != sha256:
-            raise VerificationFailed(f"{key} does not match its sha256 in the manifest")
+            return str(path)  # content-addressed: checked when it was fetched
+        try:
+            data = self.store.get(entry.key).data
+        except NotFound as err:
+            raise VerificationFailed(f"table file {entry.key} is missing") from err
+        mismatch = entry.mismatch(data)
+        if mismatch:
+            raise VerificationFailed(mismatch)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_bytes(data)
@@ -59,7 +73,20 @@ class TableSet:
         return str(path)
 
     def files(self, table: str) -> list[str]:
-        return [self._file(t.key, t.sha256) for t in self.tables if t.table == table]
+        return [self._file(t) for t in self.tables if t.table == table]
+
+    def check_present(self) -> None:
+        """Every table file exists with its manifest's size (VerificationFailed
+        otherwise): one listing per version folder the tables live in."""
+        problems = missing_or_resized(self.store, self.tables)
+        if problems:
+            raise VerificationFailed(problems[0])
+
+    def verified(self) -> None:
+        """Check every table file against the manifest: a local one hashed
+        only when its stat changed, a fetched one when it is fetched."""
+        for t in self.tables:
+            self._file(t)
 
     @functools.cached_property
     def masked(self) -> pa.Array:
@@ -128,4 +155,6 @@ class IndexVersion(TableSet):
             raise VerificationFailed(
                 f"current.json names digest {pointer.manifestDigest}, manifest has another"
             )
-        return cls(store, manifest, pointer)
+        loaded = cls(store, manifest, pointer)
+        loaded.check_present()
+        return loaded

@@ -24,6 +24,7 @@ import pygit2
 
 from freshindex.core.exceptions import BadInput
 from freshindex.core.manifest import Submodule
+from freshindex.core.tree import storable_path
 
 _WT_CHANGED = (
     pygit2.GIT_STATUS_WT_NEW
@@ -101,7 +102,7 @@ def scan(repo: pygit2.Repository) -> WorktreeState:
         except (FileNotFoundError, NotADirectoryError):  # gone, or its folder is now a file
             if old is not None:
                 edits[path] = None
-                changed[path] = "deleted"
+                changed[storable_path(path)] = "deleted"
             continue
         if stat.S_ISDIR(st.st_mode):
             continue  # an untracked nested repository: git add -A would make it a gitlink; not indexed
@@ -113,7 +114,7 @@ def scan(repo: pygit2.Repository) -> WorktreeState:
         if old is not None and old[0] == oid and old[1] == mode:
             continue  # stat changed, content and mode did not
         edits[path] = (oid, mode)
-        changed[path] = "modified" if old is not None else "added"
+        changed[storable_path(path)] = "modified" if old is not None else "added"
 
     submodules: list[Submodule] = []
     for sub_path in sorted(submodule_paths):
@@ -165,8 +166,16 @@ def _apply(
     """Write ``tree`` with ``edits`` applied, rebuilding only the trees along the
     edited paths (a 50,000-file tree with 10 edits writes ~30 small trees, where
     an in-memory index reads and writes all 50,000 entries). None: empty tree,
-    which git drops from its parent as it never records empty directories."""
-    tb = repo.TreeBuilder(tree) if tree is not None else repo.TreeBuilder()
+    which git drops from its parent as it never records empty directories.
+
+    Trees are written as git's bytes directly, not through a TreeBuilder:
+    libgit2's builder takes only UTF-8 names and refuses a name such as
+    ``..`` that a crafted tree holds, and a file name may be any bytes (pygit2
+    hands them over surrogate-escaped)."""
+    entries: dict[bytes, tuple[pygit2.Oid, int]] = {}
+    if tree is not None:
+        for e in tree:
+            entries[_raw(e.name or "")] = (e.id, int(e.filemode))
     direct: dict[str, tuple[pygit2.Oid, int] | None] = {}
     nested: dict[str, dict[str, tuple[pygit2.Oid, int] | None]] = {}
     for path, value in edits.items():
@@ -178,27 +187,45 @@ def _apply(
     # deletions first, then subtrees, then files: a path that changed between
     # file and directory ends with what the worktree has now
     for name, value in direct.items():
-        if value is None and tb.get(name) is not None:
-            tb.remove(name)
+        if value is None:
+            entries.pop(_raw(name), None)
     for name, sub_edits in nested.items():
-        current = tb.get(name)
-        subtree: Any = (
-            repo.get(current.id)
-            if current is not None and current.filemode == pygit2.GIT_FILEMODE_TREE
-            else None
-        )
+        current = entries.get(_raw(name))
+        is_tree = current is not None and current[1] == pygit2.GIT_FILEMODE_TREE
+        subtree: Any = repo.get(current[0]) if is_tree and current is not None else None
         oid = _apply(repo, subtree, sub_edits)
         if oid is None:
-            if current is not None and current.filemode == pygit2.GIT_FILEMODE_TREE:
-                tb.remove(name)
+            if is_tree:
+                del entries[_raw(name)]
         else:
-            tb.insert(name, oid, pygit2.GIT_FILEMODE_TREE)
+            entries[_raw(name)] = (oid, pygit2.GIT_FILEMODE_TREE)
     for name, value in direct.items():
         if value is not None:
-            tb.insert(name, value[0], value[1])  # type: ignore[arg-type]
-    if len(tb) == 0:
+            entries[_raw(name)] = value
+    if not entries:
         return None
-    return tb.write()
+    return _write_tree(repo, entries)
+
+
+def _raw(name: str) -> bytes:
+    return name.encode("utf-8", "surrogateescape")
+
+
+def _write_tree(
+    repo: pygit2.Repository, entries: dict[bytes, tuple[pygit2.Oid, int]]
+) -> pygit2.Oid:
+    """One tree object in git's format: entries sorted as git sorts them (by
+    name bytes, a subtree's name compared as if it ended in '/')."""
+
+    def order(item: tuple[bytes, tuple[pygit2.Oid, int]]) -> bytes:
+        name, (_oid, mode) = item
+        return name + b"/" if mode == pygit2.GIT_FILEMODE_TREE else name
+
+    body = b"".join(
+        b"%o %s\0%s" % (mode, name, oid.raw)
+        for name, (oid, mode) in sorted(entries.items(), key=order)
+    )
+    return repo.odb.write(pygit2.GIT_OBJECT_TREE, body)
 
 
 def _config_bool(repo: pygit2.Repository, key: str, default: bool) -> bool:
