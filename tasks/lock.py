@@ -82,9 +82,10 @@ def publish_lock(store_uri: str, timeout: float = 3600.0) -> Iterator[None]:
         finally:
             stop.set()
             renewer.join()
-            with contextlib.suppress(Exception):  # the stamp only ever helps recovery
-                client.delete_variable_by_name(_holder(name))
+            # the slot first: on SIGTERM the handler gives this a few seconds at most
             client.release_concurrency_slots_with_lease(lease)
+            with contextlib.suppress(Exception):  # a stale stamp only ever delays recovery
+                client.delete_variable_by_name(_holder(name))
 
 
 def _acquire(client: Any, name: str, deadline: float) -> UUID:
