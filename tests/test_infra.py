@@ -47,6 +47,9 @@ def test_compose_commands_are_valid_freshindex_arguments() -> None:
     query = build_parser().parse_args(s["query"]["command"])
     assert query.command == "serve" and query.updates and query.port == 8321
     assert f"{query.port}:{query.port}" in s["query"]["ports"]
+    # bound beyond loopback with --updates: serve refuses to start without a token
+    assert "FRESHINDEX_TOKEN" in s["query"]["environment"]
+    assert s["query"]["environment"]["FRESHINDEX_STORE"].startswith("s3://")
 
 
 def test_dockerfile_is_slim_non_root_and_installs_from_pyproject() -> None:

@@ -131,7 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--keep", type=_positive, default=3)
     g.set_defaults(func=ops.cmd_gc)
 
-    sv = sub.add_parser("serve", parents=[common, updating], help="query service over HTTP")
+    sv = sub.add_parser(
+        "serve", parents=[common, updating], help="query service over HTTP, MCP at /mcp"
+    )
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=int, default=8321)
     sv.add_argument(
@@ -140,6 +142,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="accept POST /update?rev=REV: run updates in this warm process and load them",
     )
     sv.set_defaults(func=serve.cmd_serve)
+
+    mc = sub.add_parser(
+        "mcp", parents=[common, updating], help="MCP server on stdio, for coding agents"
+    )
+    mc.add_argument(
+        "--updates", action="store_true", help="offer the request_update tool (runs updates here)"
+    )
+    mc.set_defaults(func=serve.cmd_mcp)
 
     dp = sub.add_parser(
         "deployments",

@@ -1,41 +1,72 @@
-"""The long-running command: serve."""
+"""The long-running commands: serve (HTTP, with MCP at /mcp) and mcp (stdio)."""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
+from typing import Any
 
 from freshindex.cli.context import Context
+from freshindex.core.exceptions import BadInput
 
 
-def cmd_serve(ctx: Context) -> int:
-    from freshindex.service import QueryService, Updater, serve
+def _service(ctx: Context, stack: contextlib.ExitStack) -> Any:
+    """The warm QueryService, with an Updater when --updates asks for one: one
+    Prefect API, and with --runner dask one LocalCluster, for the process's
+    life, not one per update."""
+    from freshindex.service import QueryService, Updater
 
     args = ctx.args
     store = ctx.store()
+    updater = None
+    if args.updates:
+        from freshindex.flows.runtime import flow_runtime
+
+        runtime = stack.enter_context(flow_runtime(args.runner, args.workers, args.dask_address))
+        updater = Updater(ctx.store_uri(), runtime.task_runner, args.mirror_url)
+    return QueryService(ctx.repo, store, updater)
+
+
+def cmd_serve(ctx: Context) -> int:
+    from freshindex.service.http import is_loopback, serve
+
+    args = ctx.args
+    token = os.environ.get("FRESHINDEX_TOKEN") or None
+    if args.updates and token is None and not is_loopback(args.host):
+        raise BadInput(
+            f"--updates on {args.host} needs FRESHINDEX_TOKEN: without a token only "
+            "a loopback address may accept writes"
+        )
     # SIGTERM is how a service is stopped (docker stop, systemd): a clean exit,
-    # unwound (the main thread only waits for requests here), so a Prefect API
-    # it started stops with it.
+    # unwound, so a Prefect API it started stops with it.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     with contextlib.ExitStack() as stack:
-        updater = None
-        if args.updates:
-            from freshindex.flows.runtime import flow_runtime
-
-            # one Prefect API, and with --runner dask one LocalCluster, for the
-            # service's life, not one per update
-            runtime = stack.enter_context(
-                flow_runtime(args.runner, args.workers, args.dask_address)
-            )
-            updater = Updater(ctx.store_uri(), runtime.task_runner, args.mirror_url)
-        service = QueryService(ctx.repo, store, updater)
-        server = serve(service, args.host, args.port)
+        service = _service(ctx, stack)
+        server = serve(service, args.host, args.port, token)
         stack.callback(server.server_close)
         host, port = str(server.server_address[0]), int(server.server_address[1])
-        extra = "; POST /update runs updates here" if updater else ""
+        extra = "; POST /update runs updates here" if service.updater else ""
+        auth = "bearer token required" if token else "no token: reads only off loopback"
         ctx.out.progress(
-            f"serving {service.version.manifest.versionId} on http://{host}:{port}{extra}"
+            f"serving {service.version.manifest.versionId} on http://{host}:{port} "
+            f"(MCP at /mcp, OpenAPI at /docs; {auth}){extra}"
         )
         server.serve_forever()
+    return 0
+
+
+def cmd_mcp(ctx: Context) -> int:
+    """The MCP server on stdin/stdout, for an agent's config. stdout carries
+    only the protocol: everything else this process says goes to stderr."""
+    from freshindex.service.mcp import build_server
+
+    with contextlib.ExitStack() as stack:
+        service = _service(ctx, stack)
+        ctx.out.progress(
+            f"freshindex MCP server on stdio: {service.version.manifest.versionId} of "
+            f"{service.repo_path}"
+        )
+        build_server(service).run("stdio")
     return 0

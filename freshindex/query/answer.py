@@ -86,6 +86,36 @@ class Answerer:
         kept += [query.edge_result(e, "overlay") for e in self.overlay.edges if e["target"] == bare]
         return sorted(kept, key=lambda r: (r["path"], r["startLine"], r["startCol"]))
 
+    def attach_blobs(self, results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Give each result its ``blob``: the git OID of the bytes its lines were
+        computed from. An index row's file is unchanged since the indexed
+        commit (a changed one is shadowed), so its documents row names it; an
+        overlay or source row carries the hash of what was parsed now."""
+        need = {r["path"] for r in results if r.get("origin") == "index"}
+        blobs = self.version.blobs(need) if need else {}
+        parsed = {d["path"]: d.get("blob") for d in self.overlay.documents} if self.overlay else {}
+        for r in results:
+            if r.get("origin") == "index":
+                r["blob"] = blobs.get(r["path"])
+            elif r.get("origin") == "overlay":
+                r["blob"] = parsed.get(r["path"])
+        return results
+
+    def symbol_at(self, path: str, line: int) -> dict[str, Any] | None:
+        """The innermost definition whose span holds ``line`` of ``path`` as
+        it is now (overlay rows for a changed file, index rows otherwise)."""
+        rows: list[dict[str, Any]]
+        if self.overlay is not None and path in self.overlay.shadowed:
+            rows = [s for s in self.overlay.symbols if s["path"] == path]
+        elif self.freshness in (Freshness.EXACT, Freshness.OVERLAY):
+            rows = self.version.symbols_of(path)
+        else:
+            return None  # the index's lines may not be the worktree's
+        holding = [r for r in rows if r["start_line"] <= line <= r["end_line"]]
+        if not holding:
+            return None
+        return min(holding, key=lambda r: r["end_line"] - r["start_line"])
+
     def dump(self, table: str, ids: bool = True) -> list[dict[str, Any]]:
         rows = list(query.dump_rows(self.version, table, ids=ids))
         if self.overlay is None or table not in ("symbols", "edges", "refs"):
@@ -126,6 +156,7 @@ class Answerer:
             if reason is not None or language is None:
                 continue
             read += 1
+            blob = str(pygit2.hash(data))
             try:
                 rows = extract(path, language, data, None, self.config.max_parse_work_factor)
             except ParseBudgetExceeded:
@@ -136,12 +167,12 @@ class Answerer:
                     if s["name"] == bare and (
                         not qualified or str(s["qualname"]).endswith(qualified)
                     ):
-                        out.append(query.symbol_result(s, "source"))
+                        out.append({**query.symbol_result(s, "source"), "blob": blob})
             else:
                 for r in rows.edges:
                     e = dict(zip(EDGES.names, r, strict=True))
                     if e["target"] == bare:
-                        out.append(query.edge_result(e, "source"))
+                        out.append({**query.edge_result(e, "source"), "blob": blob})
         return out
 
 
@@ -236,7 +267,7 @@ def evaluate(
 
 def query_doc(answerer: Answerer, kind: str, name: str) -> dict[str, Any]:
     """The JSON answer of ``defs``/``refs``: the envelope, results, completeness."""
-    results = answerer.defs(name) if kind == "defs" else answerer.refs(name)
+    results = answerer.attach_blobs(answerer.defs(name) if kind == "defs" else answerer.refs(name))
     doc = answerer.envelope.to_json()
     doc["results"] = results
     # a partial or stale list is never presented as complete: "no callers" is

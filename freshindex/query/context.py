@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import pygit2
+
 from freshindex.core.exceptions import BadInput
 from freshindex.query.answer import Answerer
 from freshindex.query.guard import WorktreeGuard
@@ -22,15 +24,16 @@ BYTES_PER_TOKEN = 4
 CALLER_CONTEXT_LINES = 3
 
 
-def _lines(guard: WorktreeGuard, path: str) -> list[str] | None:
-    """The file's lines as they are now, or None when it may not be read
-    (query/guard.py) or cannot be."""
+def _lines(guard: WorktreeGuard, path: str) -> tuple[list[str], str] | None:
+    """The file's lines as they are now and its blob OID, or None when it may
+    not be read (query/guard.py) or cannot be."""
     if guard.refusal(path) is not None:
         return None
     try:
-        return guard.path(path).read_text(errors="replace").splitlines()
-    except (OSError, UnicodeDecodeError):
+        data = guard.path(path).read_bytes()
+    except OSError:
         return None
+    return data.decode("utf-8", errors="replace").splitlines(), str(pygit2.hash(data))
 
 
 def _is_path(target: str, guard: WorktreeGuard) -> bool:
@@ -62,9 +65,19 @@ def build(answerer: Answerer, target: str, budget_tokens: int) -> dict[str, Any]
         rel = guard.relative(target)
         if not guard.path(rel).is_file():
             raise BadInput(f"{target!r} is not a file in the worktree")
-        lines = _lines(guard, rel) or []
+        read = _lines(guard, rel)
+        lines = read[0] if read else []
         candidates.append(
-            (0, {"role": "target", "path": rel, "startLine": 1, "endLine": len(lines)})
+            (
+                0,
+                {
+                    "role": "target",
+                    "path": rel,
+                    "startLine": 1,
+                    "endLine": len(lines),
+                    "origin": "source",
+                },
+            )
         )
         names = [
             r["name"] for r in answerer.dump("symbols") if r["path"] == rel and r.get("exported")
@@ -82,6 +95,7 @@ def build(answerer: Answerer, target: str, budget_tokens: int) -> dict[str, Any]
                         "startLine": d["startLine"],
                         "endLine": d["endLine"],
                         "name": d["qualname"],
+                        "origin": d["origin"],
                     },
                 )
             )
@@ -100,6 +114,7 @@ def build(answerer: Answerer, target: str, budget_tokens: int) -> dict[str, Any]
                         "startLine": max(1, r["startLine"] - CALLER_CONTEXT_LINES),
                         "endLine": r["startLine"] + CALLER_CONTEXT_LINES,
                         "name": r.get("caller") or "",
+                        "origin": r["origin"],
                     },
                 )
             )
@@ -113,9 +128,10 @@ def build(answerer: Answerer, target: str, budget_tokens: int) -> dict[str, Any]
         if key in seen:
             continue
         seen.add(key)
-        source = _lines(guard, item["path"])
-        if source is None:
+        read = _lines(guard, item["path"])
+        if read is None:
             continue
+        source, blob = read
         end = min(item["endLine"], len(source))
         text = "\n".join(source[item["startLine"] - 1 : end])
         if used + len(text) > budget:
@@ -123,7 +139,13 @@ def build(answerer: Answerer, target: str, budget_tokens: int) -> dict[str, Any]
             continue
         used += len(text)
         items.append(
-            {**item, "endLine": end, "text": text, "tokens": len(text) // BYTES_PER_TOKEN + 1}
+            {
+                **item,
+                "endLine": end,
+                "blob": blob,
+                "text": text,
+                "tokens": len(text) // BYTES_PER_TOKEN + 1,
+            }
         )
     return {
         "items": items,

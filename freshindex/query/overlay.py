@@ -130,17 +130,18 @@ def build_overlay(
             oid, mode = entry
             data = gitrepo.read_blob(repo, oid) if mode not in (0o120000, 0o160000) else b""
         language, reason = classify(path, mode, len(data), data[:SNIFF_BYTES], config)
+        blob = str(pygit2.hash(data))
         ov.documents.append(
             {
                 "path": path,
                 "language": language,
                 "status": "skipped" if reason else "parsed",
                 "reason": str(reason) if reason else None,
+                "blob": None if reason else blob,
             }
         )
         if reason is not None or language is None:
             continue
-        blob = str(pygit2.hash(data))
         key = str(pygit2.hash(f"{digest}\0{path}\0{language}\0{blob}".encode()))
         rows = _cached_rows(key)
         if rows is None:

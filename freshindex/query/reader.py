@@ -19,6 +19,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.dataset as ds
@@ -27,7 +28,7 @@ from freshindex.core.cache import cache_dir
 from freshindex.core.exceptions import NoPublishedVersion, NotFound, VerificationFailed
 from freshindex.core.manifest import Manifest, Pointer, TableEntry, VersionState
 from freshindex.indexer.schema import BASE_TABLES, TABLES, delta_of
-from freshindex.indexer.shard import sort_table
+from freshindex.indexer.shard import shard_of, sort_table
 from freshindex.storage import Store
 from freshindex.storage.catalog import read_manifest, read_pointer
 from freshindex.storage.integrity import local_file_problem, missing_or_resized
@@ -158,3 +159,22 @@ class IndexVersion(TableSet):
         loaded = cls(store, manifest, pointer)
         loaded.check_present()
         return loaded
+
+    def _shards_of(self, paths: Iterable[str]) -> TableSet:
+        """The tables of the shards ``paths`` hash to (a path lives in one)."""
+        mine = {shard_of(p, self.manifest.shards) for p in paths}
+        return TableSet(self.store, [t for t in self.tables if t.shard in mine])
+
+    def symbols_of(self, path: str) -> list[dict[str, Any]]:
+        return self._shards_of([path]).read("symbols", where=ds.field("path") == path).to_pylist()
+
+    def blobs(self, paths: Iterable[str]) -> dict[str, str]:
+        """path -> blob OID from the documents table, reading only the shards
+        the paths hash to (every shard of a version has one documents file)."""
+        wanted = sorted(set(paths))
+        if not wanted:
+            return {}
+        found = self._shards_of(wanted).read(
+            "documents", where=ds.field("path").isin(wanted), columns=["path", "blob"]
+        )
+        return dict(zip(found["path"].to_pylist(), found["blob"].to_pylist(), strict=True))

@@ -1,38 +1,22 @@
-"""``freshindex serve``: the query service over HTTP (JSON) for downstream services and agents.
+"""The warm query service behind HTTP and MCP: one loaded version, answered
+with its freshness proof, plus the warm updates of ``serve --updates``.
 
-GET /defs?name=X, /refs?name=X, /context?target=X&budget=N (each takes
-``require_fresh=1``: 409 when the answer is not exact or overlay), /status,
-/healthz (200 healthy, 503 not), /metrics (Prometheus text). POST /reload
-loads the version ``current.json`` names now; until then the service keeps
-answering from the version it loaded, and /healthz says they differ.
-
-POST /update?rev=REV (``serve --updates``; REV defaults to HEAD) runs the
-update flow in this process and loads what it published: the per-merge hook of
-a warm service. A cold ``freshindex update`` starts Python and imports Prefect
-first, 1.1-1.5 s of a ~1.6 s 10-file update here (README, "Incremental
-updates"); the service pays that once. Updates run one at a time; queries keep
-answering from the loaded version meanwhile and see the new one once loaded.
-200 published or nothing to do, 409 refused (validation, lost publish), 400 a
-bad revision, 403 updates off.
-"""
+A cold ``freshindex update`` starts Python and imports Prefect before its flow
+runs; the service has paid that once (README, "Warm updates")."""
 
 from __future__ import annotations
 
 import contextvars
-import json
 import logging
-import sys
 import threading
 import time
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlparse
 
 import pygit2
 
-from freshindex.core.exceptions import FreshindexError
+from freshindex.core.exceptions import BadInput
 from freshindex.ops.health import HealthChecker
 from freshindex.ops.metrics import Metrics
 from freshindex.query import context as context_pkg
@@ -148,6 +132,57 @@ class QueryService:
     def status(self) -> dict[str, Any]:
         return evaluate(self._repo(), self.version, parse_now=False).envelope.to_json()
 
+    # -- what the MCP tools ask (service/mcp.py) -------------------------------
+
+    def query(self, kind: str, name: str) -> dict[str, Any]:
+        """defs or refs of ``name``: the envelope, results with their blobs."""
+        doc = query_doc(evaluate(self._repo(), self.version), kind, name)
+        self.metrics.queries.labels(kind, doc["freshness"]).inc()
+        return doc
+
+    def symbol_name(self, symbol: str) -> str:
+        """The name to look up for ``symbol``: itself, or for ``path:line`` the
+        innermost definition at that line of the file as it is now."""
+        path, sep, line = symbol.rpartition(":")
+        if not sep or not line.isdigit() or not path:
+            return symbol
+        answerer = evaluate(self._repo(), self.version)
+        found = answerer.symbol_at(answerer.guard.relative(path), int(line))
+        if found is None:
+            raise BadInput(f"no definition at {symbol} in the worktree as it is now")
+        return str(found["qualname"] or found["name"])
+
+    def context(self, target: str, budget: int) -> dict[str, Any]:
+        answerer = evaluate(self._repo(), self.version)
+        doc = answerer.envelope.to_json()
+        doc.update(context_pkg.build(answerer, target, budget))
+        self.metrics.queries.labels("context", doc["freshness"]).inc()
+        return doc
+
+    def source(self, path: str, start: int, end: int | None, max_lines: int) -> dict[str, Any]:
+        """Lines ``start..end`` of a worktree file as it is now, with its blob OID."""
+        answerer = evaluate(self._repo(), self.version, parse_now=False)
+        rel = answerer.guard.relative(path)
+        file = answerer.guard.path(rel)
+        if not file.is_file():
+            raise BadInput(f"{path!r} is not a file in the worktree")
+        data = file.read_bytes()
+        lines = data.decode("utf-8", errors="replace").splitlines()
+        last = min(len(lines), end if end is not None else start + max_lines - 1)
+        if last - start + 1 > max_lines:
+            last = start + max_lines - 1
+        if start > max(len(lines), 1):
+            raise BadInput(f"{rel} has {len(lines)} lines; start_line {start} is past its end")
+        return {
+            **answerer.envelope.to_json(),
+            "path": rel,
+            "startLine": start,
+            "endLine": last,
+            "totalLines": len(lines),
+            "blob": str(pygit2.hash(data)),
+            "text": "\n".join(lines[start - 1 : last]),
+        }
+
     def healthz(self) -> tuple[int, dict[str, Any]]:
         result = self.health.check(loaded_version=self.version.manifest.versionId)
         result["loaded"] = self.version.manifest.versionId
@@ -156,76 +191,3 @@ class QueryService:
     def scrape(self) -> bytes:
         self.metrics.refresh(self.store, self._repo())
         return self.metrics.exposition()
-
-
-def make_handler(service: QueryService) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        server_version = "freshindex"
-
-        def log_message(self, format: str, *args: Any) -> None:  # quiet: stderr is for errors
-            return
-
-        def _send(self, code: int, body: bytes, ctype: str = "application/json") -> None:
-            self.send_response(code)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def _json(self, code: int, doc: Any) -> None:
-            self._send(code, json.dumps(doc, sort_keys=True, default=str).encode() + b"\n")
-
-        def do_GET(self) -> None:
-            url = urlparse(self.path)
-            params = {k: v[-1] for k, v in parse_qs(url.query).items()}
-            try:
-                if url.path in ("/defs", "/refs"):
-                    if "name" not in params:
-                        return self._json(400, {"error": "missing ?name="})
-                    return self._json(*service.answer(url.path[1:], params))
-                if url.path == "/context":
-                    if "target" not in params:
-                        return self._json(400, {"error": "missing ?target="})
-                    return self._json(*service.answer("context", params))
-                if url.path == "/status":
-                    return self._json(200, service.status())
-                if url.path == "/healthz":
-                    return self._json(*service.healthz())
-                if url.path == "/metrics":
-                    return self._send(200, service.scrape(), "text/plain; version=0.0.4")
-                return self._json(404, {"error": f"no such endpoint {url.path}"})
-            except FreshindexError as err:
-                return self._json(500 if err.exit_code == 1 else 400, {"error": str(err)})
-            except ValueError as err:
-                return self._json(400, {"error": str(err)})
-
-        def do_POST(self) -> None:
-            url = urlparse(self.path)
-            params = {k: v[-1] for k, v in parse_qs(url.query).items()}
-            try:
-                if url.path == "/reload":
-                    return self._json(200, {"loaded": service.reload()})
-                if url.path == "/update":
-                    return self._json(*service.update(params.get("rev", "HEAD")))
-                return self._json(404, {"error": "POST /reload or /update only"})
-            except FreshindexError as err:  # an update's bad input is the caller's
-                bad_input = url.path == "/update" and err.exit_code == 2
-                return self._json(400 if bad_input else 500, {"error": str(err)})
-            except Exception as err:  # an update that crashed: say so, keep serving
-                log.exception("POST %s failed", url.path)
-                return self._json(500, {"error": f"{type(err).__name__}: {err}"})
-
-    return Handler
-
-
-class _Server(ThreadingHTTPServer):
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """A client that hung up mid-answer is routine, not a traceback on
-        the service's stderr (http.server prints one for every such case)."""
-        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
-            return
-        log.exception("request from %s failed", client_address)
-
-
-def serve(service: QueryService, host: str, port: int) -> ThreadingHTTPServer:
-    return _Server((host, port), make_handler(service))

@@ -1,0 +1,240 @@
+"""The query service on HTTP: FastAPI on uvicorn, with the MCP streamable-HTTP
+transport at ``/mcp``.
+
+GET /defs?name=X, /refs?name=X, /context?target=X&budget=N (each takes
+``require_fresh=1``: 409 when the answer is not exact or overlay), /status,
+/healthz (200 healthy, 503 not), /metrics (Prometheus text); POST /reload,
+POST /update?rev=REV (with ``serve --updates``); OpenAPI at /docs; MCP at /mcp.
+The JSON of every REST endpoint is what it was on ``http.server``
+(shared/CONTRACT.md).
+
+Who may do what: with FRESHINDEX_TOKEN set, every request needs
+``Authorization: Bearer <token>`` (401 otherwise). Without one the service
+answers only on a loopback address for anything that writes: bound elsewhere,
+POST /update and /reload are refused (403), and ``serve`` refuses to start
+with ``--updates`` (cli/serve.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import ipaddress
+import json
+import logging
+import socket
+import threading
+from collections.abc import AsyncIterator
+from typing import Any
+
+import uvicorn
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from freshindex.core.exceptions import FreshindexError
+from freshindex.service.core import QueryService
+from freshindex.service.mcp import build_server
+
+log = logging.getLogger("freshindex")
+
+WRITES = {("POST", "/update"), ("POST", "/reload")}
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _json(code: int, doc: Any) -> Response:
+    # the bytes http.server sent: sorted keys, str() for what JSON lacks, a newline
+    body = json.dumps(doc, sort_keys=True, default=str).encode() + b"\n"
+    return Response(body, status_code=code, media_type="application/json")
+
+
+def _error(code: int, message: str) -> Response:
+    return _json(code, {"error": message})
+
+
+def create_app(service: QueryService, host: str = "127.0.0.1", token: str | None = None) -> ASGIApp:
+    """The whole service as one ASGI app: REST, OpenAPI, MCP, and its guard."""
+    mcp = build_server(service)
+    mcp_app = mcp.streamable_http_app(host=host)  # DNS-rebinding checks on loopback
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        async with mcp.session_manager.run():  # the mounted app's own lifespan never runs
+            yield
+
+    api = FastAPI(
+        title="freshindex",
+        description="Definitions, references and context of one git repository, each answer "
+        "with the proof of the code version it belongs to.",
+        lifespan=lifespan,
+    )
+
+    @api.exception_handler(StarletteHTTPException)
+    async def not_found(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404:
+            return _error(404, f"no such endpoint {request.url.path}")
+        if exc.status_code == 405:
+            return _error(404, "POST /reload or /update only")
+        return _error(exc.status_code, str(exc.detail))
+
+    @api.exception_handler(RequestValidationError)
+    async def bad_request(_request: Request, exc: RequestValidationError) -> Response:
+        first = exc.errors()[0] if exc.errors() else {}
+        return _error(400, f"{'.'.join(map(str, first.get('loc', [])))}: {first.get('msg', exc)}")
+
+    @api.exception_handler(FreshindexError)
+    async def expected(_request: Request, exc: FreshindexError) -> Response:
+        return _error(500 if exc.exit_code == 1 else 400, str(exc))
+
+    @api.exception_handler(ValueError)
+    async def value_error(_request: Request, exc: ValueError) -> Response:
+        return _error(400, str(exc))
+
+    def answer(kind: str, params: dict[str, str]) -> Response:
+        return _json(*service.answer(kind, params))
+
+    def params(**given: str | None) -> dict[str, str]:
+        return {k: v for k, v in given.items() if v is not None}
+
+    @api.get("/defs", summary="Definitions of a symbol, with the freshness envelope")
+    def defs(name: str | None = None, require_fresh: str | None = None) -> Response:
+        if name is None:
+            return _error(400, "missing ?name=")
+        return answer("defs", params(name=name, require_fresh=require_fresh))
+
+    @api.get("/refs", summary="References to a symbol, with the freshness envelope")
+    def refs(name: str | None = None, require_fresh: str | None = None) -> Response:
+        if name is None:
+            return _error(400, "missing ?name=")
+        return answer("refs", params(name=name, require_fresh=require_fresh))
+
+    @api.get("/context", summary="A context package for a symbol or a file path")
+    def context(
+        target: str | None = None,
+        budget: str | None = Query(None, description="tokens, ~4 bytes each"),
+        require_fresh: str | None = None,
+    ) -> Response:
+        if target is None:
+            return _error(400, "missing ?target=")
+        return answer("context", params(target=target, budget=budget, require_fresh=require_fresh))
+
+    @api.get("/status", summary="Freshness of the loaded version against HEAD and the worktree")
+    def status() -> Response:
+        return _json(200, service.status())
+
+    @api.get("/healthz", summary="200 healthy, 503 not (pointer, records, table files)")
+    def healthz() -> Response:
+        return _json(*service.healthz())
+
+    @api.get("/metrics", summary="Prometheus metrics")
+    def metrics() -> Response:
+        return Response(service.scrape(), media_type="text/plain; version=0.0.4")
+
+    @api.post("/reload", summary="Load the version current.json names now")
+    def reload() -> Response:
+        return _json(200, {"loaded": service.reload()})
+
+    @api.post("/update", summary="Run an update to rev in this process and load it (--updates)")
+    def update(rev: str = "HEAD") -> Response:
+        try:
+            return _json(*service.update(rev))
+        except FreshindexError as err:  # an update's bad input is the caller's
+            return _error(400 if err.exit_code == 2 else 500, str(err))
+        except Exception as err:  # an update that crashed: say so, keep serving
+            log.exception("POST /update failed")
+            return _error(500, f"{type(err).__name__}: {err}")
+
+    return Guard(_Dispatch(api, mcp_app), token=token, writes_open=is_loopback(host))
+
+
+class _Dispatch:
+    """/mcp to the MCP transport, everything else (lifespan included) to the API."""
+
+    def __init__(self, api: ASGIApp, mcp_app: ASGIApp) -> None:
+        self.api = api
+        self.mcp_app = mcp_app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] == "http" and (path == "/mcp" or path.startswith("/mcp/")):
+            await self.mcp_app(scope, receive, send)
+        else:
+            await self.api(scope, receive, send)
+
+
+class Guard:
+    """Who may do what (module docstring): a bearer token when one is set, and
+    no writes on a non-loopback bind without one."""
+
+    def __init__(self, app: ASGIApp, token: str | None, writes_open: bool) -> None:
+        self.app = app
+        self.token = token.encode() if token else None
+        self.writes_open = writes_open
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        refusal = self._refusal(scope)
+        if refusal is None:
+            return await self.app(scope, receive, send)
+        code, message, headers = refusal
+        response = _error(code, message)
+        response.headers.update(headers)
+        await response(scope, receive, send)
+
+    def _refusal(self, scope: Scope) -> tuple[int, str, dict[str, str]] | None:
+        if self.token is not None:
+            sent = dict(scope.get("headers", [])).get(b"authorization", b"")
+            scheme, _, given = sent.partition(b" ")
+            if scheme.lower() != b"bearer" or not hmac.compare_digest(given.strip(), self.token):
+                why = "missing" if not sent else "bad"
+                return 401, f"{why} bearer token", {"WWW-Authenticate": "Bearer"}
+            return None
+        if not self.writes_open and (scope["method"], scope["path"]) in WRITES:
+            return 403, "writes need FRESHINDEX_TOKEN on a non-loopback address", {}
+        return None
+
+
+class ServiceServer:
+    """uvicorn on a socket bound at once (port 0 picks a free one), with the
+    shape of socketserver's servers: ``server_address``, ``serve_forever()``
+    (blocks; handles SIGINT/SIGTERM on the main thread), ``shutdown()`` from
+    another thread, ``server_close()``."""
+
+    def __init__(self, app: ASGIApp, host: str, port: int) -> None:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.socket = socket.socket(family, socket.SOCK_STREAM)
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.socket.bind((host, port))
+        self.socket.listen(128)
+        self.server_address = self.socket.getsockname()
+        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+        self._server = uvicorn.Server(config)
+        self._done = threading.Event()
+
+    def serve_forever(self) -> None:
+        try:
+            self._server.run(sockets=[self.socket])
+        finally:
+            self._done.set()
+
+    def shutdown(self) -> None:
+        self._server.should_exit = True
+        self._done.wait(30)
+
+    def server_close(self) -> None:
+        self.socket.close()
+
+
+def serve(service: QueryService, host: str, port: int, token: str | None = None) -> ServiceServer:
+    return ServiceServer(create_app(service, host, token), host, port)

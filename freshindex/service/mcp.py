@@ -1,0 +1,263 @@
+"""freshindex on the Model Context Protocol: the tools coding agents call, every
+answer led by the certificate of the version it belongs to.
+
+Built on the official SDK's ``MCPServer``: stdio for agent configs
+(``freshindex --repo R mcp``), and the streamable-HTTP app that ``serve``
+mounts at ``/mcp``. Tools run in the SDK's worker threads over one warm
+``QueryService`` (the loaded version, its health and metrics). An expected
+failure (an unknown name, a path outside the repository, an index that cannot
+answer) is a ``ToolError``: one line for the model, no traceback, and the
+server keeps serving.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+from pydantic import BaseModel, Field
+
+from freshindex.core.exceptions import FreshindexError
+from freshindex.service.core import QueryService
+
+# What a model must know to use the answers; part of every tool's description.
+FRESHNESS_GUIDE = (
+    "Every answer starts with a certificate. freshness 'exact': the index is HEAD and "
+    "the worktree is clean, trust it. 'overlay': the index plus every file changed since, "
+    "parsed now, trust it. 'partial': too much changed, results come from reading a few "
+    "files and are incomplete; read the source before concluding something is absent. "
+    "'stale': the version cannot be proven (diverged branch, configuration or indexer "
+    "changed, a failed check); diagnostics only, read the source. 'reasons' say why an "
+    "answer is not exact. Lines are 1-based, of the worktree as it is now; 'blob' is the "
+    "git OID of the bytes a result was computed from."
+)
+MAX_NAME = 512
+MAX_PATH = 4096
+MAX_SOURCE_LINES = 2000
+READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+
+Freshness = Literal["exact", "overlay", "partial", "stale"]
+Origin = Literal["index", "overlay", "source"]
+
+
+class Certificate(BaseModel):
+    """Which version of the code an answer belongs to (compare worktreeTree
+    with `git write-tree` of the worktree to check it yourself)."""
+
+    freshness: Freshness
+    indexCommit: str | None
+    headCommit: str | None
+    worktreeTree: str | None
+    reasons: list[str]
+
+
+class Location(BaseModel):
+    path: str
+    name: str
+    kind: str
+    startLine: int
+    startCol: int
+    endLine: int
+    endCol: int
+    origin: Origin
+    blob: str | None = Field(default=None, description="git OID of the bytes these lines come from")
+    qualname: str | None = Field(default=None, description="definitions: the qualified name")
+    caller: str | None = Field(default=None, description="references: the enclosing definition")
+
+
+class Answer(BaseModel):
+    certificate: Certificate
+    complete: bool = Field(
+        description="false when partial or stale: an empty or short list proves nothing"
+    )
+    results: list[Location]
+
+
+class Status(BaseModel):
+    certificate: Certificate
+    indexVersion: str | None
+    relation: str
+    lagCommits: int | None
+    changedFiles: int
+    dirtyFiles: int
+
+
+class Fragment(BaseModel):
+    role: str
+    path: str
+    startLine: int
+    endLine: int
+    name: str = ""
+    origin: Origin
+    blob: str | None
+    tokens: int
+    text: str
+
+
+class ContextPackage(BaseModel):
+    certificate: Certificate
+    items: list[Fragment]
+    omitted: int
+    budgetTokens: int
+    usedTokens: int = Field(description="an estimate: bytes / 4")
+
+
+class Source(BaseModel):
+    certificate: Certificate
+    path: str
+    startLine: int
+    endLine: int
+    totalLines: int
+    blob: str = Field(description="git OID of the whole file as it is now")
+    origin: Origin = "source"
+    text: str
+
+
+class UpdateResult(BaseModel):
+    outcome: str
+    loaded: str | None = None
+    version: str | None = None
+    mode: str | None = None
+    reason: str | None = None
+
+
+def certificate(doc: dict[str, Any]) -> Certificate:
+    return Certificate(
+        freshness=doc["freshness"],
+        indexCommit=doc.get("indexCommit"),
+        headCommit=doc.get("headCommit"),
+        worktreeTree=doc.get("worktreeTree"),
+        reasons=list(doc.get("reasons", [])),
+    )
+
+
+def _locations(results: list[dict[str, Any]]) -> list[Location]:
+    fields = set(Location.model_fields)
+    return [Location.model_validate({k: v for k, v in r.items() if k in fields}) for r in results]
+
+
+def _answering(fn: Any) -> Any:
+    """Run a tool body; an expected failure becomes one ToolError line."""
+    try:
+        return fn()
+    except FreshindexError as err:
+        raise ToolError(str(err)) from err
+    except (OSError, ValueError) as err:
+        raise ToolError(f"{type(err).__name__}: {err}") from err
+
+
+def build_server(service: QueryService) -> MCPServer:
+    """The MCP server over a warm QueryService."""
+    server: MCPServer = MCPServer(
+        "freshindex",
+        instructions=(
+            "freshindex: definitions, references, context and source of this repository, "
+            "each answer with a proof of the code version it belongs to. " + FRESHNESS_GUIDE
+        ),
+        log_level="WARNING",
+    )
+
+    @server.tool(
+        description="The freshness of the index against HEAD and the worktree now. "
+        + FRESHNESS_GUIDE,
+        annotations=READ_ONLY,
+    )
+    def index_status() -> Status:
+        doc = _answering(service.status)
+        return Status(
+            certificate=certificate(doc),
+            indexVersion=doc.get("indexVersion"),
+            relation=doc["relation"],
+            lagCommits=doc.get("lagCommits"),
+            changedFiles=doc.get("changedFiles", 0),
+            dirtyFiles=doc.get("dirtyFiles", 0),
+        )
+
+    @server.tool(
+        description="Where a symbol is defined. name: a bare name (get_user) or a qualified "
+        "one (Model.save); path_hint: keep definitions whose path contains it. " + FRESHNESS_GUIDE,
+        annotations=READ_ONLY,
+    )
+    def find_definitions(
+        name: Annotated[str, Field(min_length=1, max_length=MAX_NAME)],
+        path_hint: Annotated[str | None, Field(max_length=MAX_PATH)] = None,
+    ) -> Answer:
+        doc = _answering(lambda: service.query("defs", name))
+        results = doc["results"]
+        if path_hint:
+            results = [r for r in results if path_hint in r["path"]]
+        return Answer(
+            certificate=certificate(doc), complete=doc["complete"], results=_locations(results)
+        )
+
+    @server.tool(
+        description="The places that use a symbol (calls, imports, inheritance, type uses). "
+        "symbol: a bare name, a qualified name, or path:line of its definition. " + FRESHNESS_GUIDE,
+        annotations=READ_ONLY,
+    )
+    def find_references(
+        symbol: Annotated[str, Field(min_length=1, max_length=MAX_PATH)],
+    ) -> Answer:
+        doc = _answering(lambda: service.query("refs", service.symbol_name(symbol)))
+        return Answer(
+            certificate=certificate(doc),
+            complete=doc["complete"],
+            results=_locations(doc["results"]),
+        )
+
+    @server.tool(
+        description="A context package for a symbol or a file path: its definitions, callers "
+        "and tests, cut to fit budget_tokens (estimated at 4 bytes a token). " + FRESHNESS_GUIDE,
+        annotations=READ_ONLY,
+    )
+    def get_context(
+        target: Annotated[str, Field(min_length=1, max_length=MAX_PATH)],
+        budget_tokens: Annotated[int, Field(ge=1, le=200_000)] = 2000,
+    ) -> ContextPackage:
+        doc = _answering(lambda: service.context(target, budget_tokens))
+        return ContextPackage(
+            certificate=certificate(doc),
+            items=[Fragment(**item) for item in doc["items"]],
+            omitted=doc["omitted"],
+            budgetTokens=doc["budgetTokens"],
+            usedTokens=doc["usedTokens"],
+        )
+
+    @server.tool(
+        description="Lines of a file of the repository as they are in the worktree now, "
+        f"with the file's blob OID (at most {MAX_SOURCE_LINES} lines). Paths outside the "
+        "repository and secret files are refused.",
+        annotations=READ_ONLY,
+    )
+    def read_source(
+        path: Annotated[str, Field(min_length=1, max_length=MAX_PATH)],
+        start_line: Annotated[int, Field(ge=1)] = 1,
+        end_line: Annotated[int | None, Field(ge=1)] = None,
+    ) -> Source:
+        doc = _answering(lambda: service.source(path, start_line, end_line, MAX_SOURCE_LINES))
+        return Source(certificate=certificate(doc), **{k: doc[k] for k in doc if k != "envelope"})
+
+    if service.updater is not None:
+
+        @server.tool(
+            description="Run an incremental update of the index to rev (default HEAD; it must "
+            "already be in the repository) and load it. Slow: seconds.",
+            annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=True),
+        )
+        def request_update(
+            rev: Annotated[str, Field(min_length=1, max_length=MAX_NAME)] = "HEAD",
+        ) -> UpdateResult:
+            code, doc = _answering(lambda: service.update(rev))
+            if code >= 400:
+                raise ToolError(str(doc.get("error", f"update failed ({code})")))
+            return UpdateResult(
+                outcome=str(doc.get("outcome")),
+                loaded=doc.get("loaded"),
+                version=doc.get("version"),
+                mode=doc.get("mode"),
+                reason=doc.get("modeReason") or doc.get("reason"),
+            )
+
+    return server
