@@ -1,16 +1,17 @@
 """Deciding how a query may be answered, and answering it that way.
 
 exact   — indexCommit == HEAD, clean worktree: the index alone.
-overlay — the index is an ancestor of HEAD and/or the worktree is dirty, and
-          the change is within budget: index minus shadowed paths, plus the
+overlay — HEAD or the worktree differs from the indexed commit (an ancestor,
+          or a commit HEAD does not descend from: a feature branch), and the
+          tree diff is within budget: index minus shadowed paths, plus the
           changed files parsed now (origin ``overlay``).
 partial — over budget, a rebuild-forcing file (lockfile, workspace config)
           changed, or the overlay could not be built: a bounded direct read
           of the worktree for the named target (origin ``source``); lists are
           marked incomplete, never presented as "no callers".
-stale   — freshness cannot be proven (diverged, unknown commit, config or
-          indexer changed, version fails verification): index rows as
-          diagnostics only, marked incomplete.
+stale   — freshness cannot be proven (the indexed commit is not in the
+          repository, config or indexer changed, version fails verification):
+          index rows as diagnostics only, marked incomplete.
 """
 
 from __future__ import annotations
@@ -224,7 +225,10 @@ def evaluate(
             "current version was rolled back and trails HEAD: diagnostics only until the requested rebuild"
         )
     env = basic_envelope(repo, version.manifest, wt, problems)
-    if problems or env.relation in (Relation.DIVERGED, Relation.UNKNOWN):
+    # A diverged HEAD goes on like an ancestor: the overlay replaces every path
+    # that differs between the indexed tree and the worktree, so index plus
+    # overlay is the worktree's for any indexed commit the repository has.
+    if problems or env.relation == Relation.UNKNOWN:
         env.freshness = Freshness.STALE
         return Answerer(repo, version, env, None, config, wt)
     if env.freshness == Freshness.EXACT:

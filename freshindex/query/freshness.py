@@ -52,6 +52,9 @@ class Envelope:
         return {
             "indexVersion": self.indexVersion,
             "indexCommit": self.indexCommit,
+            # the version answers start from: today always the current one
+            "baseVersion": self.indexVersion,
+            "baseCommit": self.indexCommit,
             "headCommit": self.headCommit,
             "worktreeTree": self.worktreeTree,
             "dirty": self.dirty,
@@ -134,12 +137,15 @@ def basic_envelope(
         )
     relation, lag = relation_of(repo, manifest.sourceCommit, wt.head)
     changed = 0
-    if relation == Relation.ANCESTOR and wt.head:
+    if relation in (Relation.ANCESTOR, Relation.DIVERGED) and wt.head:
         changed = len(changed_between(repo, manifest.sourceCommit, wt.head))
     if relation == Relation.ANCESTOR:
         reasons.append(f"index is {lag} commit(s) behind HEAD ({changed} file(s) changed)")
     elif relation == Relation.DIVERGED:
-        reasons.append("indexed commit is not an ancestor of HEAD (branch switch or rewrite)")
+        reasons.append(
+            "indexed commit is not an ancestor of HEAD (a branch or a rewrite): "
+            f"{changed} file(s) differ between its tree and HEAD's"
+        )
     elif relation == Relation.UNKNOWN:
         reasons.append("indexed commit is not in this repository")
     if wt.changed:

@@ -28,7 +28,7 @@ FRESHNESS_GUIDE = (
     "the worktree is clean, trust it. 'overlay': the index plus every file changed since, "
     "parsed now, trust it. 'partial': too much changed, results come from reading a few "
     "files and are incomplete; read the source before concluding something is absent. "
-    "'stale': the version cannot be proven (diverged branch, configuration or indexer "
+    "'stale': the version cannot be proven (an unknown commit, configuration or indexer "
     "changed, a failed check); diagnostics only, read the source. 'reasons' say why an "
     "answer is not exact. Lines are 1-based, of the worktree as it is now; 'blob' is the "
     "git OID of the bytes a result was computed from."
