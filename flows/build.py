@@ -15,6 +15,7 @@ from prefect.states import Completed, Failed
 from prefect.utilities.annotations import quote
 
 from freshindex.core.manifest import TableEntry
+from freshindex.flows import progress
 from freshindex.flows.plain import plain_flow
 from freshindex.ops.metrics import flow_artifact_rows
 from freshindex.tasks.lock import requested_lock
@@ -75,10 +76,12 @@ def build_flow(
     with requested_lock(store) as lock:
         plan = plan_build(repo, store, rev, shards, mirror_url)
         futures = parse_shard.map(unmapped(plan.job), range(plan.job.shards))
-        tables: list[TableEntry] = [t for f in futures for t in f.result()]
+        tables: list[TableEntry] = progress.gather(futures)
         # plain values: Prefect would otherwise walk every table entry looking
         # for futures, per task (measured: ~0.1 s each)
+        progress.step("validating")
         report = validate_version(as_is(plan), as_is(tables))
+        progress.step("publishing")
         outcome = publish_version(as_is(plan), as_is(tables), report, as_is(lock))
     summary = summarize(outcome)
     publish_artifact("freshindex-build", summary)

@@ -24,6 +24,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.states import Completed, Failed
 
 from freshindex.core.manifest import TableEntry
+from freshindex.flows import progress
 from freshindex.flows.build import build_flow, publish_artifact, summarize
 from freshindex.flows.plain import plain_flow
 from freshindex.flows.update import update_flow
@@ -102,7 +103,7 @@ def nightly_flow(repo: str, store: str, rev: str = "HEAD", shards: int | None = 
     current = read_pointer(store_for(store)).pointer
     plan = plan_build(repo, store, rev, shards)
     futures = parse_shard.map(unmapped(plan.job), range(plan.job.shards))
-    tables = [t for f in futures for t in f.result()]
+    tables = progress.gather(futures)
     report = validate_version(plan, tables)
     drift = (
         drift_check(store, current.version if current else None, tables, plan.job.commit)

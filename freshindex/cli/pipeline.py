@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from freshindex.cli.context import Context, check_failed
+from freshindex.cli.progress import progress_bar
 from freshindex.core.exceptions import FreshindexError
 from freshindex.indexer import heap
 
@@ -33,14 +34,15 @@ def cmd_build(ctx: Context) -> int:
 
         heap.settle()  # the flow process's heap is Prefect's and the scheduler's
         ctx.out.progress(f"building {commit.id} into {uri}")
-        state = build_flow.with_options(task_runner=runtime.task_runner())(
-            repo=str(Path(repo.path).resolve()),
-            store=uri,
-            rev=str(commit.id),
-            shards=args.shards,
-            mirror_url=args.mirror_url,
-            return_state=True,
-        )
+        with progress_bar(not args.json):
+            state = build_flow.with_options(task_runner=runtime.task_runner())(
+                repo=str(Path(repo.path).resolve()),
+                store=uri,
+                rev=str(commit.id),
+                shards=args.shards,
+                mirror_url=args.mirror_url,
+                return_state=True,
+            )
         summary = state_data(state)
     summary["prefectApi"] = runtime.api_url
     summary["wallSeconds"] = round(time.monotonic() - started, 3)
@@ -81,13 +83,14 @@ def cmd_update(ctx: Context) -> int:
 
         heap.settle()
         ctx.out.progress(f"updating {uri} to {commit.id}")
-        summary = run_update(
-            str(Path(repo.path).resolve()),
-            uri,
-            str(commit.id),
-            runtime.task_runner(),
-            args.mirror_url,
-        )
+        with progress_bar(not args.json):
+            summary = run_update(
+                str(Path(repo.path).resolve()),
+                uri,
+                str(commit.id),
+                runtime.task_runner(),
+                args.mirror_url,
+            )
     summary["prefectApi"] = runtime.api_url
     summary["wallSeconds"] = round(time.monotonic() - started, 3)
     status = summary.get("outcome")

@@ -1,0 +1,63 @@
+"""Progress of the build or update flow running in this process.
+
+A flow reports where it is (its shard tasks as they finish, then the
+validation and publish steps) to the listener the command installed, if
+any: ``freshindex build`` and ``update`` install a rich progress bar on a
+terminal (cli/progress.py). A flow run by a Prefect worker has no listener;
+its numbers are in the run's table artifact either way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator, Sequence
+from typing import Any, Protocol
+
+from prefect.futures import PrefectFuture, as_completed
+
+from freshindex.core.manifest import TableEntry
+
+
+class Listener(Protocol):
+    def shards(self, total: int) -> None: ...
+    def shard_done(self, files: int, table_bytes: int) -> None: ...
+    def step(self, name: str) -> None: ...
+
+
+_lock = threading.Lock()
+_listener: Listener | None = None
+
+
+@contextlib.contextmanager
+def listening(listener: Listener) -> Iterator[None]:
+    """Send this process's flow progress to ``listener`` while in the block."""
+    global _listener
+    with _lock:
+        before, _listener = _listener, listener
+    try:
+        yield
+    finally:
+        with _lock:
+            _listener = before
+
+
+def step(name: str) -> None:
+    if _listener is not None:
+        _listener.step(name)
+
+
+def gather(futures: Sequence[PrefectFuture[Any]]) -> list[TableEntry]:
+    """Every shard task's table entries, in shard order, reporting each task
+    as it finishes (whatever the order)."""
+    if _listener is not None:
+        _listener.shards(len(futures))
+    done: dict[int, list[TableEntry]] = {}
+    index = {id(f): i for i, f in enumerate(futures)}
+    for future in as_completed(list(futures)):
+        entries = list(future.result())
+        done[index[id(future)]] = entries
+        if _listener is not None:
+            files = sum(t.rows for t in entries if t.table.endswith("documents"))
+            _listener.shard_done(files, sum(t.bytes for t in entries))
+    return [t for i in range(len(futures)) for t in done[i]]
