@@ -354,6 +354,10 @@ def flow_runtime(
     runner is the thread pool, and one Prefect API for the flow and every
     worker. Everything it started is stopped on the way out."""
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    if dask_address:
+        from freshindex.flows.probe import check_workers
+
+        check_workers(dask_address)  # before any flow run: a broken worker ends here
     kind = "dask" if dask_address else runner
     early = EarlyCluster(workers) if kind == "dask" and not dask_address else None
     try:

@@ -7,6 +7,8 @@ import io
 import json
 import os
 import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -144,3 +146,74 @@ def test_build_and_update_on_an_existing_cluster_equal_local_ones(
     code, out = run("--repo", str(repo), "--store", local, "update", "--runner", "threads")
     assert code == 0, out
     assert dumps(repo, s3_store) == dumps(repo, local)
+
+
+def test_a_worker_that_cannot_import_freshindex_fails_the_build_at_once(
+    prefect_api: str, tmp_path: Path
+) -> None:
+    """A `dask worker` whose environment lacks freshindex (here: this venv's
+    packages without their path files, so without the editable install)
+    used to leave the build waiting for ever. It now ends in one line
+    naming the worker, before any flow run."""
+    import sysconfig
+
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = {k: v for k, v in os.environ.items() if k != "DASK_CONFIG"}
+    site = sysconfig.get_path("purelib")
+    bare_worker = (
+        f"import sys; sys.path.append({site!r}); sys.argv[0] = 'dask'; "
+        "from dask.cli import run_cli; run_cli()"
+    )
+    procs = [
+        subprocess.Popen(
+            [
+                str(BIN / "dask"),
+                "scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--no-dashboard",
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        ),
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-S",
+                "-c",
+                bare_worker,
+                "worker",
+                address,
+                "--nthreads",
+                "1",
+                "--no-dashboard",
+            ],
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        ),
+    ]
+    try:
+        wait_for_workers(address, 1)
+        repo = make_repo(tmp_path / "repo", SAMPLE_FILES)
+        started = time.monotonic()
+        out = subprocess.run(
+            [str(BIN / "freshindex"), "--repo", str(repo), "--store", (tmp_path / "s").as_uri(),
+             "build", "--dask-address", address, "--shards", "4"],
+            env=env, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert time.monotonic() - started < 120
+        assert out.returncode == 1, out.stderr
+        lines = [line for line in out.stderr.splitlines() if line.strip()]
+        assert len(lines) == 1 and "Traceback" not in out.stderr, out.stderr
+        assert "cannot run freshindex's shard tasks" in lines[0]
+        assert "No module named 'freshindex'" in lines[0]
+        assert not (tmp_path / "s").exists() or not any((tmp_path / "s").rglob("manifest.json"))
+    finally:
+        for p in reversed(procs):
+            stop(p)
