@@ -206,8 +206,11 @@ def local_cluster_kwargs(workers: int | None) -> dict[str, Any]:
         "n_workers": workers or os.cpu_count() or 1,
         "threads_per_worker": 1,
         "processes": True,
-        # no dashboard: nothing here serves it, and port 8787 may be taken
+        # no dashboard: nothing here serves it. The scheduler still starts its
+        # HTTP server (health, metrics): on a free port, since 8787 may be
+        # another cluster's (two builds at once printed a 4-line UserWarning)
         "scheduler_kwargs": {"dashboard": False},
+        "dashboard_address": ":0",
     }
 
 

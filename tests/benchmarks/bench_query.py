@@ -1,0 +1,144 @@
+"""Warm query latency of the service against `git grep`, at several sizes.
+
+For each size (generated repositories of N small Python files, as in
+bench_status.py), builds an index, loads one warm QueryService, and times,
+clean and with 10 dirty files:
+
+- ``/defs`` and ``/refs`` in process (QueryService.answer) and over HTTP
+  (the FastAPI/uvicorn service on 127.0.0.1), p50 and p99;
+- ``/status`` over HTTP;
+- ``git grep -w NAME`` started as a new process, the peer an agent would
+  otherwise use;
+
+and the service process's RSS. Not a test: it prints a markdown table.
+
+Usage: python tests/benchmarks/bench_query.py [--sizes 4000 30000] [--repeat 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import psutil  # noqa: E402
+
+from freshindex.core.gitrepo import open_repo  # noqa: E402
+from freshindex.service import QueryService, serve  # noqa: E402
+from freshindex.storage import open_store  # noqa: E402
+from tests.benchmarks.bench_status import make  # noqa: E402
+
+BIN = Path(sys.executable).parent
+
+
+def timings(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
+    """(p50, p99) in milliseconds, after one warm-up call."""
+    fn()
+    samples = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - t0) * 1000)
+    samples.sort()
+    p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
+    return statistics.median(samples), p99
+
+
+def fmt(pair: tuple[float, float]) -> str:
+    return f"{pair[0]:.1f} / {pair[1]:.1f}"
+
+
+def measure(n: int, root: Path, repeat: int) -> list[tuple[str, str, str]]:
+    repo = make(root, n)
+    store = (root / f"store-{n}").as_uri()
+    t0 = time.perf_counter()
+    subprocess.run(
+        [str(BIN / "freshindex"), "--repo", str(repo), "--store", store, "build"],
+        check=True,
+        capture_output=True,
+    )
+    build_s = time.perf_counter() - t0
+    service = QueryService(open_repo(repo), open_store(store))
+    server = serve(service, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+
+    def http(path: str) -> Callable[[], bytes]:
+        def get() -> bytes:
+            with urllib.request.urlopen(base + path, timeout=60) as resp:
+                return bytes(resp.read())
+
+        return get
+
+    def grep(name: str) -> Callable[[], object]:
+        return lambda: subprocess.run(
+            ["git", "-C", str(repo), "grep", "-w", name], capture_output=True, check=False
+        )
+
+    rows = [("build (s)", f"{build_s:.1f}", "")]
+    for state in ("clean", "10 dirty"):
+        if state == "10 dirty":
+            for i in range(10):
+                p = next(repo.glob(f"pkg{i:03d}/sub*/mod*.py"))
+                p.write_text(p.read_text() + f"\n\ndef dirty{i}():\n    return f{i}(1)\n")
+        rows += [
+            (
+                f"{state}: defs in process p50/p99 (ms)",
+                fmt(timings(lambda: service.answer("defs", {"name": "f123"}), repeat)),
+                "",
+            ),
+            (
+                f"{state}: refs in process p50/p99 (ms)",
+                fmt(timings(lambda: service.answer("refs", {"name": "g7"}), repeat)),
+                "",
+            ),
+            (
+                f"{state}: /defs over HTTP p50/p99 (ms)",
+                fmt(timings(http("/defs?name=f123"), repeat)),
+                "",
+            ),
+            (
+                f"{state}: /refs over HTTP p50/p99 (ms)",
+                fmt(timings(http("/refs?name=g7"), repeat)),
+                "",
+            ),
+            (f"{state}: /status over HTTP p50/p99 (ms)", fmt(timings(http("/status"), repeat)), ""),
+            (f"{state}: git grep -w f123 p50/p99 (ms)", fmt(timings(grep("f123"), repeat)), ""),
+            (f"{state}: git grep -w g7 p50/p99 (ms)", fmt(timings(grep("g7"), repeat)), ""),
+        ]
+    rows.append(("service RSS (MB)", f"{psutil.Process().memory_info().rss / 1e6:.0f}", ""))
+    server.shutdown()
+    server.server_close()
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", type=int, nargs="+", default=[4000, 30000])
+    ap.add_argument("--repeat", type=int, default=40)
+    args = ap.parse_args()
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    results: dict[int, list[tuple[str, str, str]]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in args.sizes:
+            results[n] = measure(n, Path(tmp), args.repeat)
+    names = [r[0] for r in results[args.sizes[0]]]
+    print("| measure | " + " | ".join(f"{n:,} files" for n in args.sizes) + " |")
+    print("|---|" + "---|" * len(args.sizes))
+    for i, name in enumerate(names):
+        print(f"| {name} | " + " | ".join(results[n][i][1] for n in args.sizes) + " |")
+
+
+if __name__ == "__main__":
+    main()
