@@ -56,7 +56,8 @@ SECRET_PATTERNS: tuple[str, ...] = (
     "**/.docker/config.json",
 )
 
-DEFAULT_EXCLUDE: tuple[str, ...] = ("node_modules/**", ".git/**")
+# third-party code checked in: npm's, and Composer's and Go's vendor folders
+DEFAULT_EXCLUDE: tuple[str, ...] = ("node_modules/**", ".git/**", "vendor/**")
 
 # Changes to these make an incremental update (or an overlay) unsound: they
 # change how every other file resolves. Override with rebuild_patterns.

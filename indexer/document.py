@@ -29,6 +29,16 @@ GENERATED_PATH_PATTERNS: tuple[str, ...] = (
     "*.generated.ts",
     "*.generated.js",
     "*.g.dart",
+    "*.pb.cc",
+    "*.pb.h",
+    "*.grpc.pb.cc",
+    "*.grpc.pb.h",
+    "*.g.cs",
+    "*.g.i.cs",
+    "*.Designer.cs",
+    "*.generated.cs",
+    "*_pb.rb",
+    "*_grpc_pb.rb",
 )
 
 # The conventions tools use to mark their output (Go's is the only standard

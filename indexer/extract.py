@@ -157,10 +157,10 @@ def extract(
         names = caps.get("name")
         if "scope" in caps and names:
             node = caps["scope"][0]
-            scopes.setdefault(
-                node.start_byte,
-                _Def(node.start_byte, node.end_byte, text(names[0]), "", node, names[0]),
-            )
+            # `namespace X;` (PHP, C#) names the container of the rest of the file
+            end = len(data) if node.child_by_field_name("body") is None else node.end_byte
+            name = text(names[0]).replace("\\", ".").replace("::", ".")
+            scopes.setdefault(node.start_byte, _Def(node.start_byte, end, name, "", node, names[0]))
             continue
         for cap, nodes in caps.items():
             if cap.startswith("definition.") and names:
@@ -175,6 +175,10 @@ def extract(
             elif cap.startswith("reference."):
                 kind = cap[10:]
                 module = text(caps["module"][0]) if "module" in caps else ""
+                if language == "ruby" and kind == "import":
+                    if module not in RUBY_REQUIRES or not names:
+                        continue
+                    module = text(names[0])
                 alias = text(caps["alias"][0]) if "alias" in caps else ""
                 name_node = names[0] if names else nodes[0]
                 refs.setdefault((name_node.start_byte, kind), (name_node, kind, module, alias))
@@ -185,6 +189,14 @@ def extract(
         for d in ordered:
             if d.kind == "method":
                 d.container = _go_receiver(d.node, text)
+    if language == "cpp":
+        for d in ordered:
+            scope = d.name_node.parent
+            if d.kind == "method" and scope is not None and scope.type == "qualified_identifier":
+                owner = scope.child_by_field_name("scope")
+                if owner is not None:  # void Repository::save(): a member of Repository
+                    cls = text(owner).replace("::", ".")
+                    d.container = f"{d.container}.{cls}" if d.container else cls
 
     rows = FileRows()
     ordinals: dict[tuple[str, str], int] = {}
@@ -196,7 +208,8 @@ def extract(
         if (
             kind == "function"
             and d.parent is not None
-            and d.parent.kind in ("class", "struct", "interface", "")
+            and d.parent.kind
+            in ("class", "struct", "interface", *CLASS_LIKE_SCOPES.get(language, ("",)))
         ):
             kind = "method"
         key = (d.qualname, kind)
@@ -219,7 +232,7 @@ def extract(
                 d.node.end_point[1],
                 d.name_node.start_point[0] + 1,
                 d.name_node.start_point[1],
-                _exported(language, d, kind),
+                _exported(language, d, kind, text),
             )
         )
 
@@ -310,14 +323,20 @@ def _go_receiver(node: ts.Node, text: Callable[[ts.Node], str]) -> str:
 
 
 def _last_segment(language: str, spec: str) -> str:
+    if language in ("c", "cpp", "ruby"):  # a path: "util/helpers.h", "models/base"
+        return spec.rsplit("/", 1)[-1]
+    if language == "php":  # App\Models\User, or a required path
+        return spec.replace("\\", "/").rsplit("/", 1)[-1]
     for sep in ("::", "/", "."):
         if sep in spec:
             spec = spec.rsplit(sep, 1)[1]
     return spec
 
 
-def _exported(language: str, d: _Def, kind: str) -> bool:
+def _exported(language: str, d: _Def, kind: str, text: Callable[[ts.Node], str]) -> bool:
     name = d.name
+    if language in ("c", "cpp", "csharp", "ruby", "php", "kotlin"):
+        return _exported_by_modifier(language, d, kind, text)
     if language == "python":
         return not name.startswith("_") and not any(
             p.startswith("_") for p in d.container.split(".") if p
@@ -343,3 +362,53 @@ def _exported(language: str, d: _Def, kind: str) -> bool:
             return True
         node = node.parent
     return False
+
+
+RUBY_REQUIRES = {"require", "require_relative", "load", "autoload"}
+# what an unnamed @scope is in each language: a Rust impl block holds methods,
+# a C++, C# or PHP namespace holds functions
+CLASS_LIKE_SCOPES: dict[str, tuple[str, ...]] = {"cpp": (), "csharp": (), "php": ()}
+
+
+def _exported_by_modifier(
+    language: str, d: _Def, kind: str, text: Callable[[ts.Node], str]
+) -> bool:
+    """Each language's own rule: C/C++ a definition that is not ``static``
+    (and a C++ member in a public section: ``class`` members start private,
+    ``struct`` ones public); C# ``public``; Ruby a method not after a bare
+    ``private``/``protected``; PHP and Kotlin anything not ``private``,
+    ``protected`` (or Kotlin ``internal``)."""
+    node = d.node
+    words = {text(c) for c in node.children if c.type in ("storage_class_specifier", "modifier")}
+    if language in ("c", "cpp"):
+        if "static" in words:
+            return False
+        if language == "cpp" and d.parent is not None and d.parent.kind in ("class", "struct"):
+            section = "public" if d.parent.kind == "struct" else "private"
+            sibling = node.prev_named_sibling
+            while sibling is not None:
+                if sibling.type == "access_specifier":
+                    section = text(sibling).rstrip(":").strip()
+                    break
+                sibling = sibling.prev_named_sibling
+            return section == "public"
+        return True
+    if language == "csharp":  # interface members are public without a modifier
+        return "public" in words or (d.parent is not None and d.parent.kind == "interface")
+    if language == "ruby":
+        sibling = node.prev_named_sibling
+        while sibling is not None:
+            if sibling.type == "identifier" and text(sibling) in ("private", "protected"):
+                return False
+            if sibling.type == "identifier" and text(sibling) == "public":
+                return True
+            sibling = sibling.prev_named_sibling
+        return not d.name.startswith("_")
+    # php, kotlin: a visibility modifier among the node's children (or under `modifiers`)
+    modifiers = [c for c in node.children if c.type in ("visibility_modifier", "modifiers")]
+    seen = set()
+    for m in modifiers:
+        if m.type == "visibility_modifier":
+            seen.add(text(m))
+        seen.update(text(c) for c in m.children if c.type == "visibility_modifier")
+    return not seen & {"private", "protected", "internal"}

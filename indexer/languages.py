@@ -70,6 +70,33 @@ LANGUAGES: dict[str, LanguageSpec] = {
         LanguageSpec(
             "java", "tree_sitter_java", "language", "tree-sitter-java", "java", (".java",)
         ),
+        LanguageSpec("c", "tree_sitter_c", "language", "tree-sitter-c", "c", (".c",)),
+        # `.h` is C++: the C++ grammar parses C headers (their declarations are
+        # C++ too), while the C grammar fails on every class or namespace in a
+        # C++ header. documents.language records the choice.
+        LanguageSpec(
+            "cpp",
+            "tree_sitter_cpp",
+            "language",
+            "tree-sitter-cpp",
+            "cpp",
+            (".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".h", ".inl"),
+        ),
+        LanguageSpec(
+            "csharp", "tree_sitter_c_sharp", "language", "tree-sitter-c-sharp", "csharp", (".cs",)
+        ),
+        LanguageSpec(
+            "ruby", "tree_sitter_ruby", "language", "tree-sitter-ruby", "ruby", (".rb", ".rake")
+        ),
+        LanguageSpec("php", "tree_sitter_php", "language_php", "tree-sitter-php", "php", (".php",)),
+        LanguageSpec(
+            "kotlin",
+            "tree_sitter_kotlin",
+            "language",
+            "tree-sitter-kotlin",
+            "kotlin",
+            (".kt", ".kts"),
+        ),
     )
 }
 

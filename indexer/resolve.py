@@ -49,6 +49,61 @@ class PathIndex:
             return self._go(from_path, module)
         if language == "rust":
             return self._rust(from_path, module, name)
+        if language in ("c", "cpp"):
+            return self._relative_or_suffix(from_path, module, ("",))
+        if language == "ruby":
+            return self._relative_or_suffix(from_path, module, (".rb", ""))
+        if language == "php":
+            return self._php(from_path, module)
+        if language == "kotlin":
+            return self._longest_suffix(module.split("."), (".kt", ".kts"), from_path)
+        if language == "csharp":
+            return self._namespace_dir(from_path, module.split("."), ".cs")
+        return None
+
+    def _relative_or_suffix(self, from_path: str, spec: str, exts: tuple[str, ...]) -> str | None:
+        """`#include "x/y.h"`, `require_relative "x/y"`: beside the including
+        file first, then any file whose path ends with the spec (an include
+        path or a load path we do not know)."""
+        if spec.startswith("<"):
+            return None  # a system header
+        base = posixpath.dirname(from_path)
+        for ext in exts:
+            near = posixpath.normpath(posixpath.join(base, spec + ext))
+            if near in self.paths:
+                return near
+        for ext in exts:
+            found = self._suffix(spec.lstrip("./") + ext, from_path)
+            if found:
+                return found
+        return None
+
+    def _php(self, from_path: str, module: str) -> str | None:
+        """`use App\\Models\\User` by PSR-4-like suffix (App/Models/User.php, then
+        Models/User.php, …); a required path beside the file, then by suffix."""
+        if "\\" in module or ("/" not in module and not module.endswith(".php")):
+            return self._longest_suffix(module.strip("\\").split("\\"), (".php",), from_path)
+        return self._relative_or_suffix(from_path, module.lstrip("/"), ("",))
+
+    def _longest_suffix(
+        self, parts: list[str], exts: tuple[str, ...], from_path: str
+    ) -> str | None:
+        for k in range(len(parts), 0, -1):
+            for ext in exts:
+                found = self._suffix("/".join(parts[-k:]) + ext, from_path)
+                if found:
+                    return found
+        return None
+
+    def _namespace_dir(self, from_path: str, parts: list[str], ext: str) -> str | None:
+        """A C# namespace names a folder by convention: the longest trailing
+        match, then its first file of the language."""
+        for k in range(len(parts), 0, -1):
+            dirs = self._dir_suffix.get("/".join(parts[-k:]))
+            if dirs:
+                best = max(dirs, key=lambda d: len(posixpath.commonprefix([d, from_path])))
+                files = sorted(f for f in self._dirs[best] if f.endswith(ext))
+                return files[0] if files else None
         return None
 
     def _suffix(self, suffix: str, from_path: str) -> str | None:

@@ -41,7 +41,7 @@ def test_quoted_parameters_reach_workers_whole_and_unwalked(
         return [f.result() for f in count_rows.map(unmapped(as_is(plan)), range(3))]
 
     with LocalCluster(
-        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0"
     ) as cluster:
         runner = ShardTaskRunner(address=cluster.scheduler_address)
         # dask rebuilt the quote (a namedtuple) as quote(((plan,),)): the task got a tuple

@@ -45,6 +45,8 @@ def cluster(prefect_api: str, s3_server: str, tmp_path: Path) -> Iterator[str]:
                 "--port",
                 str(port),
                 "--no-dashboard",
+                "--dashboard-address",
+                ":0",  # its HTTP server runs anyway: not on another cluster's 8787
             ],
             env=env,
             stdout=subprocess.DEVNULL,
@@ -165,40 +167,19 @@ def test_a_worker_that_cannot_import_freshindex_fails_the_build_at_once(
         f"import sys; sys.path.append({site!r}); sys.argv[0] = 'dask'; "
         "from dask.cli import run_cli; run_cli()"
     )
-    procs = [
-        subprocess.Popen(
-            [
-                str(BIN / "dask"),
-                "scheduler",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--no-dashboard",
-            ],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        ),
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-S",
-                "-c",
-                bare_worker,
-                "worker",
-                address,
-                "--nthreads",
-                "1",
-                "--no-dashboard",
-            ],
-            env=env,
-            cwd=tmp_path,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        ),
-    ]
+    procs: list[subprocess.Popen[bytes]] = []
+    scheduler = [str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                 "--no-dashboard", "--dashboard-address", ":0"]  # fmt: skip
+    worker = [sys.executable, "-S", "-c", bare_worker, "worker", address, "--nthreads", "1",
+              "--no-dashboard"]  # fmt: skip
+    starts = [(scheduler, None), (worker, tmp_path)]
     try:
+        for argv, cwd in starts:  # each started inside the try: none outlives a failure
+            procs.append(
+                subprocess.Popen(
+                    argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+                )
+            )
         wait_for_workers(address, 1)
         repo = make_repo(tmp_path / "repo", SAMPLE_FILES)
         started = time.monotonic()

@@ -139,3 +139,35 @@ def test_a_cancelled_parse_keeps_no_reference_either(monkeypatch: pytest.MonkeyP
         with pytest.raises(ParseBudgetExceeded):
             parse("python", junk, work_factor=0)
     assert sys.getrefcount(junk) == before
+
+
+def test_new_languages_resolve_their_imports() -> None:
+    paths = [
+        "native/include/store.h",
+        "native/src/store.cpp",
+        "ruby/lib/item.rb",
+        "ruby/lib/cart.rb",
+        "web/src/Models/User.php",
+        "web/bootstrap.php",
+        "android/app/Repo.kt",
+        "dotnet/Shop/Models/Order.cs",
+    ]
+    index = PathIndex(paths)
+    assert index("cpp", "native/src/store.cpp", "../include/store.h", "store.h") == paths[0]
+    assert index("cpp", "native/src/store.cpp", "include/store.h", "store.h") == paths[0]
+    assert index("cpp", "native/src/store.cpp", "<vector>", "<vector>") is None
+    assert index("ruby", "ruby/lib/cart.rb", "item", "item") == "ruby/lib/item.rb"
+    assert index("php", "web/src/x.php", "App\\Models\\User", "User") == paths[4]
+    assert index("php", "web/src/x.php", "/../bootstrap.php", "bootstrap.php") == paths[5]
+    assert index("kotlin", "android/Main.kt", "com.example.app.Repo", "Repo") == paths[6]
+    assert index("csharp", "dotnet/Program.cs", "Shop.Models", "Models") == paths[7]
+
+
+def test_header_files_are_cpp_and_generated_code_is_skipped() -> None:
+    from freshindex.indexer.config import IndexConfig
+    from freshindex.indexer.document import classify
+
+    assert language_for("lib/store.h") == "cpp" and language_for("lib/util.c") == "c"
+    for path in ("api/msg.pb.cc", "App/Form1.Designer.cs", "obj/X.g.cs"):
+        assert classify(path, 0o100644, 10, b"int x;", IndexConfig())[1] == "generated", path
+    assert classify("vendor/acme/lib.php", 0o100644, 10, b"<?php", IndexConfig())[1] == "excluded"

@@ -118,7 +118,19 @@ def default_cluster(installed: Path, prefect_api: str, tmp_path: Path) -> Iterat
     python = str(installed / "bin" / "python")
     procs: list[subprocess.Popen[bytes]] = []
     for name, argv in (
-        ("scheduler", ["scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"]),
+        (
+            "scheduler",
+            [
+                "scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--no-dashboard",
+                "--dashboard-address",
+                ":0",
+            ],
+        ),
         ("worker", ["worker", address, "--nthreads", "1", "--no-dashboard"]),
     ):
         cwd = tmp_path / name

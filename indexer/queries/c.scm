@@ -1,0 +1,48 @@
+; Capture convention: see python.scm.
+(function_definition
+  declarator: [
+    (function_declarator declarator: (identifier) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+    (pointer_declarator
+      declarator: (pointer_declarator
+        declarator: (function_declarator declarator: (identifier) @name)))
+  ]) @definition.function
+
+(struct_specifier
+  name: (type_identifier) @name
+  body: (field_declaration_list)) @definition.struct
+
+(union_specifier
+  name: (type_identifier) @name
+  body: (field_declaration_list)) @definition.struct
+
+(enum_specifier
+  name: (type_identifier) @name
+  body: (enumerator_list)) @definition.enum
+
+(type_definition
+  declarator: (type_identifier) @name) @definition.type
+
+(preproc_def
+  name: (identifier) @name) @definition.constant
+
+(preproc_function_def
+  name: (identifier) @name) @definition.macro
+
+(call_expression
+  function: [
+    (identifier) @name
+    (field_expression field: (field_identifier) @name)
+  ]) @reference.call
+
+(preproc_include
+  path: [
+    (string_literal (string_content) @name)
+    (system_lib_string) @name
+  ]) @reference.import
+
+(declaration
+  type: (type_identifier) @name) @reference.type
+
+(parameter_declaration
+  type: (type_identifier) @name) @reference.type

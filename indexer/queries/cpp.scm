@@ -1,0 +1,74 @@
+; Capture convention: see python.scm. `.h` headers are parsed as C++
+; (indexer/languages.py says why).
+(namespace_definition
+  name: (namespace_identifier) @name) @scope
+
+(class_specifier
+  name: (type_identifier) @name
+  body: (field_declaration_list)) @definition.class
+
+(struct_specifier
+  name: (type_identifier) @name
+  body: (field_declaration_list)) @definition.struct
+
+(union_specifier
+  name: (type_identifier) @name
+  body: (field_declaration_list)) @definition.struct
+
+(enum_specifier
+  name: (type_identifier) @name
+  body: (enumerator_list)) @definition.enum
+
+; a method defined outside its class: Repository::save (extract.py prefixes
+; the scope to its container)
+(function_definition
+  declarator: (function_declarator
+    declarator: (qualified_identifier name: (identifier) @name))) @definition.method
+
+(function_definition
+  declarator: [
+    (function_declarator declarator: [(identifier) (field_identifier)] @name)
+    (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+    (reference_declarator (function_declarator declarator: (identifier) @name))
+  ]) @definition.function
+
+; methods declared in a class body
+(field_declaration
+  declarator: (function_declarator declarator: (field_identifier) @name)) @definition.method
+
+(type_definition
+  declarator: (type_identifier) @name) @definition.type
+
+(alias_declaration
+  name: (type_identifier) @name) @definition.type
+
+(preproc_def
+  name: (identifier) @name) @definition.constant
+
+(preproc_function_def
+  name: (identifier) @name) @definition.macro
+
+(call_expression
+  function: [
+    (identifier) @name
+    (field_expression field: (field_identifier) @name)
+    (qualified_identifier name: (identifier) @name)
+  ]) @reference.call
+
+(new_expression
+  type: (type_identifier) @name) @reference.call
+
+(base_class_clause
+  [
+    (type_identifier) @name
+    (qualified_identifier name: (type_identifier) @name)
+  ]) @reference.inherit
+
+(preproc_include
+  path: [
+    (string_literal (string_content) @name)
+    (system_lib_string) @name
+  ]) @reference.import
+
+(parameter_declaration
+  type: (type_identifier) @name) @reference.type

@@ -1,0 +1,41 @@
+; Capture convention: see python.scm.
+(namespace_declaration
+  name: [(identifier) (qualified_name)] @name) @scope
+
+(file_scoped_namespace_declaration
+  name: [(identifier) (qualified_name)] @name) @scope
+
+(class_declaration name: (identifier) @name) @definition.class
+(interface_declaration name: (identifier) @name) @definition.interface
+(struct_declaration name: (identifier) @name) @definition.struct
+(enum_declaration name: (identifier) @name) @definition.enum
+(record_declaration name: (identifier) @name) @definition.class
+(method_declaration name: (identifier) @name) @definition.method
+(constructor_declaration name: (identifier) @name) @definition.constructor
+(property_declaration name: (identifier) @name) @definition.property
+
+(invocation_expression
+  function: [
+    (identifier) @name
+    (member_access_expression name: (identifier) @name)
+  ]) @reference.call
+
+(object_creation_expression
+  type: [
+    (identifier) @name
+    (generic_name (identifier) @name)
+    (qualified_name name: (identifier) @name)
+  ]) @reference.call
+
+(base_list
+  [
+    (identifier) @name
+    (generic_name (identifier) @name)
+    (qualified_name name: (identifier) @name)
+  ]) @reference.inherit
+
+(using_directive
+  [(identifier) (qualified_name)] @name) @reference.import
+
+(parameter
+  type: (identifier) @name) @reference.type

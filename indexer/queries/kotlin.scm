@@ -1,0 +1,36 @@
+; Capture convention: see python.scm.
+(class_declaration
+  name: (identifier) @name) @definition.class
+
+(object_declaration
+  name: (identifier) @name) @definition.object
+
+(function_declaration
+  name: (identifier) @name) @definition.function
+
+(class_body
+  (property_declaration
+    (variable_declaration (identifier) @name)) @definition.property)
+
+(source_file
+  (property_declaration
+    (variable_declaration (identifier) @name)) @definition.property)
+
+(call_expression
+  [
+    (identifier) @name
+    (navigation_expression (identifier) @name .)
+  ]) @reference.call
+
+(delegation_specifier
+  [
+    (user_type (identifier) @name)
+    (constructor_invocation (user_type (identifier) @name))
+  ]) @reference.inherit
+
+(import
+  (qualified_identifier) @name
+  (identifier)? @alias) @reference.import
+
+(parameter
+  (user_type (identifier) @name)) @reference.type

@@ -1,0 +1,55 @@
+; Capture convention: see python.scm. `namespace X;` without braces names the
+; container of the rest of the file (extract.py).
+(namespace_definition
+  name: (namespace_name) @name) @scope
+
+(class_declaration name: (name) @name) @definition.class
+(interface_declaration name: (name) @name) @definition.interface
+(trait_declaration name: (name) @name) @definition.trait
+(enum_declaration name: (name) @name) @definition.enum
+(function_definition name: (name) @name) @definition.function
+(method_declaration name: (name) @name) @definition.method
+(const_declaration (const_element (name) @name)) @definition.constant
+
+(function_call_expression
+  function: [
+    (name) @name
+    (qualified_name (name) @name)
+  ]) @reference.call
+
+(member_call_expression name: (name) @name) @reference.call
+(nullsafe_member_call_expression name: (name) @name) @reference.call
+(scoped_call_expression name: (name) @name) @reference.call
+
+(object_creation_expression
+  [
+    (name) @name
+    (qualified_name (name) @name)
+  ]) @reference.call
+
+(base_clause
+  [
+    (name) @name
+    (qualified_name (name) @name)
+  ]) @reference.inherit
+
+(class_interface_clause
+  [
+    (name) @name
+    (qualified_name (name) @name)
+  ]) @reference.inherit
+
+(namespace_use_clause
+  (qualified_name) @name
+  (name)? @alias) @reference.import
+
+(namespace_use_clause
+  .
+  (name) @name) @reference.import
+
+(require_once_expression (_ (string (string_content) @name))) @reference.import
+(require_expression (_ (string (string_content) @name))) @reference.import
+(include_expression (_ (string (string_content) @name))) @reference.import
+(include_once_expression (_ (string (string_content) @name))) @reference.import
+
+(named_type [(name) (qualified_name (name))] @name) @reference.type
