@@ -159,6 +159,7 @@ async def refusals(session: ClientSession) -> None:
         ("get_context", {"target": "../../../../etc/passwd"}),
         ("find_references", {"symbol": "app/models.py:99999"}),
         ("read_source", {"path": "app/models.py", "start_line": 10_000}),
+        ("read_source", {"path": "app/models.py", "start_line": 5, "end_line": 2}),
     ]
     # malformed arguments, refused by the SDK against the input schema
     malformed: list[tuple[str, dict[str, Any]]] = [

@@ -166,11 +166,16 @@ class QueryService:
         file = answerer.guard.path(rel)
         if not file.is_file():
             raise BadInput(f"{path!r} is not a file in the worktree")
+        if end is not None and end < start:
+            raise BadInput(f"end_line {end} is before start_line {start}")
+        if file.stat().st_size > answerer.config.max_file_bytes:
+            raise BadInput(
+                f"{rel} is over max_file_bytes ({answerer.config.max_file_bytes}): "
+                "not indexed and not served"
+            )
         data = file.read_bytes()
         lines = data.decode("utf-8", errors="replace").splitlines()
-        last = min(len(lines), end if end is not None else start + max_lines - 1)
-        if last - start + 1 > max_lines:
-            last = start + max_lines - 1
+        last = min(len(lines), end or len(lines), start + max_lines - 1)
         if start > max(len(lines), 1):
             raise BadInput(f"{rel} has {len(lines)} lines; start_line {start} is past its end")
         return {
