@@ -31,7 +31,7 @@ from freshindex.indexer.schema import EDGES, SORT_KEYS, SYMBOLS
 from freshindex.query import lookup as query
 from freshindex.query.freshness import Envelope, Freshness, Relation, basic_envelope
 from freshindex.query.guard import WorktreeGuard
-from freshindex.query.overlay import Overlay, build_overlay, change_set, worktree_paths
+from freshindex.query.overlay import Overlay, build_overlay, change_set, worktree_index
 from freshindex.query.reader import IndexVersion
 from freshindex.query.worktree import WorktreeState, scan
 
@@ -137,7 +137,7 @@ class Answerer:
         needle = bare.encode()
         out: list[dict[str, Any]] = []
         read = 0
-        for path in worktree_paths(self.repo, self.wt):
+        for path in worktree_index(self.repo, self.wt)[0]:
             if read >= SOURCE_SCAN_MAX_FILES:
                 self.envelope.reasons.append(
                     f"source scan stopped after {SOURCE_SCAN_MAX_FILES} candidate files"
@@ -260,7 +260,7 @@ def evaluate(
         return Answerer(repo, version, env, None, config, wt)
     started = time.perf_counter()
     try:
-        overlay = build_overlay(repo, changes, config, worktree_paths(repo, wt))
+        overlay = build_overlay(repo, changes, config, worktree_index(repo, wt)[1])
     except (OSError, pygit2.GitError, ValueError) as err:
         env.freshness = Freshness.PARTIAL
         env.reasons.append(f"overlay could not be built ({err}); reading source directly")

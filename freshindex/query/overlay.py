@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -94,13 +95,13 @@ def _store_rows(key: str, rows: FileRows) -> None:
 
 
 def build_overlay(
-    repo: pygit2.Repository, changes: ChangeSet, config: IndexConfig, head_paths: list[str]
+    repo: pygit2.Repository, changes: ChangeSet, config: IndexConfig, resolver: PathIndex
 ) -> Overlay:
-    """Parse every changed file as it is now; shadow every changed path."""
+    """Parse every changed file as it is now; shadow every changed path.
+    ``resolver`` indexes the worktree's paths (worktree_index)."""
     ov = Overlay(shadowed=changes.paths)
     guard = WorktreeGuard.of(repo, config)
     head = gitrepo.head_commit(repo)
-    resolver = PathIndex(head_paths)
     digest = indexer_digest()
     for path in sorted(ov.shadowed):
         data: bytes | None
@@ -180,3 +181,28 @@ def worktree_paths(repo: pygit2.Repository, wt: WorktreeState) -> list[str]:
         else:
             paths.add(path)
     return sorted(paths)
+
+
+# A warm service answers many queries over one worktree state. Listing HEAD's
+# tree and indexing its paths took ~0.65 s of a 1 s query with 10 dirty files
+# at 30,000 files (profiled); both depend only on HEAD's tree and the changed
+# paths, so the last few states are kept.
+_WORKTREE_CACHE: dict[tuple[object, ...], tuple[list[str], PathIndex]] = {}
+_WORKTREE_CACHE_SIZE = 4
+_WORKTREE_LOCK = threading.Lock()  # the service answers on many threads
+
+
+def worktree_index(repo: pygit2.Repository, wt: WorktreeState) -> tuple[list[str], PathIndex]:
+    """worktree_paths and a PathIndex over them, reused while HEAD's tree and
+    the changed paths are the same."""
+    key = (repo.path, wt.head_tree, tuple(sorted(wt.changed.items())))
+    with _WORKTREE_LOCK:
+        hit = _WORKTREE_CACHE.get(key)
+    if hit is None:
+        paths = worktree_paths(repo, wt)
+        hit = (paths, PathIndex(paths))
+        with _WORKTREE_LOCK:
+            while len(_WORKTREE_CACHE) >= _WORKTREE_CACHE_SIZE:
+                _WORKTREE_CACHE.pop(next(iter(_WORKTREE_CACHE)))
+            _WORKTREE_CACHE[key] = hit
+    return hit
