@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
+from freshindex.indexer import bind_python
 from freshindex.indexer.languages import ts_language, ts_query
-from freshindex.indexer.schema import EdgeKind
+from freshindex.indexer.schema import Binding, EdgeKind
 
 # Resolves (language, importing path, module spec, imported name) to the path
 # of the file that defines it, or None.
@@ -172,7 +173,7 @@ def extract(
                         node.start_byte, node.end_byte, text(name_node), cap[11:], node, name_node
                     ),
                 )
-            elif cap.startswith("reference."):
+            elif cap.startswith("reference.") and language != "python":
                 kind = cap[10:]
                 module = text(caps["module"][0]) if "module" in caps else ""
                 if language == "ruby" and kind == "import":
@@ -236,6 +237,67 @@ def extract(
             )
         )
 
+    if language == "python":
+        sites = bind_python.bind(path, data, tree, resolve)
+        rows.edges = _site_rows(path, language, sites, ordered)
+    else:
+        rows.edges = _query_edges(path, language, refs, ordered, top_level, text, resolve)
+    return rows
+
+
+def _site_rows(
+    path: str, language: str, sites: list[bind_python.Site], ordered: list[_Def]
+) -> list[tuple]:
+    seen: set[tuple[int, str]] = set()
+    unique = []
+    for site in sorted(sites, key=lambda s: (s.node.start_byte, s.kind)):
+        key = (site.node.start_byte, site.kind)
+        if key not in seen:
+            seen.add(key)
+            unique.append(site)
+    enclosing = _enclosing(ordered, [s.node.start_byte for s in unique])
+    out = []
+    for site, source in zip(unique, enclosing, strict=True):
+        n = site.node
+        raw = n.text.decode("utf-8", "replace") if n.text is not None else ""
+        out.append(
+            (
+                path,
+                source,
+                raw,
+                site.module,
+                site.kind,
+                language,
+                n.start_point[0] + 1,
+                n.start_point[1],
+                n.end_point[0] + 1,
+                n.end_point[1],
+                site.path,
+                site.qualname,
+                site.binding,
+                site.via,
+                site.alias or None,
+            )
+        )
+    return out
+
+
+# an import whose spec names a file or package, not a symbol in it
+_MODULE_IMPORTS = ("go", "c", "cpp", "ruby", "rust")
+
+
+def _query_edges(
+    path: str,
+    language: str,
+    refs: dict[tuple[int, str], tuple[ts.Node, str, str, str]],
+    ordered: list[_Def],
+    top_level: set[str],
+    text: Callable[[ts.Node], str],
+    resolve: Resolver | None,
+) -> list[tuple]:
+    """Edges from the tags query's reference captures, bound by the rules one
+    file can apply: a name its imports bind to a file of the repository, a
+    name defined at the top of this file; everything else is a candidate."""
     # import bindings: local name -> (module, imported name)
     bindings: dict[str, tuple[str, str]] = {}
     ref_list = sorted(refs.values(), key=lambda r: (r[0].start_byte, r[1]))
@@ -244,22 +306,36 @@ def extract(
             name = _last_segment(language, text(name_node))
             bindings[alias or name] = (module, name)
 
+    edges = []
     enclosing = _enclosing(ordered, [r[0].start_byte for r in ref_list])
-    for (name_node, kind, module, _alias), source in zip(ref_list, enclosing, strict=True):
+    for (name_node, kind, module, alias), source in zip(ref_list, enclosing, strict=True):
         raw = text(name_node)
         target = _last_segment(language, raw) if kind == "import" else raw
         resolved: str | None = None
+        qualname: str | None = None
+        binding, via = Binding.CANDIDATE, ""
         if kind == EdgeKind.IMPORT:
             module = module or raw
             resolved = resolve(language, path, module, target) if resolve else None
+            if resolved:
+                qualname = "" if language in _MODULE_IMPORTS else target
+                binding, via = Binding.BOUND, f"import of {module}"
+            elif not _relative_spec(language, module):
+                binding, via = Binding.EXTERNAL, f"import of {module}, not in the repository"
         else:
             bound = bindings.get(target)
             if bound is not None:
                 module = bound[0]
                 resolved = resolve(language, path, bound[0], bound[1]) if resolve else None
+                if resolved and language not in _MODULE_IMPORTS:
+                    qualname, binding = bound[1], Binding.BOUND
+                    via = f"imported from {module}"
+                elif not resolved and not _relative_spec(language, module):
+                    binding, via = Binding.EXTERNAL, f"imported from {module}"
             elif target in top_level:
-                resolved = path
-        rows.edges.append(
+                resolved, qualname = path, target
+                binding, via = Binding.BOUND, "defined in this file"
+        edges.append(
             (
                 path,
                 source,
@@ -272,9 +348,25 @@ def extract(
                 name_node.end_point[0] + 1,
                 name_node.end_point[1],
                 resolved,
+                qualname,
+                str(binding),
+                via,
+                alias or None,
             )
         )
-    return rows
+    return edges
+
+
+def _relative_spec(language: str, module: str) -> bool:
+    """A spec that can only name a file of the repository: unresolved, it is
+    a candidate (a broken path), not an outside dependency."""
+    if language in ("javascript", "typescript", "tsx"):
+        return module.startswith(".")
+    if language in ("c", "cpp"):
+        return not module.startswith("<")
+    if language == "rust":
+        return module.split("::")[0] in ("crate", "self", "super")
+    return language == "ruby"
 
 
 def _assign_containers(ordered: list[_Def]) -> None:

@@ -3,7 +3,8 @@
 Tables (one Parquet file each per shard, zstd):
 - ``documents``: one row per tree entry of the shard, parsed or skipped (with the reason).
 - ``symbols``: definitions.
-- ``edges``: references (calls, imports, inheritance, type uses) in source order.
+- ``edges``: references (calls, imports, inheritance, type uses, uses as values)
+  in source order, each with its binding (``Binding``).
 - ``refs``: the reverse index: the same references keyed and sorted by target name,
   so ``refs NAME`` reads row groups by statistics. Validation checks it equals
   ``edges`` row for row.
@@ -52,6 +53,22 @@ class EdgeKind(enum.StrEnum):
     IMPORT = "import"
     INHERIT = "inherit"
     TYPE = "type"
+    USE = (
+        "use"  # a name used as a value: passed, assigned, isinstance, except, annotation, decorator
+    )
+
+
+class Binding(enum.StrEnum):
+    """What the code's own rules say an edge names (indexer/bind_python.py).
+
+    Stored, it is the claim one file can make: ``bound`` names a definition
+    site (``resolved_path``, ``target_qualname``) that the reader then looks
+    up, following re-exports and base classes (freshindex/query/link.py); a
+    claim whose definition is not there is served as ``candidate``."""
+
+    BOUND = "bound"  # resolved to one definition by the language's rules
+    CANDIDATE = "candidate"  # name-matched, not provable
+    EXTERNAL = "external"  # resolved outside the repository (stdlib, a dependency)
 
 
 DOCUMENTS = pa.schema(
@@ -102,6 +119,11 @@ EDGES = pa.schema(
         ("language", pa.string()),
         *_RANGE,
         ("resolved_path", pa.string()),  # defining file where the import graph tells
+        # the definition in resolved_path the rules name ("" = the module itself)
+        ("target_qualname", pa.string()),
+        ("binding", pa.string()),  # Binding, as one file's rules can claim it
+        ("via", pa.string()),  # the rule that bound it, in words
+        ("alias", pa.string()),  # the local name an import binds, when it differs
     ]
 )
 

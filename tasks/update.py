@@ -105,10 +105,11 @@ def _stem_names(path: str) -> set[str]:
     return {stem}
 
 
-def _module_tail(module: str) -> str:
-    for sep in ("::", "/", "."):
-        module = module.rsplit(sep, 1)[-1] if sep in module else module
-    return module
+def _segments(spec: str) -> set[str]:
+    """The names in a module spec or qualname: ``a.b``, ``a/b``, ``a::b``, ``App\\B``."""
+    for sep in ("::", "/", "\\"):
+        spec = spec.replace(sep, ".")
+    return {p for p in spec.split(".") if p}
 
 
 def decide(
@@ -221,18 +222,25 @@ def plan_update(
         edges = parent.read("edges", where=ds.field("resolved_path").isin(gone), columns=["path"])
         reparse.update(edges["path"].to_pylist())
     if added_names:
-        unresolved = parent.read(
+        # an added file can change what a spec resolves to: an unresolved
+        # import now found, `from pkg import mod` now a submodule rather than
+        # a name of pkg/__init__.py, `pkg.mod.f()` now inside pkg/mod.py. The
+        # rows that could are those whose spec, imported name or claimed
+        # qualname mentions the added file's name
+        named = parent.read(
             "edges",
-            where=(ds.field("kind") == "import") & ds.field("resolved_path").is_null(),
-            columns=["path", "module", "target"],
+            where=(ds.field("kind") == "import") | (ds.field("module") != ""),
+            columns=["path", "module", "target", "target_qualname"],
         )
-        for path, module, target in zip(
-            unresolved["path"].to_pylist(),
-            unresolved["module"].to_pylist(),
-            unresolved["target"].to_pylist(),
+        for path, module, target, qual in zip(
+            named["path"].to_pylist(),
+            named["module"].to_pylist(),
+            named["target"].to_pylist(),
+            named["target_qualname"].to_pylist(),
             strict=True,
         ):
-            if _module_tail(module or "") in added_names or target in added_names:
+            words = {target, *_segments(module or ""), *_segments(qual or "")}
+            if words & added_names:
                 reparse.add(path)
 
     by_shard: dict[int, set[str]] = defaultdict(set)

@@ -95,7 +95,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     for name, func in (("defs", queries.cmd_defs), ("refs", queries.cmd_refs)):
         q = sub.add_parser(name, parents=[common], help=f"{name} of a symbol")
-        q.add_argument("name")
+        q.add_argument(
+            "name",
+            nargs="?",
+            help="NAME, Qualified.name, module.path.Qualified.name, or path:line",
+        )
+        q.add_argument("--id", dest="symbol_id", help="the symbolId of one definition")
         q.add_argument("--require-fresh", action="store_true")
         q.add_argument("--no-overlay", action="store_true")
         q.set_defaults(func=func)

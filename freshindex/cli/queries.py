@@ -51,20 +51,26 @@ def cmd_status(ctx: Context) -> int:
 def _query(ctx: Context, kind: str) -> int:
     from freshindex.query.answer import query_doc
 
-    doc = query_doc(ctx.answerer(ctx.current()), kind, ctx.args.name)
+    args = ctx.args
+    doc = query_doc(ctx.answerer(ctx.current()), kind, args.name, args.symbol_id)
     results = doc["results"]
+    what = args.name or f"--id {args.symbol_id}"
 
     def human() -> None:
         print(
-            f"# {len(results)} {kind} of {ctx.args.name} [{doc['freshness']}] "
+            f"# {len(results)} {kind} of {what} [{doc['freshness']}] "
             f"index {doc['indexCommit'][:12] if doc['indexCommit'] else '-'}",
             file=sys.stderr,
         )
         for r in doc["reasons"]:
             print(f"#   {r}", file=sys.stderr)
-        for r in results:
-            label = r.get("qualname") or r.get("caller") or ""
-            print(f"{r['path']}:{r['startLine']}:{r['startCol'] + 1}\t{r['kind']}\t{label}")
+        if kind == "refs":
+            _human_refs(doc)
+        else:
+            for r in results:
+                print(
+                    f"{r['path']}:{r['startLine']}:{r['startCol'] + 1}\t{r['kind']}\t{r['qualname']}"
+                )
         if not results and doc["freshness"] in ("partial", "stale"):
             print(
                 f"# no {kind} found, but this index is {doc['freshness']}: the list is incomplete",
@@ -73,6 +79,32 @@ def _query(ctx: Context, kind: str) -> int:
 
     ctx.out.doc(doc, human)
     return ctx.fresh_exit(doc)
+
+
+def _human_refs(doc: dict) -> None:
+    """One section per definition (its bound references), then the candidates,
+    then what resolved outside the repository: never mixed."""
+
+    def line(r: dict) -> str:
+        return (
+            f"{r['path']}:{r['startLine']}:{r['startCol'] + 1}\t{r['kind']}\t"
+            f"{r.get('caller') or '<module>'}\t{r.get('via') or ''}"
+        )
+
+    for g in doc["groups"]:
+        d = g["definition"]
+        print(f"== {d['qualname']} ({d['kind']}) {d['path']}:{d['startLine']}")
+        print(f"-- bound ({len(g['bound'])})")
+        for r in g["bound"]:
+            print(line(r))
+    if doc["candidates"]:
+        print(f"-- candidates ({len(doc['candidates'])}): name-matched, not provable")
+        for r in doc["candidates"]:
+            print(line(r))
+    if doc["external"]:
+        print(f"-- external ({len(doc['external'])}): resolved outside the repository")
+        for r in doc["external"]:
+            print(line(r))
 
 
 def cmd_defs(ctx: Context) -> int:

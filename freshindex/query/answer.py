@@ -29,8 +29,10 @@ from freshindex.indexer.extract import ParseBudgetExceeded, extract
 from freshindex.indexer.languages import grammar_versions, indexer_digest
 from freshindex.indexer.schema import EDGES, SORT_KEYS, SYMBOLS
 from freshindex.query import lookup as query
+from freshindex.query import references
 from freshindex.query.freshness import Envelope, Freshness, Relation, basic_envelope
 from freshindex.query.guard import WorktreeGuard
+from freshindex.query.link import Linker, table_linker
 from freshindex.query.overlay import Overlay, build_overlay, change_set, worktree_index
 from freshindex.query.reader import IndexVersion
 from freshindex.query.worktree import WorktreeState, scan
@@ -87,6 +89,29 @@ class Answerer:
         kept += [query.edge_result(e, "overlay") for e in self.overlay.edges if e["target"] == bare]
         return sorted(kept, key=lambda r: (r["path"], r["startLine"], r["startCol"]))
 
+    @functools.cached_property
+    def linker(self) -> Linker:
+        """Links edges over this answer's view: overlay rows for a changed
+        file, index rows for the rest (query/link.py)."""
+        return Linker(self._symbols_now, self._edges_now)
+
+    def _symbols_now(self, path: str) -> list[dict[str, Any]]:
+        if self.overlay is not None and path in self.overlay.shadowed:
+            return [s for s in self.overlay.symbols if s["path"] == path]
+        return self.version.symbols_of(path)
+
+    def _edges_now(self, path: str) -> list[dict[str, Any]]:
+        if self.overlay is not None and path in self.overlay.shadowed:
+            return [e for e in self.overlay.edges if e["path"] == path]
+        return self.version.edges_of(path)
+
+    def edges_in(self, path: str) -> list[dict[str, Any]]:
+        """Every edge of one file as it is now, as results."""
+        shadowed = self.overlay is not None and path in self.overlay.shadowed
+        return [
+            query.edge_result(e, "overlay" if shadowed else "index") for e in self._edges_now(path)
+        ]
+
     def attach_blobs(self, results: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Give each result its ``blob``: the git OID of the bytes its lines were
         computed from. An index row's file is unchanged since the indexed
@@ -118,18 +143,35 @@ class Answerer:
         return min(holding, key=lambda r: r["end_line"] - r["start_line"])
 
     def dump(self, table: str, ids: bool = True) -> list[dict[str, Any]]:
-        rows = list(query.dump_rows(self.version, table, ids=ids))
+        """Every row of a table as the answer sees it, in canonical order.
+        Edges are linked (query/link.py): ``binding`` and ``via`` are what
+        this version proves, and ``target_symbol_id`` names the definition."""
+        rows = self._rows_now(table)
+        if table in ("edges", "refs"):
+            linker = table_linker(self._rows_now("symbols"), rows)
+            for r in rows:
+                link = linker.link(
+                    r["binding"] or "candidate",
+                    r["via"] or "",
+                    r["resolved_path"],
+                    r["target_qualname"],
+                )
+                r["binding"], r["via"] = link.binding, link.via
+                r["target_symbol_id"] = link.symbol["symbol_id"] if link.symbol else None
+        if not ids:
+            for r in rows:
+                for column in query.ID_COLUMNS:
+                    r.pop(column, None)
+        keys = SORT_KEYS[table]
+        return sorted(rows, key=lambda r: tuple(r[k] for k in keys))
+
+    def _rows_now(self, table: str) -> list[dict[str, Any]]:
+        rows = list(query.dump_rows(self.version, table))
         if self.overlay is None or table not in ("symbols", "edges", "refs"):
             return rows
         kept = [r for r in rows if r["path"] not in self.overlay.shadowed]
         extra = self.overlay.symbols if table == "symbols" else self.overlay.edges
-        for r in extra:
-            row = dict(r)
-            if not ids:
-                row.pop("symbol_id", None)
-            kept.append(row)
-        keys = SORT_KEYS[table]
-        return sorted(kept, key=lambda r: tuple(r[k] for k in keys))
+        return kept + [dict(r) for r in extra]
 
     def _source_scan(self, name: str, kind: str) -> list[dict[str, Any]]:
         """Direct reads of worktree files that contain the name (bounded)."""
@@ -269,11 +311,21 @@ def evaluate(
     return Answerer(repo, version, env, overlay, config, wt, time.perf_counter() - started)
 
 
-def query_doc(answerer: Answerer, kind: str, name: str) -> dict[str, Any]:
-    """The JSON answer of ``defs``/``refs``: the envelope, results, completeness."""
-    results = answerer.attach_blobs(answerer.defs(name) if kind == "defs" else answerer.refs(name))
+def query_doc(
+    answerer: Answerer, kind: str, name: str | None, symbol_id: str | None = None
+) -> dict[str, Any]:
+    """The JSON answer of ``defs``/``refs``: the envelope, results, completeness.
+
+    ``name`` is any target query/references.py accepts; ``symbol_id`` names
+    one definition by id instead."""
     doc = answerer.envelope.to_json()
-    doc["results"] = results
+    if kind == "defs":
+        doc["results"] = answerer.attach_blobs(references.definitions(answerer, name, symbol_id))
+    else:
+        found = references.references(answerer, name, symbol_id)
+        answerer.attach_blobs(found["results"])
+        answerer.attach_blobs(found["definitions"])
+        doc.update(found)
     # a partial or stale list is never presented as complete: "no callers" is
     # a claim only an exact or overlay answer can make
     doc["complete"] = doc["freshness"] in ("exact", "overlay")

@@ -18,7 +18,7 @@ from freshindex.query.reader import IndexVersion
 DUMP_TABLES = ("symbols", "edges", "documents", "refs", "tombstones")
 # Columns that carry identity rather than content: a full build cannot know
 # the rename history an incremental one carried ids through.
-ID_COLUMNS = {"symbol_id"}
+ID_COLUMNS = {"symbol_id", "target_symbol_id"}
 
 
 def split_name(name: str) -> tuple[str, str | None]:
@@ -87,6 +87,11 @@ def edge_result(r: dict[str, Any], origin: str) -> dict[str, Any]:
         "module": r["module"],
         "resolvedPath": r["resolved_path"],
         "language": r["language"],
+        # the claim its file's rules make; query/references.py links it
+        "binding": r.get("binding") or "candidate",
+        "via": r.get("via") or "",
+        "targetQualname": r.get("target_qualname"),
+        "alias": r.get("alias"),
     }
 
 

@@ -168,6 +168,9 @@ class IndexVersion(TableSet):
     def symbols_of(self, path: str) -> list[dict[str, Any]]:
         return self._shards_of([path]).read("symbols", where=ds.field("path") == path).to_pylist()
 
+    def edges_of(self, path: str) -> list[dict[str, Any]]:
+        return self._shards_of([path]).read("edges", where=ds.field("path") == path).to_pylist()
+
     def blobs(self, paths: Iterable[str]) -> dict[str, str]:
         """path -> blob OID from the documents table, reading only the shards
         the paths hash to (every shard of a version has one documents file)."""

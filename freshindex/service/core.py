@@ -105,7 +105,7 @@ class QueryService:
                 context_pkg.build(answerer, params["target"], int(params.get("budget", "2000")))
             )
         else:
-            doc = query_doc(answerer, kind, params["name"])
+            doc = query_doc(answerer, kind, params.get("name"), params.get("id"))
         fresh = doc["freshness"]
         self.metrics.queries.labels(kind, fresh).inc()
         if fresh in ("partial", "stale"):
@@ -134,23 +134,12 @@ class QueryService:
 
     # -- what the MCP tools ask (service/mcp.py) -------------------------------
 
-    def query(self, kind: str, name: str) -> dict[str, Any]:
-        """defs or refs of ``name``: the envelope, results with their blobs."""
-        doc = query_doc(evaluate(self._repo(), self.version), kind, name)
+    def query(self, kind: str, name: str | None, symbol_id: str | None = None) -> dict[str, Any]:
+        """defs or refs of a target (query/references.py): the envelope,
+        results with their blobs."""
+        doc = query_doc(evaluate(self._repo(), self.version), kind, name, symbol_id)
         self.metrics.queries.labels(kind, doc["freshness"]).inc()
         return doc
-
-    def symbol_name(self, symbol: str) -> str:
-        """The name to look up for ``symbol``: itself, or for ``path:line`` the
-        innermost definition at that line of the file as it is now."""
-        path, sep, line = symbol.rpartition(":")
-        if not sep or not line.isdigit() or not path:
-            return symbol
-        answerer = evaluate(self._repo(), self.version)
-        found = answerer.symbol_at(answerer.guard.relative(path), int(line))
-        if found is None:
-            raise BadInput(f"no definition at {symbol} in the worktree as it is now")
-        return str(found["qualname"] or found["name"])
 
     def context(self, target: str, budget: int) -> dict[str, Any]:
         answerer = evaluate(self._repo(), self.version)

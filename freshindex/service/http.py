@@ -1,7 +1,7 @@
 """The query service on HTTP: FastAPI on uvicorn, with the MCP streamable-HTTP
 transport at ``/mcp``.
 
-GET /defs?name=X, /refs?name=X, /context?target=X&budget=N (each takes
+GET /defs?name=X, /refs?name=X (name: NAME, Qualified.name or path:line; or ?id=SYMBOL_ID), /context?target=X&budget=N (each takes
 ``require_fresh=1``: 409 when the answer is not exact or overlay), /status,
 /healthz (200 healthy, 503 not), /metrics (Prometheus text); POST /reload,
 POST /update?rev=REV (with ``serve --updates``); OpenAPI at /docs; MCP at /mcp.
@@ -106,17 +106,19 @@ def create_app(service: QueryService, host: str = "127.0.0.1", token: str | None
     def params(**given: str | None) -> dict[str, str]:
         return {k: v for k, v in given.items() if v is not None}
 
-    @api.get("/defs", summary="Definitions of a symbol, with the freshness envelope")
-    def defs(name: str | None = None, require_fresh: str | None = None) -> Response:
-        if name is None:
-            return _error(400, "missing ?name=")
-        return answer("defs", params(name=name, require_fresh=require_fresh))
+    def symbol_query(kind: str, summary: str) -> None:
+        @api.get(f"/{kind}", summary=summary, name=kind)
+        def handler(
+            name: str | None = Query(None, description="NAME, Qualified.name or path:line"),
+            id: str | None = Query(None, description="the symbolId of one definition"),
+            require_fresh: str | None = None,
+        ) -> Response:
+            if name is None and id is None:
+                return _error(400, "missing ?name= (or ?id=)")
+            return answer(kind, params(name=name, id=id, require_fresh=require_fresh))
 
-    @api.get("/refs", summary="References to a symbol, with the freshness envelope")
-    def refs(name: str | None = None, require_fresh: str | None = None) -> Response:
-        if name is None:
-            return _error(400, "missing ?name=")
-        return answer("refs", params(name=name, require_fresh=require_fresh))
+    symbol_query("defs", "Definitions of a symbol, with the freshness envelope")
+    symbol_query("refs", "References to a symbol, bound then candidates, with the envelope")
 
     @api.get("/context", summary="A context package for a symbol or a file path")
     def context(

@@ -65,6 +65,14 @@ class Location(BaseModel):
     blob: str | None = Field(default=None, description="git OID of the bytes these lines come from")
     qualname: str | None = Field(default=None, description="definitions: the qualified name")
     caller: str | None = Field(default=None, description="references: the enclosing definition")
+    symbolId: str | None = Field(default=None, description="definitions: the symbol's id")
+    binding: str | None = Field(
+        default=None,
+        description="references: bound (to targetSymbolId, by the language's rules), "
+        "candidate (name-matched, not provable) or external (outside the repository)",
+    )
+    via: str | None = Field(default=None, description="references: the rule that bound it")
+    targetSymbolId: str | None = Field(default=None, description="references: what it names")
 
 
 class Answer(BaseModel):
@@ -73,6 +81,13 @@ class Answer(BaseModel):
         description="false when partial or stale: an empty or short list proves nothing"
     )
     results: list[Location]
+
+
+class References(Answer):
+    definitions: list[Location] = Field(description="the definitions the symbol names")
+    boundCount: int
+    candidateCount: int
+    externalCount: int
 
 
 class Status(BaseModel):
@@ -193,18 +208,25 @@ def build_server(service: QueryService) -> MCPServer:
         )
 
     @server.tool(
-        description="The places that use a symbol (calls, imports, inheritance, type uses). "
-        "symbol: a bare name, a qualified name, or path:line of its definition. " + FRESHNESS_GUIDE,
+        description="The places that use a symbol (calls, imports, inheritance, type uses, "
+        "uses as a value). symbol: a bare name, a qualified name (Model.save, "
+        "pkg.models.Model.save), or path:line of its definition. Results bound to the "
+        "definition come first, then candidates (name-matched, not provable), then external "
+        "ones; each says its binding and how it was bound. " + FRESHNESS_GUIDE,
         annotations=READ_ONLY,
     )
     def find_references(
         symbol: Annotated[str, Field(min_length=1, max_length=MAX_PATH)],
-    ) -> Answer:
-        doc = _answering(lambda: service.query("refs", service.symbol_name(symbol)))
-        return Answer(
+    ) -> References:
+        doc = _answering(lambda: service.query("refs", symbol))
+        return References(
             certificate=certificate(doc),
             complete=doc["complete"],
+            definitions=_locations(doc["definitions"]),
             results=_locations(doc["results"]),
+            boundCount=len(doc["bound"]),
+            candidateCount=len(doc["candidates"]),
+            externalCount=len(doc["external"]),
         )
 
     @server.tool(

@@ -1,0 +1,753 @@
+"""Python references, each with the definition the code's own rules say it names.
+
+Pure and per file, like the rest of the indexer: one file's syntax tree and
+the tree's paths (through the resolver) in, reference sites out. A site's
+*symbolic target* is a (path, qualname) pair: ``from .models import Model``
+then ``Model.save()`` names ``("pkg/models.py", "Model.save")``. Whether that
+definition exists, and where a re-export or an inherited method leads, depends
+on other files, so it is decided when the index is read (freshindex/query/link.py),
+the way stack graphs stitch per-file partial paths at query time: an edit
+rewrites only its own file's rows, never the rows of every file that refers to it.
+
+Scopes follow Python's rules: function locals (parameters and any name bound
+in the body, unless declared ``global``/``nonlocal``), enclosing functions,
+the module, then builtins; a class body's names are not visible from its
+methods. What the rules cannot decide stays a candidate, never a guess:
+``obj.save()`` on a receiver of unknown type names only "some ``save``".
+
+Uses that are not calls are sites too (kind ``use``): a name passed or
+assigned as a value, in ``isinstance`` or ``except``, in an annotation, or as
+a decorator. Only names that resolve to a definition or an imported symbol
+become ``use`` rows: a read of a local variable names no definition.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import tree_sitter as ts
+
+# (language, importing path, module spec, imported name) -> defining path or None
+Resolver = Callable[[str, str, str, str], "str | None"]
+
+BUILTINS = frozenset(dir(builtins))
+
+BOUND = "bound"
+CANDIDATE = "candidate"
+EXTERNAL = "external"
+
+# a target that is a module (`import pkg.mod`): a file, not a definition in it
+MODULE = ""
+
+_FUNCTION_SCOPES = ("function_definition", "lambda")
+_COMPREHENSIONS = (
+    "list_comprehension",
+    "set_comprehension",
+    "dictionary_comprehension",
+    "generator_expression",
+)
+_PATTERNS = (
+    "pattern_list",
+    "tuple_pattern",
+    "list_pattern",
+    "tuple",
+    "list",
+    "parenthesized_expression",
+    "list_splat_pattern",
+    "as_pattern_target",
+    "expression_list",
+)
+# nodes that hold no references to names
+_INERT = ("string", "concatenated_string", "integer", "float", "comment", "true", "false", "none")
+
+
+@dataclass
+class Site:
+    """One reference: where its name is written and what it names."""
+
+    node: ts.Node  # the name as written (its last segment)
+    kind: str  # call | use | inherit | import
+    module: str = ""  # import spec, for imports and names bound by them
+    alias: str = ""  # the local name an import binds, when it differs
+    path: str | None = None  # defining file, when the rules know it
+    qualname: str | None = None  # definition within ``path`` ("" = the module itself)
+    binding: str = CANDIDATE
+    via: str = ""  # which rule bound it, in words
+
+
+@dataclass
+class _Name:
+    """What a name is bound to in one scope."""
+
+    what: str  # def | local | typed | import | module | var
+    qualname: str = ""  # def: its qualname in this file; import: the imported name
+    module: str = ""  # import/module: the spec
+    path: str | None = None  # import/module: the resolved file
+    # typed: a local whose one binding gives its class: the expression
+    # naming it (`u: User`, `u = User(...)`), read in type_scope
+    type_node: ts.Node | None = None
+    type_scope: _Scope | None = None
+
+
+@dataclass
+class _Scope:
+    kind: str  # module | class | function
+    qualname: str  # of the definition that owns it ("" for the module)
+    parent: _Scope | None
+    names: dict[str, _Name] = field(default_factory=dict)
+    declared_global: set[str] = field(default_factory=set)
+    declared_nonlocal: set[str] = field(default_factory=set)
+    cls: str | None = None  # a method's class qualname (for self/cls/super)
+    receiver: str | None = None  # a method's first parameter
+    node: ts.Node | None = None
+
+    def bind(self, name: str, what: _Name) -> None:
+        if name in self.declared_nonlocal:
+            return  # an enclosing function's name
+        if name in self.declared_global and self.parent is not None:
+            self.module().names.setdefault(name, _Name("var", qualname=name))
+            return
+        current = self.names.get(name)
+        # the first binding seen wins unless it was a local; a local bound
+        # twice has no one type
+        if current is None:
+            self.names[name] = what
+        elif current.what in ("local", "typed"):
+            self.names[name] = _Name("local") if what.what in ("local", "typed") else what
+
+    def module(self) -> _Scope:
+        s = self
+        while s.parent is not None:
+            s = s.parent
+        return s
+
+
+@dataclass
+class _Pending:
+    scope: _Scope
+    kind: str
+    root: ts.Node  # identifier, or a `super()` call
+    segments: list[ts.Node]  # attribute names after the root
+
+
+def bind(path: str, data: bytes, tree: ts.Tree, resolve: Resolver | None) -> list[Site]:
+    """Every reference site of one Python file, in no particular order."""
+    return _Binder(path, data, resolve).run(tree.root_node)
+
+
+class _Binder:
+    def __init__(self, path: str, data: bytes, resolve: Resolver | None):
+        self.path = path
+        self.data = data
+        self.resolve = resolve
+        self.sites: list[Site] = []
+        self.pending: list[_Pending] = []
+
+    def text(self, node: ts.Node) -> str:
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    def module_file(self, spec: str, name: str = "") -> str | None:
+        return self.resolve("python", self.path, spec, name) if self.resolve else None
+
+    # -- walk -----------------------------------------------------------------
+
+    def run(self, root: ts.Node) -> list[Site]:
+        module = _Scope("module", "", None, node=root)
+        # an explicit stack: a 10,000-deep expression must not recurse
+        todo: list[tuple[ts.Node, _Scope]] = [(c, module) for c in reversed(root.children)]
+        while todo:
+            node, scope = todo.pop()
+            self.visit(node, scope, todo)
+        for p in self.pending:
+            self.emit(p)
+        return self.sites
+
+    def push(self, todo: list[tuple[ts.Node, _Scope]], nodes: list[ts.Node], scope: _Scope) -> None:
+        todo.extend((n, scope) for n in reversed(nodes))
+
+    def visit(self, node: ts.Node, scope: _Scope, todo: list[tuple[ts.Node, _Scope]]) -> None:
+        t = node.type
+        if t in _INERT:
+            return
+        if t == "identifier":
+            self.pending.append(_Pending(scope, "use", node, []))
+        elif t == "attribute":
+            self.chain(node, scope, "use", todo)
+        elif t == "call":
+            fn = node.child_by_field_name("function")
+            if fn is not None:
+                if fn.type == "identifier":
+                    self.pending.append(_Pending(scope, "call", fn, []))
+                elif fn.type == "attribute":
+                    self.chain(fn, scope, "call", todo)
+                else:
+                    todo.append((fn, scope))
+            args = node.child_by_field_name("arguments")
+            if args is not None:
+                todo.append((args, scope))
+        elif t == "keyword_argument":
+            value = node.child_by_field_name("value")
+            if value is not None:
+                todo.append((value, scope))
+        elif t == "decorated_definition":
+            self.push(todo, node.children, scope)
+        elif t == "function_definition":
+            self.function(node, scope, todo)
+        elif t == "class_definition":
+            self.klass(node, scope, todo)
+        elif t == "lambda":
+            inner = _Scope("function", scope.qualname, scope, node=node)
+            params = node.child_by_field_name("parameters")
+            if params is not None:
+                self.parameters(params, scope, inner, todo)
+            body = node.child_by_field_name("body")
+            if body is not None:
+                todo.append((body, inner))
+        elif t in _COMPREHENSIONS:
+            inner = _Scope("function", scope.qualname, scope, node=node)
+            for c in node.named_children:
+                if c.type == "for_in_clause":
+                    self.targets(c.child_by_field_name("left"), inner, todo)
+                    right = c.child_by_field_name("right")
+                    if right is not None:
+                        todo.append((right, inner))
+                else:
+                    todo.append((c, inner))
+        elif t in ("import_statement", "import_from_statement", "future_import_statement"):
+            self.imports(node, scope)
+        elif t in ("global_statement", "nonlocal_statement"):
+            for c in node.named_children:
+                if c.type == "identifier":
+                    if t == "global_statement":
+                        scope.declared_global.add(self.text(c))
+                    else:
+                        scope.declared_nonlocal.add(self.text(c))
+        elif t in ("assignment", "augmented_assignment"):
+            left = node.child_by_field_name("left")
+            right = node.child_by_field_name("right")
+            callee = (
+                right.child_by_field_name("function")
+                if right is not None and right.type == "call"
+                else None
+            )
+            if (
+                t == "assignment"
+                and scope.kind == "function"
+                and left is not None
+                and left.type == "identifier"
+                and callee is not None
+                and callee.type in ("identifier", "attribute")
+            ):  # `u = User(...)`: u is a User while nothing else binds it
+                scope.bind(self.text(left), _Name("typed", type_node=callee, type_scope=scope))
+            else:
+                self.targets(left, scope, todo)
+            for part in ("type", "right"):
+                child = node.child_by_field_name(part)
+                if child is not None:
+                    todo.append((child, scope))
+        elif t in ("for_statement",):
+            self.targets(node.child_by_field_name("left"), scope, todo)
+            rest = [c for c in node.children if c != node.child_by_field_name("left")]
+            self.push(todo, rest, scope)
+        elif t == "as_pattern":  # `with x as y`, `except E as e`
+            alias = node.child_by_field_name("alias")
+            for c in node.named_children:
+                if c == alias:
+                    self.targets(c, scope, todo)
+                else:
+                    todo.append((c, scope))
+        elif t == "named_expression":
+            self.targets(node.child_by_field_name("name"), scope, todo)
+            value = node.child_by_field_name("value")
+            if value is not None:
+                todo.append((value, scope))
+        else:
+            self.push(todo, node.children, scope)
+
+    def targets(
+        self, node: ts.Node | None, scope: _Scope, todo: list[tuple[ts.Node, _Scope]]
+    ) -> None:
+        """Bind the names an assignment target binds; its other parts are loads
+        (`self.x = ...` reads self, `d[k] = ...` reads d and k)."""
+        if node is None:
+            return
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if n.type == "identifier":
+                name = self.text(n)
+                what = _Name("var", qualname=name) if scope.kind == "module" else _Name("local")
+                scope.bind(name, what)
+            elif n.type in _PATTERNS:
+                stack.extend(n.named_children)
+            elif n.type == "attribute" or n.type == "subscript":
+                todo.append((n, scope))
+
+    def parameters(
+        self,
+        params: ts.Node,
+        outer: _Scope,
+        inner: _Scope,
+        todo: list[tuple[ts.Node, _Scope]],
+    ) -> list[str]:
+        """Bind parameters in ``inner``; defaults and annotations are read in ``outer``."""
+        names: list[str] = []
+        for p in params.named_children:
+            name_node = p if p.type == "identifier" else p.child_by_field_name("name")
+            if name_node is None:  # *args, **kwargs
+                name_node = next((c for c in p.named_children if c.type == "identifier"), None)
+            if name_node is not None and name_node.type == "identifier":
+                name = self.text(name_node)
+                names.append(name)
+                annotation = _class_expr(p.child_by_field_name("type"))
+                inner.names[name] = (
+                    _Name("typed", type_node=annotation, type_scope=outer)
+                    if annotation is not None and not (inner.cls is not None and len(names) == 1)
+                    else _Name("local")
+                )
+            for part in ("type", "value"):
+                c = p.child_by_field_name(part)
+                if c is not None:
+                    todo.append((c, outer))
+        return names
+
+    def define(self, node: ts.Node, scope: _Scope) -> str | None:
+        """Bind a def's or class's name in ``scope``; its qualname."""
+        name_node = node.child_by_field_name("name")
+        if name_node is None:
+            return None
+        name = self.text(name_node)
+        qual = f"{scope.qualname}.{name}" if scope.qualname else name
+        scope.bind(name, _Name("def", qualname=qual))
+        return qual
+
+    def function(self, node: ts.Node, scope: _Scope, todo: list[tuple[ts.Node, _Scope]]) -> None:
+        qual = self.define(node, scope)
+        if qual is None:
+            return
+        inner = _Scope("function", qual, scope, node=node)
+        if scope.kind == "class":
+            inner.cls = scope.qualname
+        params = node.child_by_field_name("parameters")
+        names = self.parameters(params, scope, inner, todo) if params is not None else []
+        if inner.cls is not None and names and not self.is_static(node):
+            inner.receiver = names[0]
+        ret = node.child_by_field_name("return_type")
+        if ret is not None:
+            todo.append((ret, scope))
+        body = node.child_by_field_name("body")
+        if body is not None:
+            todo.append((body, inner))
+
+    def is_static(self, node: ts.Node) -> bool:
+        parent = node.parent
+        if parent is None or parent.type != "decorated_definition":
+            return False
+        return any(
+            c.type == "decorator" and self.text(c).strip() == "@staticmethod"
+            for c in parent.children
+        )
+
+    def klass(self, node: ts.Node, scope: _Scope, todo: list[tuple[ts.Node, _Scope]]) -> None:
+        qual = self.define(node, scope)
+        if qual is None:
+            return
+        bases = node.child_by_field_name("superclasses")
+        if bases is not None:
+            for b in bases.named_children:
+                if b.type == "identifier":
+                    self.pending.append(_Pending(scope, "inherit", b, []))
+                elif b.type == "attribute":
+                    self.chain(b, scope, "inherit", todo)
+                else:  # metaclass=..., Generic[T]
+                    todo.append((b, scope))
+        body = node.child_by_field_name("body")
+        if body is not None:
+            todo.append((body, _Scope("class", qual, scope, node=node)))
+
+    def chain(
+        self, node: ts.Node, scope: _Scope, kind: str, todo: list[tuple[ts.Node, _Scope]]
+    ) -> None:
+        """``a.b.c`` as a root and the names after it. A root that is not a
+        name (a call, a subscript) is visited as an expression; ``super()``
+        is kept as a root of its own."""
+        segments: list[ts.Node] = []
+        n = node
+        while n.type == "attribute":
+            attr = n.child_by_field_name("attribute")
+            obj = n.child_by_field_name("object")
+            if attr is None or obj is None:
+                return
+            segments.append(attr)
+            n = obj
+        segments.reverse()
+        if n.type == "identifier":
+            self.pending.append(_Pending(scope, kind, n, segments))
+            return
+        if n.type == "call" and self.is_super(n):
+            self.pending.append(_Pending(scope, kind, n, segments))
+            return
+        todo.append((n, scope))
+        callee = n.child_by_field_name("function") if n.type == "call" else None
+        if (
+            kind == "call"
+            and len(segments) == 1
+            and callee is not None
+            and callee.type in ("identifier", "attribute")
+        ):  # `User(...).save()`
+            self.pending.append(_Pending(scope, kind, n, segments))
+            return
+        if kind == "call":  # `make()[0].save()`: some `save`
+            self.sites.append(Site(segments[-1], "call"))
+
+    def is_super(self, call: ts.Node) -> bool:
+        fn = call.child_by_field_name("function")
+        return fn is not None and fn.type == "identifier" and self.text(fn) == "super"
+
+    # -- imports ----------------------------------------------------------------
+
+    def imports(self, node: ts.Node, scope: _Scope) -> None:
+        if node.type == "future_import_statement":
+            return
+        if node.type == "import_statement":
+            for c in node.named_children:
+                dotted, alias = (
+                    (c.child_by_field_name("name"), c.child_by_field_name("alias"))
+                    if c.type == "aliased_import"
+                    else (c, None)
+                )
+                if dotted is None:
+                    continue
+                spec = self.text(dotted)
+                last = dotted.named_children[-1] if dotted.named_children else dotted
+                resolved = self.module_file(spec)
+                site = Site(last, "import", module=spec, path=resolved)
+                site.qualname = MODULE if resolved else None
+                site.binding, site.via = (
+                    (BOUND, "import of a module in the repository")
+                    if resolved
+                    else (EXTERNAL, f"import of {spec}, not in the repository")
+                )
+                if alias is not None:
+                    site.alias = self.text(alias)
+                    scope.bind(site.alias, _Name("module", module=spec, path=resolved))
+                else:  # `import a.b.c` binds `a`
+                    head = spec.split(".")[0]
+                    scope.bind(head, _Name("module", module=head, path=self.module_file(head)))
+                self.sites.append(site)
+            return
+        module_node = node.child_by_field_name("module_name")
+        if module_node is None:
+            return
+        spec = self.text(module_node)
+        for c in node.named_children:
+            if c == module_node:
+                continue
+            if c.type == "wildcard_import":
+                resolved = self.module_file(spec)
+                site = Site(c, "import", module=spec, path=resolved)
+                site.qualname = MODULE if resolved else None
+                site.binding, site.via = self.import_binding(spec, resolved, "*")
+                self.sites.append(site)
+                continue
+            dotted, alias = (
+                (c.child_by_field_name("name"), c.child_by_field_name("alias"))
+                if c.type == "aliased_import"
+                else (c, None)
+            )
+            if dotted is None or dotted.type != "dotted_name":
+                continue
+            name = self.text(dotted)
+            last = dotted.named_children[-1] if dotted.named_children else dotted
+            resolved = self.resolve("python", self.path, spec, name) if self.resolve else None
+            local = self.text(alias) if alias is not None else name
+            module_itself = resolved is not None and resolved != self.module_file(spec)
+            site = Site(last, "import", module=spec, alias=local if alias is not None else "")
+            site.path = resolved
+            site.qualname = (MODULE if module_itself else name) if resolved else None
+            site.binding, site.via = self.import_binding(spec, resolved, name)
+            self.sites.append(site)
+            if module_itself:  # `from pkg import mod`: a submodule
+                scope.bind(local, _Name("module", module=_join(spec, name), path=resolved))
+            else:
+                scope.bind(local, _Name("import", qualname=name, module=spec, path=resolved))
+
+    def import_binding(self, spec: str, resolved: str | None, name: str) -> tuple[str, str]:
+        if resolved:
+            return BOUND, f"from {spec} import {name}"
+        if spec.startswith("."):
+            return CANDIDATE, f"relative import {spec} not found in the repository"
+        return EXTERNAL, f"from {spec}, not in the repository"
+
+    # -- resolution ---------------------------------------------------------------
+
+    def lookup(self, scope: _Scope, name: str) -> tuple[_Name | None, _Scope | None]:
+        """Python's rule: the scope itself, enclosing functions (class bodies
+        skipped), the module."""
+        s: _Scope | None = scope
+        first = True
+        while s is not None:
+            if name in s.declared_global and s.parent is not None:
+                m = s.module()
+                return m.names.get(name), m
+            if (first or s.kind != "class") and name in s.names:
+                return s.names[name], s
+            first = False
+            s = s.parent
+        return None, None
+
+    def method_scope(self, scope: _Scope) -> _Scope | None:
+        """The method a site is in (through nested lambdas and comprehensions)."""
+        s: _Scope | None = scope
+        while s is not None and s.kind == "function":
+            if s.cls is not None:
+                return s
+            if s.node is not None and s.node.type == "function_definition":
+                return None  # a nested function: `self` is a closure variable
+            s = s.parent
+        return None
+
+    def emit(self, p: _Pending) -> None:
+        segs = p.segments
+        last = segs[-1] if segs else p.root
+        kind = p.kind
+        if p.root.type == "call" and not self.is_super(p.root):  # `User(...).save()`
+            callee = p.root.child_by_field_name("function")
+            made = self.symbol_of(callee, p.scope) if callee is not None else None
+            if made is None:
+                self.sites.append(Site(last, kind))
+            else:
+                mpath, qual, how = made
+                self.sites.append(
+                    Site(
+                        last,
+                        kind,
+                        path=mpath,
+                        qualname=f"{qual}.{self.text(last)}",
+                        binding=BOUND,
+                        via=f"method of {qual} ({how})",
+                    )
+                )
+            return
+        if p.root.type == "call":  # super().m: the method as the bases define it
+            method = self.method_scope(p.scope)
+            if method is not None and method.cls is not None and len(segs) == 1:
+                name = self.text(segs[0])
+                self.sites.append(
+                    Site(
+                        last,
+                        kind,
+                        path=self.path,
+                        qualname=f"{method.cls}.{name}",
+                        binding=BOUND,
+                        via=f"super() in class {method.cls}",
+                    )
+                )
+            elif kind == "call" and segs:
+                self.sites.append(Site(last, kind))
+            return
+        root = self.text(p.root)
+        bound, where = self.lookup(p.scope, root)
+        names = [self.text(s) for s in segs]
+        if bound is None:
+            if root in BUILTINS:
+                if kind == "call" and not segs:
+                    self.sites.append(Site(last, kind, binding=EXTERNAL, via="builtin"))
+                elif kind == "call":
+                    self.sites.append(Site(last, kind))
+                return
+            if kind in ("call", "inherit"):  # undefined here: a star import, a global set elsewhere
+                self.sites.append(Site(last, kind))
+            return
+        if bound.what == "local":
+            method = self.method_scope(p.scope)
+            if (
+                method is not None
+                and method.cls is not None
+                and where is method
+                and root == method.receiver
+                and len(names) == 1
+            ):
+                member = f"{method.cls}.{names[0]}"
+                if kind == "call" or self.defines_member(method, names[0]):
+                    word = "cls" if root == "cls" else "self"
+                    self.sites.append(
+                        Site(
+                            last,
+                            kind,
+                            path=self.path,
+                            qualname=member,
+                            binding=BOUND,
+                            via=f"{word}.{names[0]} in class {method.cls}",
+                        )
+                    )
+                return
+            if kind in ("call", "inherit") and (segs or kind == "call"):
+                self.sites.append(Site(last, kind))
+            return
+        if bound.what == "typed":
+            typed = None
+            if kind == "call" and len(names) == 1 and bound.type_node is not None:
+                typed = self.symbol_of(bound.type_node, bound.type_scope or p.scope)
+            if typed is not None:
+                tpath, qual, how = typed
+                self.sites.append(
+                    Site(
+                        last,
+                        kind,
+                        path=tpath,
+                        qualname=f"{qual}.{names[0]}",
+                        binding=BOUND,
+                        via=f"{root} is a {qual} ({how})",
+                    )
+                )
+            elif kind == "call":
+                self.sites.append(Site(last, kind))
+            return
+        if bound.what == "module":
+            self.module_chain(p, bound, names)
+            return
+        # a definition of this file, a module-level variable, or an imported symbol
+        if bound.what == "import":
+            path, head, module = bound.path, bound.qualname, bound.module
+            if path is None:
+                if kind in ("call", "inherit"):
+                    binding = CANDIDATE if module.startswith(".") else EXTERNAL
+                    self.sites.append(
+                        Site(last, kind, module=module, binding=binding, via=f"from {module}")
+                    )
+                return
+            via = f"imported from {module}"
+        else:
+            path, head, module = self.path, bound.qualname, ""
+            if bound.what == "var" and segs:
+                # `x = Thing()` then `x.save()`: the type of x is not known
+                if kind == "call":
+                    self.sites.append(Site(last, kind))
+                return
+            via = (
+                "defined in this module"
+                if where is not None and where.parent is None
+                else ("defined in an enclosing scope")
+            )
+        if segs:
+            self.sites.append(
+                Site(p.root, "use", module=module, path=path, qualname=head, binding=BOUND, via=via)
+            )
+        qual = ".".join([head, *names])
+        self.sites.append(
+            Site(last, kind, module=module, path=path, qualname=qual, binding=BOUND, via=via)
+        )
+
+    def symbol_of(self, expr: ts.Node, scope: _Scope) -> tuple[str, str, str] | None:
+        """(path, qualname, how) of a name or dotted name that the rules bind to
+        a definition: what a class annotation or a constructor call names."""
+        segs: list[str] = []
+        n = expr
+        while n.type == "attribute":
+            attr, obj = n.child_by_field_name("attribute"), n.child_by_field_name("object")
+            if attr is None or obj is None:
+                return None
+            segs.append(self.text(attr))
+            n = obj
+        if n.type != "identifier":
+            return None
+        segs.reverse()
+        bound, _where = self.lookup(scope, self.text(n))
+        if bound is None:
+            return None
+        if bound.what == "def":
+            return self.path, ".".join([bound.qualname, *segs]), "defined in this module"
+        if bound.what == "import" and bound.path is not None:
+            return bound.path, ".".join([bound.qualname, *segs]), f"imported from {bound.module}"
+        if bound.what == "module":
+            for k in range(len(segs) - 1, -1, -1):
+                spec = ".".join([bound.module, *segs[:k]])
+                found = bound.path if k == 0 else self.module_file(spec)
+                if found is not None:
+                    return found, ".".join(segs[k:]), f"module {spec}"
+        return None
+
+    def defines_member(self, method: _Scope, name: str) -> bool:
+        """A class in this file defines ``name`` in its body (a method passed as
+        a value, `callback=self.on_click`, not every data attribute read)."""
+        cls = method.parent
+        return (
+            cls is not None and cls.kind == "class" and cls.names.get(name, _Name("")).what == "def"
+        )
+
+    def module_chain(self, p: _Pending, bound: _Name, names: list[str]) -> None:
+        """``pkg.mod.f()`` through ``import pkg.mod``: the longest prefix of the
+        chain that is a module of the repository, then the qualname in it."""
+        kind = p.kind
+        segs = p.segments
+        if not segs:
+            return  # the module object itself: its import row names it
+        last = segs[-1]
+        for k in range(len(names) - 1, -1, -1):
+            spec = ".".join([bound.module, *names[:k]])
+            path = bound.path if k == 0 else self.module_file(spec)
+            if path is not None:
+                rest = names[k:]
+                self.sites.append(
+                    Site(
+                        last,
+                        kind,
+                        module=spec,
+                        path=path,
+                        qualname=".".join(rest),
+                        binding=BOUND,
+                        via=f"attribute of module {spec}",
+                    )
+                )
+                if len(rest) > 1:  # `mod.Model.save`: Model is used too
+                    self.sites.append(
+                        Site(
+                            segs[k],
+                            "use",
+                            module=spec,
+                            path=path,
+                            qualname=rest[0],
+                            binding=BOUND,
+                            via=f"attribute of module {spec}",
+                        )
+                    )
+                return
+        if kind in ("call", "inherit"):
+            binding = CANDIDATE if bound.module.startswith(".") else EXTERNAL
+            self.sites.append(
+                Site(last, kind, module=bound.module, binding=binding, via=f"module {bound.module}")
+            )
+
+
+def _class_expr(annotation: ts.Node | None) -> ts.Node | None:
+    """The class an annotation names: ``User``, ``models.User``,
+    ``Optional[User]``, ``User | None``; None for anything else."""
+    n = annotation
+    while n is not None:
+        if n.type == "type":
+            n = n.named_children[0] if n.named_child_count == 1 else None
+        elif n.type in ("identifier", "attribute"):
+            return n
+        elif n.type == "generic_type":  # Optional[X]
+            head, params = n.named_children[0], n.named_children[-1]
+            if head.text != b"Optional" or params.named_child_count != 1:
+                return None
+            n = params.named_children[0]
+        elif n.type == "binary_operator":  # X | None
+            left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+            if right is not None and right.type == "none":
+                n = left
+            elif left is not None and left.type == "none":
+                n = right
+            else:
+                return None
+        else:
+            return None
+    return None
+
+
+def _join(spec: str, name: str) -> str:
+    return spec + name if spec.endswith(".") else f"{spec}.{name}"

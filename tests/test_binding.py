@@ -1,0 +1,267 @@
+"""References bound to the definition they name (indexer/bind_python.py,
+freshindex/query/link.py, freshindex/query/references.py).
+
+Binder tests read one file's rows; linker tests link rows of several files
+without a build; the end-to-end tests build a small package and ask `refs`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from freshindex.indexer.extract import extract
+from freshindex.indexer.resolve import PathIndex
+from freshindex.indexer.schema import EDGES, SYMBOLS
+from freshindex.query.link import table_linker
+from tests.repos import make_repo
+
+FILES: dict[str, str | bytes] = {
+    "app/__init__.py": "",
+    "app/models/__init__.py": "from .base import Model, helper\nfrom .mixins import *\n",
+    "app/models/base.py": (
+        "class Model:\n"
+        "    def save(self):\n"
+        "        return self.validate()\n"
+        "\n"
+        "    def validate(self):\n"
+        "        return True\n"
+        "\n"
+        "    @classmethod\n"
+        "    def create(cls):\n"
+        "        return cls.build()\n"
+        "\n"
+        "    @classmethod\n"
+        "    def build(cls):\n"
+        "        return cls()\n"
+        "\n"
+        "\n"
+        "def helper(x):\n"
+        "    return x\n"
+    ),
+    "app/models/mixins.py": "class Audited:\n    def audit(self):\n        pass\n",
+    "app/models/user.py": (
+        "from app.models import Model, Audited\n"
+        "\n"
+        "\n"
+        "class User(Model, Audited):\n"
+        "    def save(self):\n"
+        "        super().save()\n"
+        "        self.audit()\n"
+        "        return self.validate()\n"
+        "\n"
+        "\n"
+        "class Other:\n"
+        "    def save(self):\n"
+        "        pass\n"
+    ),
+    "app/views.py": (
+        "from typing import Optional\n"
+        "\n"
+        "from app.models.user import User, Other\n"
+        "from app.models import helper as h\n"
+        "import app.models.base as base\n"
+        "\n"
+        "\n"
+        "def show(u: User, thing) -> Optional[User]:\n"
+        "    u.save()\n"
+        "    User.save(u)\n"
+        "    Other().save()\n"
+        "    thing.save()\n"
+        "    h(1)\n"
+        "    base.helper(2)\n"
+        "    try:\n"
+        "        pass\n"
+        "    except LookupError:\n"
+        "        pass\n"
+        "    if isinstance(u, User):\n"
+        "        return u\n"
+        "    return None\n"
+        "\n"
+        "\n"
+        "def register(table):\n"
+        '    table["show"] = show\n'
+        "    local = 3\n"
+        "    return local\n"
+    ),
+}
+
+
+def rows_of(files: dict[str, str | bytes]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    paths = PathIndex(files)
+    symbols: list[dict[str, Any]] = []
+    edges: list[dict[str, Any]] = []
+    for path, text in files.items():
+        data = text.encode() if isinstance(text, str) else text
+        rows = extract(path, "python", data, paths)
+        symbols += [dict(zip(SYMBOLS.names, r, strict=True)) for r in rows.symbols]
+        edges += [dict(zip(EDGES.names, r, strict=True)) for r in rows.edges]
+    return symbols, edges
+
+
+def edge(edges: list[dict[str, Any]], path: str, line: int, target: str) -> dict[str, Any]:
+    found = [
+        e for e in edges if e["path"] == path and e["start_line"] == line and e["target"] == target
+    ]
+    assert len(found) == 1, (path, line, target, found)
+    return found[0]
+
+
+def linked(files: dict[str, str | bytes]) -> dict[tuple[str, int, str], tuple[str, str | None]]:
+    """(path, line, target) -> (binding, qualname of the definition it names)."""
+    symbols, edges = rows_of(files)
+    linker = table_linker(symbols, edges)
+    out = {}
+    for e in edges:
+        link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+        qual = f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None
+        out[(e["path"], e["start_line"], e["target"])] = (link.binding, qual)
+    return out
+
+
+def test_binder_claims_follow_python_scoping() -> None:
+    _symbols, edges = rows_of(FILES)
+    views = "app/views.py"
+    # an annotated parameter's method, a class attribute, a constructor's method
+    assert edge(edges, views, 9, "save")["target_qualname"] == "User.save"
+    assert edge(edges, views, 10, "save")["target_qualname"] == "User.save"
+    assert edge(edges, views, 11, "save")["target_qualname"] == "Other.save"
+    # an untyped receiver is a candidate: never a guess
+    untyped = edge(edges, views, 12, "save")
+    assert (untyped["binding"], untyped["target_qualname"]) == ("candidate", None)
+    # an aliased import keeps the name it imports
+    alias = edge(edges, views, 13, "h")
+    assert (alias["resolved_path"], alias["target_qualname"]) == (
+        "app/models/__init__.py",
+        "helper",
+    )
+    assert edge(edges, views, 14, "helper")["resolved_path"] == "app/models/base.py"
+    # uses that are not calls: annotations, isinstance, a value stored in a dict
+    kinds = {(e["start_line"], e["target"]): e["kind"] for e in edges if e["path"] == views}
+    assert kinds[(8, "User")] == "use"
+    assert kinds[(19, "User")] == "use"
+    assert kinds[(25, "show")] == "use"
+    # builtins are external; a local variable read names no definition
+    assert edge(edges, views, 19, "isinstance")["binding"] == "external"
+    assert (27, "local") not in kinds
+    assert (17, "LookupError") not in kinds
+
+
+def test_linker_follows_reexports_bases_and_super() -> None:
+    got = linked(FILES)
+    user, views = "app/models/user.py", "app/views.py"
+    # super() starts at the bases; the base came through a package re-export
+    assert got[(user, 6, "save")] == ("bound", "app/models/base.py::Model.save")
+    # an inherited method through `from .mixins import *` in the package
+    assert got[(user, 7, "audit")] == ("bound", "app/models/mixins.py::Audited.audit")
+    assert got[(user, 8, "validate")] == ("bound", "app/models/base.py::Model.validate")
+    assert got[(views, 9, "save")] == ("bound", "app/models/user.py::User.save")
+    assert got[(views, 13, "h")] == ("bound", "app/models/base.py::helper")
+    assert got[(views, 12, "save")] == ("candidate", None)
+    # cls.build() inside a classmethod
+    assert got[("app/models/base.py", 10, "build")] == ("bound", "app/models/base.py::Model.build")
+
+
+def test_a_claim_whose_definition_is_gone_is_a_candidate() -> None:
+    files = dict(FILES)
+    files["app/models/__init__.py"] = "from .mixins import *\n"  # the re-export removed
+    got = linked(files)
+    assert got[("app/views.py", 13, "h")][0] == "candidate"
+    assert got[("app/models/user.py", 6, "save")][0] == "candidate"
+
+
+def test_deep_and_cyclic_chains_end() -> None:
+    files: dict[str, str | bytes] = {
+        "a/__init__.py": "from b import thing\n",
+        "b/__init__.py": "from a import thing\n",
+        "c.py": "from a import thing\n\nthing()\n",
+        "d.py": "class A(B):\n    pass\n\n\nclass B(A):\n    def m(self):\n        self.x()\n",
+    }
+    got = linked(files)
+    assert got[("c.py", 3, "thing")][0] == "candidate"
+    assert got[("d.py", 7, "x")][0] == "candidate"
+
+
+@pytest.fixture
+def built(prefect_api: str, tmp_path: Path, run_cli: Any) -> tuple[Path, str, Any]:
+    repo = make_repo(tmp_path / "repo", FILES)
+    store = (tmp_path / "store").as_uri()
+    code, _out, err = run_cli(
+        "--repo", str(repo), "--store", store, "build", "--runner", "threads", "--shards", "4"
+    )
+    assert code == 0, err
+
+    def refs(*argv: str, kind: str = "refs") -> dict[str, Any]:
+        code, out, err = run_cli("--repo", str(repo), "--store", store, "--json", kind, *argv)
+        assert code == 0, err
+        return json.loads(out)  # type: ignore[no-any-return]
+
+    return repo, store, refs
+
+
+def places(rows: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    return [(r["path"], r["startLine"]) for r in rows]
+
+
+def test_refs_of_a_method_are_bound_then_candidates(built: tuple[Path, str, Any]) -> None:
+    _repo, _store, q = built
+    doc = q("User.save")
+    assert [d["qualname"] for d in doc["definitions"]] == ["User.save"]
+    assert places(doc["bound"]) == [("app/views.py", 9), ("app/views.py", 10)]
+    assert ("app/views.py", 12) in places(doc["candidates"])
+    # bound to another `save` is never shown for this one
+    assert ("app/views.py", 11) not in places(doc["results"])
+    assert all(r["binding"] == "bound" and r["via"] for r in doc["bound"])
+    assert all(r["targetSymbolId"] == doc["definitions"][0]["symbolId"] for r in doc["bound"])
+    assert [r["binding"] for r in doc["results"]] == ["bound", "bound"] + ["candidate"] * len(
+        doc["candidates"]
+    ) + ["external"] * len(doc["external"])
+
+
+def test_a_qualifier_narrows_and_a_bare_name_groups(built: tuple[Path, str, Any]) -> None:
+    _repo, _store, q = built
+    assert [r["qualname"] for r in q("Model.save", kind="defs")["results"]] == ["Model.save"]
+    bare = q("save")
+    assert sorted(g["definition"]["qualname"] for g in bare["groups"]) == [
+        "Model.save",
+        "Other.save",
+        "User.save",
+    ]
+    by_def = {g["definition"]["qualname"]: places(g["bound"]) for g in bare["groups"]}
+    assert by_def["Other.save"] == [("app/views.py", 11)]
+    assert by_def["Model.save"] == [("app/models/user.py", 6)]
+
+
+def test_other_target_forms(built: tuple[Path, str, Any]) -> None:
+    _repo, _store, q = built
+    # a module path through the package's re-export
+    dotted = q("app.models.Model.save", kind="defs")["results"]
+    assert [(r["path"], r["qualname"]) for r in dotted] == [("app/models/base.py", "Model.save")]
+    at_line = q("app/models/user.py:6")
+    assert [d["qualname"] for d in at_line["definitions"]] == ["User.save"]
+    by_id = q("--id", at_line["definitions"][0]["symbolId"])
+    assert places(by_id["bound"]) == places(at_line["bound"])
+    # an aliased import's calls are found under the alias
+    helper = q("helper")
+    assert ("app/views.py", 13) in places(helper["bound"])
+
+
+def test_overlay_rebinds_on_a_dirty_rename(built: tuple[Path, str, Any]) -> None:
+    """The definition renamed in the worktree: callers in unchanged files lose
+    their binding in the same answer, and bind again when they follow."""
+    repo, _store, q = built
+    user = repo / "app/models/user.py"
+    user.write_text(
+        user.read_text().replace("class Other:\n    def save", "class Other:\n    def store")
+    )
+    doc = q("Other.store")
+    assert doc["freshness"] == "overlay"
+    assert doc["bound"] == []
+    gone = q("save")
+    assert ("app/views.py", 11) in places(gone["candidates"])
+    views = repo / "app/views.py"
+    views.write_text(views.read_text().replace("Other().save()", "Other().store()"))
+    assert places(q("Other.store")["bound"]) == [("app/views.py", 11)]
