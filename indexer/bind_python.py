@@ -60,7 +60,33 @@ _PATTERNS = (
     "expression_list",
 )
 # nodes that hold no references to names
-_INERT = ("string", "concatenated_string", "integer", "float", "comment", "true", "false", "none")
+_INERT = ("integer", "float", "comment", "true", "false", "none")
+# nodes visit() treats on their own; any other node is only its children
+_SPECIAL = frozenset(
+    {
+        *_INERT,
+        *_COMPREHENSIONS,
+        "string",
+        "identifier",
+        "attribute",
+        "call",
+        "keyword_argument",
+        "decorated_definition",
+        "function_definition",
+        "class_definition",
+        "lambda",
+        "import_statement",
+        "import_from_statement",
+        "future_import_statement",
+        "global_statement",
+        "nonlocal_statement",
+        "assignment",
+        "augmented_assignment",
+        "for_statement",
+        "as_pattern",
+        "named_expression",
+    }
+)
 
 
 @dataclass
@@ -156,7 +182,7 @@ class _Binder:
     def run(self, root: ts.Node) -> list[Site]:
         module = _Scope("module", "", None, node=root)
         # an explicit stack: a 10,000-deep expression must not recurse
-        todo: list[tuple[ts.Node, _Scope]] = [(c, module) for c in reversed(root.children)]
+        todo: list[tuple[ts.Node, _Scope]] = [(c, module) for c in reversed(root.named_children)]
         while todo:
             node, scope = todo.pop()
             self.visit(node, scope, todo)
@@ -169,7 +195,15 @@ class _Binder:
 
     def visit(self, node: ts.Node, scope: _Scope, todo: list[tuple[ts.Node, _Scope]]) -> None:
         t = node.type
+        if t not in _SPECIAL:  # most nodes: just their children
+            todo.extend((n, scope) for n in reversed(node.named_children))
+            return
         if t in _INERT:
+            return
+        if t == "string":  # only an f-string's interpolations hold code
+            for c in node.named_children:
+                if c.type == "interpolation":
+                    todo.extend((e, scope) for e in c.named_children[:1])
             return
         if t == "identifier":
             self.pending.append(_Pending(scope, "use", node, []))
@@ -192,7 +226,7 @@ class _Binder:
             if value is not None:
                 todo.append((value, scope))
         elif t == "decorated_definition":
-            self.push(todo, node.children, scope)
+            self.push(todo, node.named_children, scope)
         elif t == "function_definition":
             self.function(node, scope, todo)
         elif t == "class_definition":
@@ -249,7 +283,7 @@ class _Binder:
                     todo.append((child, scope))
         elif t in ("for_statement",):
             self.targets(node.child_by_field_name("left"), scope, todo)
-            rest = [c for c in node.children if c != node.child_by_field_name("left")]
+            rest = [c for c in node.named_children if c != node.child_by_field_name("left")]
             self.push(todo, rest, scope)
         elif t == "as_pattern":  # `with x as y`, `except E as e`
             alias = node.child_by_field_name("alias")
@@ -264,7 +298,7 @@ class _Binder:
             if value is not None:
                 todo.append((value, scope))
         else:
-            self.push(todo, node.children, scope)
+            self.push(todo, node.named_children, scope)
 
     def targets(
         self, node: ts.Node | None, scope: _Scope, todo: list[tuple[ts.Node, _Scope]]
@@ -301,7 +335,7 @@ class _Binder:
             if name_node is not None and name_node.type == "identifier":
                 name = self.text(name_node)
                 names.append(name)
-                annotation = _class_expr(p.child_by_field_name("type"))
+                annotation = _class_expr(p.child_by_field_name("type"), self.text)
                 inner.names[name] = (
                     _Name("typed", type_node=annotation, type_scope=outer)
                     if annotation is not None and not (inner.cls is not None and len(names) == 1)
@@ -390,6 +424,9 @@ class _Binder:
             self.pending.append(_Pending(scope, kind, n, segments))
             return
         todo.append((n, scope))
+        if kind == "use":  # `make().attr`: some attr
+            self.sites.append(Site(segments[-1], "use"))
+            return
         callee = n.child_by_field_name("function") if n.type == "call" else None
         if (
             kind == "call"
@@ -558,7 +595,7 @@ class _Binder:
                 elif kind == "call":
                     self.sites.append(Site(last, kind))
                 return
-            if kind in ("call", "inherit"):  # undefined here: a star import, a global set elsewhere
+            if kind in ("call", "inherit") or segs:  # a star import, a global set elsewhere
                 self.sites.append(Site(last, kind))
             return
         if bound.what == "local":
@@ -571,7 +608,10 @@ class _Binder:
                 and len(names) == 1
             ):
                 member = f"{method.cls}.{names[0]}"
-                if kind == "call" or self.defines_member(method, names[0]):
+                # a read of self.x names the class's member when it has one
+                # (a method, a property, possibly inherited); the reader
+                # keeps it bound only if it finds one
+                if kind in ("call", "use"):
                     word = "cls" if root == "cls" else "self"
                     self.sites.append(
                         Site(
@@ -584,12 +624,12 @@ class _Binder:
                         )
                     )
                 return
-            if kind in ("call", "inherit") and (segs or kind == "call"):
+            if segs or kind == "call":  # `obj.attr`, `obj.save()`: some attr, some save
                 self.sites.append(Site(last, kind))
             return
         if bound.what == "typed":
             typed = None
-            if kind == "call" and len(names) == 1 and bound.type_node is not None:
+            if len(names) == 1 and bound.type_node is not None:
                 typed = self.symbol_of(bound.type_node, bound.type_scope or p.scope)
             if typed is not None:
                 tpath, qual, how = typed
@@ -603,7 +643,7 @@ class _Binder:
                         via=f"{root} is a {qual} ({how})",
                     )
                 )
-            elif kind == "call":
+            elif segs or kind == "call":
                 self.sites.append(Site(last, kind))
             return
         if bound.what == "module":
@@ -624,8 +664,7 @@ class _Binder:
             path, head, module = self.path, bound.qualname, ""
             if bound.what == "var" and segs:
                 # `x = Thing()` then `x.save()`: the type of x is not known
-                if kind == "call":
-                    self.sites.append(Site(last, kind))
+                self.sites.append(Site(last, kind))
                 return
             via = (
                 "defined in this module"
@@ -669,14 +708,6 @@ class _Binder:
                 if found is not None:
                     return found, ".".join(segs[k:]), f"module {spec}"
         return None
-
-    def defines_member(self, method: _Scope, name: str) -> bool:
-        """A class in this file defines ``name`` in its body (a method passed as
-        a value, `callback=self.on_click`, not every data attribute read)."""
-        cls = method.parent
-        return (
-            cls is not None and cls.kind == "class" and cls.names.get(name, _Name("")).what == "def"
-        )
 
     def module_chain(self, p: _Pending, bound: _Name, names: list[str]) -> None:
         """``pkg.mod.f()`` through ``import pkg.mod``: the longest prefix of the
@@ -722,7 +753,7 @@ class _Binder:
             )
 
 
-def _class_expr(annotation: ts.Node | None) -> ts.Node | None:
+def _class_expr(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
     """The class an annotation names: ``User``, ``models.User``,
     ``Optional[User]``, ``User | None``; None for anything else."""
     n = annotation
@@ -733,7 +764,7 @@ def _class_expr(annotation: ts.Node | None) -> ts.Node | None:
             return n
         elif n.type == "generic_type":  # Optional[X]
             head, params = n.named_children[0], n.named_children[-1]
-            if head.text != b"Optional" or params.named_child_count != 1:
+            if text(head) != "Optional" or params.named_child_count != 1:
                 return None
             n = params.named_children[0]
         elif n.type == "binary_operator":  # X | None

@@ -239,14 +239,14 @@ def extract(
 
     if language == "python":
         sites = bind_python.bind(path, data, tree, resolve)
-        rows.edges = _site_rows(path, language, sites, ordered)
+        rows.edges = _site_rows(path, language, data, sites, ordered)
     else:
         rows.edges = _query_edges(path, language, refs, ordered, top_level, text, resolve)
     return rows
 
 
 def _site_rows(
-    path: str, language: str, sites: list[bind_python.Site], ordered: list[_Def]
+    path: str, language: str, data: bytes, sites: list[bind_python.Site], ordered: list[_Def]
 ) -> list[tuple]:
     seen: set[tuple[int, str]] = set()
     unique = []
@@ -259,7 +259,9 @@ def _site_rows(
     out = []
     for site, source in zip(unique, enclosing, strict=True):
         n = site.node
-        raw = n.text.decode("utf-8", "replace") if n.text is not None else ""
+        # sliced from the bytes: Node.text of a tree parsed from a read
+        # callback calls it again, copying up to 64 kB per node
+        raw = data[n.start_byte : n.end_byte].decode("utf-8", "replace")
         out.append(
             (
                 path,
@@ -443,7 +445,7 @@ def _exported(language: str, d: _Def, kind: str, text: Callable[[ts.Node], str])
     # javascript / typescript: an export statement up to three levels up
     if kind == "method":
         return not name.startswith("#") and not any(
-            c.type == "accessibility_modifier" and c.text in (b"private", b"protected")
+            c.type == "accessibility_modifier" and text(c) in ("private", "protected")
             for c in d.node.children
         )
     node: ts.Node | None = d.node

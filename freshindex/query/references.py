@@ -131,6 +131,11 @@ def references(
         rows.extend(answerer.refs(name))
     by_id = {str(d["symbolId"]): d for d in defs}
     bound: dict[str, list[Result]] = {i: [] for i in by_id}
+    # overloads, a property's setter, a def in both branches of an `if`: one
+    # name in one file defined more than once; a reference names them all
+    same: dict[tuple[str, str], list[str]] = {}
+    for d in defs:
+        same.setdefault((str(d["path"]), str(d["qualname"])), []).append(str(d["symbolId"]))
     candidates: list[Result] = []
     external: list[Result] = []
     linking = answerer.freshness in (Freshness.EXACT, Freshness.OVERLAY, Freshness.STALE)
@@ -155,8 +160,10 @@ def references(
                 r["targetPath"] = link.symbol["path"]
                 r["targetQualname"] = link.symbol["qualname"]
         if r["binding"] == "bound":
-            if r["targetSymbolId"] in bound:
-                bound[r["targetSymbolId"]].append(r)
+            owners = same.get((str(r.get("targetPath")), str(r["targetQualname"])), [])
+            for owner in owners:
+                bound[owner].append(r)
+            if owners:
                 # an import under another name: `from m import save as persist`
                 alias = r.get("alias")
                 if r["kind"] == "import" and alias and alias != r["name"]:

@@ -13,33 +13,5 @@
   (expression_statement
     (assignment left: (identifier) @name) @definition.constant))
 
-(call
-  function: [
-    (identifier) @name
-    (attribute attribute: (identifier) @name)
-  ]) @reference.call
-
-(class_definition
-  superclasses: (argument_list
-    [
-      (identifier) @name
-      (attribute attribute: (identifier) @name)
-    ])) @reference.inherit
-
-(import_statement
-  name: (dotted_name) @module @name) @reference.import
-
-(import_statement
-  name: (aliased_import
-    name: (dotted_name) @module @name
-    alias: (identifier) @alias)) @reference.import
-
-(import_from_statement
-  module_name: (_) @module
-  name: (dotted_name) @name) @reference.import
-
-(import_from_statement
-  module_name: (_) @module
-  name: (aliased_import
-    name: (dotted_name) @name
-    alias: (identifier) @alias)) @reference.import
+; Python references are not captured here: indexer/bind_python.py walks the
+; tree with Python's scoping rules, so each reference says what it names.

@@ -1,0 +1,243 @@
+"""Reference precision and recall against jedi, on real packages' code.
+
+Copies Python packages installed from the package index (not this
+repository's code) into one git repository, builds an index, and takes a
+fixed-seed sample of definitions (functions, methods, classes). For each, the
+referee is jedi's ``get_references`` at the definition's name (its
+definitions, including the one asked about, left out), and freshindex answers
+``refs --id`` in process:
+
+- ``bound``: the references bound to that definition;
+- ``bound+cand``: those plus the candidates (name-matched, not provable);
+- ``bare``: what a bare-name query returns (bound to any definition of the
+  name, plus the candidates), as a name-based tool would.
+
+A site is (path, line, column of the name). Reports micro precision and
+recall per kind and overall, the time per query of both tools, and the worst
+misses and false positives, so the README can explain them.
+
+Usage: python tests/benchmarks/bench_refs.py [--packages rich click ...] [--sample 100] [--seed 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import jedi  # noqa: E402
+
+from freshindex.core.gitrepo import open_repo  # noqa: E402
+from freshindex.query import references  # noqa: E402
+from freshindex.query.answer import evaluate  # noqa: E402
+from freshindex.query.reader import IndexVersion  # noqa: E402
+from freshindex.storage import open_store  # noqa: E402
+
+BIN = Path(sys.executable).parent
+DEFAULT_PACKAGES = ("rich", "click", "starlette", "jinja2", "httpx")
+Site = tuple[str, int, int]
+
+
+def make_repo(root: Path, packages: list[str]) -> Path:
+    repo = root / "repo"
+    repo.mkdir()
+    for name in packages:
+        spec = importlib.util.find_spec(name)
+        if spec is None or not spec.submodule_search_locations:
+            raise SystemExit(f"package {name} is not installed")
+        src = Path(next(iter(spec.submodule_search_locations)))
+        shutil.copytree(src, repo / name, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    env = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "b"}
+    env["GIT_COMMITTER_EMAIL"] = "b@b"
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    subprocess.run(
+        ["git", "commit", "-qm", "packages"],
+        cwd=repo,
+        check=True,
+        env={**env, "PATH": "/usr/bin:/bin"},
+    )
+    return repo
+
+
+def sample(version: IndexVersion, n: int, seed: int) -> list[dict[str, Any]]:
+    rows = version.read("symbols").to_pylist()
+    pool = [
+        r
+        for r in rows
+        if r["language"] == "python"
+        and r["kind"] in ("function", "method", "class")
+        and not r["name"].startswith("__")
+        and "/tests/" not in r["path"]
+    ]
+    pool.sort(key=lambda r: (r["path"], r["start_line"], r["name"]))
+    rng = random.Random(seed)
+    by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in pool:
+        by_kind[r["kind"]].append(r)
+    picked: list[dict[str, Any]] = []
+    for kind, share in (("function", 0.35), ("method", 0.4), ("class", 0.25)):
+        group = by_kind[kind]
+        picked += rng.sample(group, min(len(group), round(n * share)))
+    return picked
+
+
+def jedi_sites(project: jedi.Project, repo: Path, d: dict[str, Any]) -> set[Site] | None:
+    path = repo / d["path"]
+    script = jedi.Script(path=str(path), project=project)
+    try:
+        found = script.get_references(d["name_line"], d["name_col"], scope="project")
+    except Exception:  # jedi's own failure: the definition is left out
+        return None
+    out: set[Site] = set()
+    for r in found:
+        if r.module_path is None or r.line is None or r.column is None:
+            continue
+        try:
+            rel = Path(r.module_path).resolve().relative_to(repo.resolve())
+        except ValueError:
+            continue  # outside the repository (stubs, the standard library)
+        site = (rel.as_posix(), r.line, r.column)
+        text = _line(repo, site)
+        if r.is_definition() and text.startswith(("def ", "async def ", "class ")):
+            continue  # the definition itself, or an override: not a use
+        out.add(_normal(repo, site))
+    return out
+
+
+def ours(answerer: Any, repo: Path, d: dict[str, Any]) -> tuple[set[Site], set[Site], set[Site]]:
+    def sites(rows: list[dict[str, Any]]) -> set[Site]:
+        return {_normal(repo, (r["path"], r["startLine"], r["startCol"])) for r in rows}
+
+    doc = references.references(answerer, None, d["symbol_id"])
+    bound = sites(doc["bound"])
+    bare_doc = references.references(answerer, d["name"])
+    return (
+        bound,
+        bound | sites(doc["candidates"]),
+        sites(bare_doc["bound"] + bare_doc["candidates"]),
+    )
+
+
+def _normal(repo: Path, site: Site) -> Site:
+    """`from m import x as x`: jedi points at the alias, freshindex at the
+    imported name, so on an import line a site is the line, whichever column."""
+    if _line(repo, site).startswith(("from ", "import ")):
+        return (site[0], site[1], -1)
+    return site
+
+
+def pr(tp: int, got: int, want: int) -> tuple[float, float]:
+    return (tp / got if got else 1.0), (tp / want if want else 1.0)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--packages", nargs="+", default=list(DEFAULT_PACKAGES))
+    ap.add_argument("--sample", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        repo = make_repo(root, args.packages)
+        files = sum(1 for _ in repo.rglob("*.py"))
+        store = (root / "store").as_uri()
+        t0 = time.perf_counter()
+        subprocess.run(
+            [str(BIN / "freshindex"), "--repo", str(repo), "--store", store, "build"],
+            check=True,
+            capture_output=True,
+        )
+        build_s = time.perf_counter() - t0
+        version = IndexVersion.current(open_store(store))
+        answerer = evaluate(open_repo(repo), version)
+        # the repository's copies, not the installed packages they came from:
+        # the standard library and the repository only
+        stdlib = [p for p in sys.path if "site-packages" not in p and p]
+        project = jedi.Project(str(repo), sys_path=[str(repo), *stdlib], smart_sys_path=False)
+        defs = sample(version, args.sample, args.seed)
+        # counts per kind and mode: [tp, got, want]
+        totals: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
+        times = {"jedi": 0.0, "freshindex": 0.0}
+        misses: Counter[str] = Counter()
+        wrong: list[str] = []
+        missed: list[str] = []
+        used = 0
+        for d in defs:
+            t = time.perf_counter()
+            want = jedi_sites(project, repo, d)
+            times["jedi"] += time.perf_counter() - t
+            if want is None:
+                continue
+            t = time.perf_counter()
+            bound, with_cands, bare = ours(answerer, repo, d)
+            times["freshindex"] += time.perf_counter() - t
+            used += 1
+            for mode, got in (("bound", bound), ("bound+cand", with_cands), ("bare", bare)):
+                for kind in (d["kind"], "all"):
+                    c = totals[(kind, mode)]
+                    c[0] += len(got & want)
+                    c[1] += len(got)
+                    c[2] += len(want)
+            for site in sorted(want - with_cands):
+                misses[_line_kind(repo, site)] += 1
+                missed.append(f"{d['qualname']} <- {site[0]}:{site[1]}: {_line(repo, site)}")
+            for site in sorted(bound - want)[:2]:
+                wrong.append(f"{d['qualname']} <- {site[0]}:{site[1]}: {_line(repo, site)}")
+        print(
+            f"# {files} Python files of {', '.join(args.packages)}; {used} of {len(defs)} sampled "
+            f"definitions (seed {args.seed}) answered by jedi {jedi.__version__}; build {build_s:.1f} s\n"
+        )
+        print("| kind | bound P | bound R | bound+cand P | bound+cand R | bare P | bare R |")
+        print("|---|---|---|---|---|---|---|")
+        for kind in ("function", "method", "class", "all"):
+            cells = []
+            for mode in ("bound", "bound+cand", "bare"):
+                p, r = pr(*totals[(kind, mode)])
+                cells += [f"{p:.2f}", f"{r:.2f}"]
+            print(f"| {kind} | " + " | ".join(cells) + " |")
+        print(
+            f"\nper query: jedi {times['jedi'] / max(used, 1) * 1000:.0f} ms, "
+            f"freshindex {times['freshindex'] / max(used, 1) * 1000:.0f} ms (refs --id and refs NAME)"
+        )
+        print("\nmissed by bound+cand, by the referee's line:", dict(misses.most_common(8)))
+        for m in missed[:12]:
+            print("  ", m)
+        print("bound but not the referee's (first 12):")
+        for w in wrong[:12]:
+            print("  ", w)
+
+
+def _line(repo: Path, site: Site) -> str:
+    lines = (repo / site[0]).read_text(errors="replace").splitlines()
+    return lines[site[1] - 1].strip()[:100] if site[1] <= len(lines) else ""
+
+
+def _line_kind(repo: Path, site: Site) -> str:
+    text = _line(repo, site)
+    if text.startswith(("import ", "from ")):
+        return "import"
+    if text.startswith("@"):
+        return "decorator"
+    if "isinstance" in text:
+        return "isinstance"
+    if text.startswith(("def ", "async def ")) or "->" in text:
+        return "annotation"
+    if text.startswith("class "):
+        return "base class"
+    return "other"
+
+
+if __name__ == "__main__":
+    main()
