@@ -325,7 +325,7 @@ def _query_edges(
             elif not _relative_spec(language, module):
                 binding, via = Binding.EXTERNAL, f"import of {module}, not in the repository"
         else:
-            bound = bindings.get(target)
+            bound = bindings.get(target) if _bare_name(name_node) else None
             if bound is not None:
                 module = bound[0]
                 resolved = resolve(language, path, bound[0], bound[1]) if resolve else None
@@ -334,7 +334,10 @@ def _query_edges(
                     via = f"imported from {module}"
                 elif not resolved and not _relative_spec(language, module):
                     binding, via = Binding.EXTERNAL, f"imported from {module}"
-            elif target in top_level:
+            elif kind == EdgeKind.CALL and (cls := _this_class(language, name_node, ordered)):
+                resolved, qualname = path, f"{cls}.{target}"
+                binding, via = Binding.BOUND, f"this.{target} in class {cls}"
+            elif target in top_level and _bare_name(name_node):
                 resolved, qualname = path, target
                 binding, via = Binding.BOUND, "defined in this file"
         edges.append(
@@ -357,6 +360,30 @@ def _query_edges(
             )
         )
     return edges
+
+
+_MEMBER = ("member_expression", "selector_expression", "field_expression", "scoped_identifier")
+
+
+def _bare_name(name_node: ts.Node) -> bool:
+    """The name is not a member of something else (`obj.f`, `pkg.F`, `a::f`)."""
+    parent = name_node.parent
+    return parent is None or parent.type not in _MEMBER or parent.child(0) == name_node
+
+
+def _this_class(language: str, name_node: ts.Node, ordered: list[_Def]) -> str | None:
+    """``this.m()`` in a JS/TS class: the class's qualname."""
+    if language not in ("javascript", "typescript", "tsx"):
+        return None
+    parent = name_node.parent
+    if parent is None or parent.type != "member_expression":
+        return None
+    obj = parent.child_by_field_name("object")
+    if obj is None or obj.type != "this":
+        return None
+    at = name_node.start_byte
+    holding = [d for d in ordered if d.kind == "class" and d.start <= at < d.end]
+    return max(holding, key=lambda d: d.start).qualname if holding else None
 
 
 def _relative_spec(language: str, module: str) -> bool:

@@ -90,13 +90,15 @@ FILES: dict[str, str | bytes] = {
 }
 
 
-def rows_of(files: dict[str, str | bytes]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def rows_of(
+    files: dict[str, str | bytes], language: str = "python"
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     paths = PathIndex(files)
     symbols: list[dict[str, Any]] = []
     edges: list[dict[str, Any]] = []
     for path, text in files.items():
         data = text.encode() if isinstance(text, str) else text
-        rows = extract(path, "python", data, paths)
+        rows = extract(path, language, data, paths)
         symbols += [dict(zip(SYMBOLS.names, r, strict=True)) for r in rows.symbols]
         edges += [dict(zip(EDGES.names, r, strict=True)) for r in rows.edges]
     return symbols, edges
@@ -265,3 +267,28 @@ def test_overlay_rebinds_on_a_dirty_rename(built: tuple[Path, str, Any]) -> None
     views = repo / "app/views.py"
     views.write_text(views.read_text().replace("Other().save()", "Other().store()"))
     assert places(q("Other.store")["bound"]) == [("app/views.py", 11)]
+
+
+def test_typescript_this_and_imports_bind() -> None:
+    files: dict[str, str | bytes] = {
+        "src/util.ts": "export function helper() {\n  return 1;\n}\n",
+        "src/repo.ts": (
+            'import { helper } from "./util";\n'
+            "export class Repo {\n"
+            "  save() { return this.validate(); }\n"
+            "  validate() { return helper(); }\n"
+            "}\n"
+            "export function run(obj: any) { return obj.helper(); }\n"
+        ),
+    }
+    symbols, edges = rows_of(files, "typescript")
+    linker = table_linker(symbols, edges)
+
+    def named(line: int, target: str) -> tuple[str, str | None]:
+        e = edge(edges, "src/repo.ts", line, target)
+        link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+        return link.binding, link.symbol["qualname"] if link.symbol else None
+
+    assert named(3, "validate") == ("bound", "Repo.validate")
+    assert named(4, "helper") == ("bound", "helper")
+    assert named(6, "helper") == ("candidate", None)  # a member of an unknown object
