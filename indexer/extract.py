@@ -20,6 +20,7 @@ import tree_sitter as ts
 from freshindex.indexer import bind_python
 from freshindex.indexer.languages import ts_language, ts_query
 from freshindex.indexer.schema import Binding, EdgeKind
+from freshindex.indexer.summary import summarize
 
 # Resolves (language, importing path, module spec, imported name) to the path
 # of the file that defines it, or None.
@@ -43,6 +44,7 @@ class FileRows:
 
     symbols: list[tuple] = field(default_factory=list)
     edges: list[tuple] = field(default_factory=list)
+    summaries: list[tuple] = field(default_factory=list)
 
 
 @dataclass
@@ -137,8 +139,10 @@ def extract(
     data: bytes,
     resolve: Resolver | None = None,
     work_factor: int = 8,
+    blob: str = "",
 ) -> FileRows:
-    """Symbols and edges of one file. Raises ParseBudgetExceeded on pathological input."""
+    """Symbols, edges and summaries of one file (``blob``: its git OID, the
+    summaries' key). Raises ParseBudgetExceeded on pathological input."""
     tree = parse(language, data, work_factor)
     query = ts_query(language)
     # No progress callback here: passing one (or a predicate hook) to
@@ -218,9 +222,27 @@ def extract(
         ordinals[key] = ordinal + 1
         if not d.container:
             top_level.add(d.name)
+        sid = symbol_id(path, d.qualname, kind, ordinal)
+        signature, doc, decorators = summarize(language, d.node, text)
+        rows.summaries.append(
+            (
+                path,
+                blob,
+                sid,
+                d.qualname,
+                kind,
+                language,
+                d.node.start_point[0] + 1,
+                d.node.end_point[0] + 1,
+                d.node.end_byte - d.node.start_byte,
+                signature,
+                doc,
+                decorators,
+            )
+        )
         rows.symbols.append(
             (
-                symbol_id(path, d.qualname, kind, ordinal),
+                sid,
                 path,
                 d.name,
                 d.container,

@@ -8,6 +8,8 @@ the repo) stays unresolved rather than guessed.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable
@@ -34,6 +36,14 @@ class PathIndex:
             parts = d.split("/") if d else []
             for k in range(1, len(parts) + 1):
                 self._dir_suffix["/".join(parts[-k:])].append(d)
+
+    @functools.cached_property
+    def digest(self) -> str:
+        """Of the path set: what every resolution depends on."""
+        h = hashlib.blake2b(digest_size=16)
+        for path in sorted(self.paths):
+            h.update(path.encode("utf-8", "surrogateescape") + b"\0")
+        return h.hexdigest()
 
     def __call__(self, language: str, from_path: str, module: str, name: str) -> str | None:
         return self.resolve(language, from_path, module, name)

@@ -8,6 +8,8 @@ Tables (one Parquet file each per shard, zstd):
 - ``refs``: the reverse index: the same references keyed and sorted by target name,
   so ``refs NAME`` reads row groups by statistics. Validation checks it equals
   ``edges`` row for row.
+- ``summaries``: per definition, its signature, first doc paragraph,
+  decorators, span and size (indexer/summary.py), keyed by (blob, qualname).
 - ``tombstones``: paths removed by an incremental batch (empty in a full build).
 
 An incremental update may leave a shard's four tables (its *base*) as they
@@ -129,6 +131,25 @@ EDGES = pa.schema(
 
 REFS = EDGES  # same rows, sorted by (target, path, start_line, start_col)
 
+# One row per symbol (indexer/summary.py), keyed by (blob, qualname): a file
+# whose bytes are unchanged keeps its summaries across versions.
+SUMMARIES = pa.schema(
+    [
+        ("path", pa.string()),
+        ("blob", pa.string()),
+        ("symbol_id", pa.string()),
+        ("qualname", pa.string()),
+        ("kind", pa.string()),
+        ("language", pa.string()),
+        ("start_line", pa.int32()),
+        ("end_line", pa.int32()),
+        ("bytes", pa.int64()),
+        ("signature", pa.string()),
+        ("doc", pa.string()),  # the first paragraph of its docstring or doc comment
+        ("decorators", pa.list_(pa.string())),
+    ]
+)
+
 TOMBSTONES = pa.schema(
     [
         ("path", pa.string()),
@@ -141,7 +162,7 @@ TOMBSTONES = pa.schema(
 MASKS = pa.schema([("path", pa.string())])
 
 # the tables every shard has, and their delta counterparts
-BASE_TABLES = ("documents", "symbols", "edges", "refs")
+BASE_TABLES = ("documents", "symbols", "edges", "refs", "summaries")
 DELTA_PREFIX = "delta-"
 DELTA_TABLES = tuple(DELTA_PREFIX + t for t in BASE_TABLES)
 
@@ -155,6 +176,7 @@ TABLES: dict[str, pa.Schema] = {
     "symbols": SYMBOLS,
     "edges": EDGES,
     "refs": REFS,
+    "summaries": SUMMARIES,
     "tombstones": TOMBSTONES,
     "masks": MASKS,
 }
@@ -166,6 +188,7 @@ SORT_KEYS: dict[str, list[str]] = {
     "symbols": ["path", "start_line", "start_col", "kind", "name"],
     "edges": ["path", "start_line", "start_col", "kind", "target"],
     "refs": ["target", "path", "start_line", "start_col", "kind"],
+    "summaries": ["path", "start_line", "qualname", "kind"],
     "tombstones": ["path", "seq"],
     "masks": ["path"],
 }

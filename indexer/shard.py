@@ -48,6 +48,7 @@ def build_shard_tables(
     docs: list[tuple] = []
     symbols: list[tuple] = []
     edges: list[tuple] = []
+    summaries: list[tuple] = []
     for e in sorted(entries, key=lambda x: x.path):
         if e.size < 0:
             # a submodule's commit is not in this repository: size 0
@@ -61,12 +62,13 @@ def build_shard_tables(
         n_sym = n_edge = 0
         if reason is None and language is not None:
             try:
-                rows = extract(e.path, language, data, resolve, config.max_parse_work_factor)
+                rows = extract(e.path, language, data, resolve, config.max_parse_work_factor, e.oid)
             except ParseBudgetExceeded:
                 reason = SkipReason.PARSE_BUDGET
             else:
                 symbols.extend(rows.symbols)
                 edges.extend(rows.edges)
+                summaries.extend(rows.summaries)
                 n_sym, n_edge = len(rows.symbols), len(rows.edges)
         docs.append(
             (
@@ -86,20 +88,22 @@ def build_shard_tables(
         "documents": rows_to_table("documents", docs),
         "symbols": rows_to_table("symbols", symbols),
         "edges": rows_to_table("edges", edges),
+        "summaries": rows_to_table("summaries", summaries),
     }
     tables["refs"] = sort_table("refs", tables["edges"])
     return tables
 
 
 def doc_counts(docs: pa.Table) -> Counter[str]:
-    """What a set of document rows stands for: documents, their symbol and edge
-    rows, parsed documents and skips by reason ("skipped:<reason>")."""
+    """What a set of document rows stands for: documents, their symbol, edge
+    and summary rows, parsed documents and skips by reason ("skipped:<reason>")."""
     out: Counter[str] = Counter()
     if docs.num_rows == 0:
         return out
     out["documents"] = docs.num_rows
     for column in ("symbols", "edges"):
         out[column] = pc.sum(docs[column]).as_py() or 0
+    out["summaries"] = out["symbols"]  # one per definition
     for status, reason in zip(docs["status"].to_pylist(), docs["reason"].to_pylist(), strict=True):
         out["parsed" if status == str(DocStatus.PARSED) else f"skipped:{reason}"] += 1
     return out

@@ -57,7 +57,13 @@ def make_manifest(
     batch: dict[str, object] | None = None,
 ) -> Manifest:
     job = plan.job
-    counts = report.counts or {"documents": 0, "symbols": 0, "edges": 0, "tombstones": 0}
+    counts = report.counts or {
+        "documents": 0,
+        "symbols": 0,
+        "edges": 0,
+        "summaries": 0,
+        "tombstones": 0,
+    }
     shards_done = len({t.shard for t in tables})
     return Manifest(
         versionId=job.version,

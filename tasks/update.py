@@ -340,7 +340,14 @@ def _touch_shard(plan: UpdatePlan, sb: ShardBatch, seq: int) -> list[TableEntry]
     want = set(sb.reparse)
     fresh = index([e for e in shard_entries if e.path in want])
     if sb.renamed_ids and fresh["symbols"].num_rows:
+        before = fresh["symbols"]["symbol_id"].to_pylist()
         fresh["symbols"] = _carry_ids(store, plan.parent, fresh["symbols"], sb.renamed_ids)
+        carried = dict(zip(before, fresh["symbols"]["symbol_id"].to_pylist(), strict=True))
+        ids = [carried.get(i, i) for i in fresh["summaries"]["symbol_id"].to_pylist()]
+        column = fresh["summaries"].schema.get_field_index("symbol_id")
+        fresh["summaries"] = fresh["summaries"].set_column(
+            column, "symbol_id", pa.array(ids, pa.string())
+        )
     parent = _parent_tables(plan.parent, sb.shard)
 
     def load(name: str) -> pa.Table:
@@ -353,7 +360,7 @@ def _touch_shard(plan: UpdatePlan, sb: ShardBatch, seq: int) -> list[TableEntry]
     masks = set(load("masks")["path"].to_pylist()) if layered else set()
     masks |= drop & base_paths
     delta: dict[str, pa.Table] = {}
-    for name in ("documents", "symbols", "edges"):
+    for name in LAYERED:
         kept = _drop_paths(load(delta_of(name)), drop) if layered else None
         delta[name] = sort_table(
             name, pa.concat_tables([kept, fresh[name]]) if kept else fresh[name]
@@ -371,7 +378,7 @@ def _touch_shard(plan: UpdatePlan, sb: ShardBatch, seq: int) -> list[TableEntry]
                     ]
                 ),
             )
-            for name in ("documents", "symbols", "edges")
+            for name in LAYERED
         }
         tables["refs"] = sort_table("refs", tables["edges"])
         return write_shard(job, sb.shard, {**tables, "tombstones": tombstones})
@@ -386,6 +393,10 @@ def _touch_shard(plan: UpdatePlan, sb: ShardBatch, seq: int) -> list[TableEntry]
         stats={"masks": {k: n for k, n in sorted(hidden.items()) if n}},
     )
     return [parent[name] for name in BASE_TABLES] + written
+
+
+# the tables a delta carries rows of (refs is derived from edges)
+LAYERED = ("documents", "symbols", "edges", "summaries")
 
 
 def _keep_paths(t: pa.Table, paths: set[str]) -> pa.Table:

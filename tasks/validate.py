@@ -4,8 +4,9 @@ Checks, in order (the first failure is the reason):
 1. every shard reported all its tables, once;
 2. every table file in the store has the bytes (sha256) and row count reported;
 3. documents rows equal the tree's entries; the symbols and edges counts
-   equal the per-document counts the shard recorded;
-4. every symbol and edge belongs to a parsed document of this version;
+   equal the per-document counts the shard recorded, and there is one
+   summary per symbol;
+4. every symbol, edge and summary belongs to a parsed document of this version;
 5. reverse edges: each shard's ``refs`` table equals its ``edges``, row for row,
    in reverse-index order (callers of X from edges == the stored reverse index);
 6. tombstones are well-formed and no tombstoned path has live rows;
@@ -147,6 +148,7 @@ def _check(
         "documents": totals["documents"],
         "symbols": totals["symbols"],
         "edges": totals["edges"],
+        "summaries": totals["summaries"],
         "tombstones": totals["tombstones"],
         "parsedDocuments": totals["parsed"],
         "skippedDocuments": dict(sorted(skipped.items())),
@@ -163,11 +165,16 @@ def _check_rows(
     """Checks 3-5 for one layer (base, or the delta with prefix "delta-")."""
     parsed = pc.equal(docs["status"], str(DocStatus.PARSED))
     live = pc.unique(pc.filter(docs["path"], parsed))
-    for column in ("symbols", "edges"):
+    # one summary per symbol: the documents' symbol counts declare both
+    for column, declared_by in (
+        ("symbols", "symbols"),
+        ("edges", "edges"),
+        ("summaries", "symbols"),
+    ):
         name = prefix + column
         t = ts.get(name)
         rows = t.num_rows if t is not None else entries[name].rows
-        declared = pc.sum(docs[column]).as_py() or 0
+        declared = pc.sum(docs[declared_by]).as_py() or 0
         if declared != rows:
             raise _Invalid(
                 f"shard {shard}: {name} has {rows} rows, its documents declare {declared}"

@@ -13,7 +13,7 @@ import pytest
 from freshindex.indexer.extract import ParseBudgetExceeded, extract, parse
 from freshindex.indexer.languages import LANGUAGES, language_for
 from freshindex.indexer.resolve import PathIndex
-from freshindex.indexer.schema import EDGES, SYMBOLS
+from freshindex.indexer.schema import EDGES, SUMMARIES, SYMBOLS
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lang"
 
@@ -27,6 +27,10 @@ def rows_text(path: str, data: bytes) -> str:
     ]
     lines += [
         json.dumps(dict(zip(EDGES.names, r, strict=True)), sort_keys=True) for r in rows.edges
+    ]
+    lines += [
+        json.dumps(dict(zip(SUMMARIES.names, r, strict=True)), sort_keys=True, ensure_ascii=False)
+        for r in rows.summaries
     ]
     return "\n".join(lines) + "\n"
 

@@ -107,7 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     d = sub.add_parser("dump", parents=[common], help="every row of a table as sorted JSON Lines")
     d.add_argument(
-        "--table", required=True, choices=("symbols", "edges", "documents", "refs", "tombstones")
+        "--table",
+        required=True,
+        choices=("symbols", "edges", "documents", "refs", "summaries", "tombstones"),
     )
     d.add_argument("--no-overlay", action="store_true")
     d.add_argument(

@@ -82,6 +82,7 @@ class Counts(_Spec):
     symbols: int
     edges: int
     tombstones: int
+    summaries: int = 0  # one per symbol; absent from versions built before the table
     parsedDocuments: int = 0
     skippedDocuments: dict[str, int] = Field(default_factory=dict)
 

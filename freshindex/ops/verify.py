@@ -40,7 +40,7 @@ def verify_version(store: Store, version: str) -> tuple[Manifest, list[str]]:
     with ThreadPoolExecutor(max_workers=8) as pool:
         problems.extend(p for p in pool.map(check, range(len(m.tables))) if p)
     sums = live_counts(m.tables)
-    for name in ("documents", "symbols", "edges", "tombstones"):
+    for name in ("documents", "symbols", "edges", "summaries", "tombstones"):
         if sums.get(name, 0) != getattr(m.counts, name):
             problems.append(
                 f"counts.{name} is {getattr(m.counts, name)}, its tables hold {sums.get(name, 0)}"

@@ -15,7 +15,7 @@ import pyarrow.dataset as ds
 
 from freshindex.query.reader import IndexVersion
 
-DUMP_TABLES = ("symbols", "edges", "documents", "refs", "tombstones")
+DUMP_TABLES = ("symbols", "edges", "documents", "refs", "summaries", "tombstones")
 # Columns that carry identity rather than content: a full build cannot know
 # the rename history an incremental one carried ids through.
 ID_COLUMNS = {"symbol_id", "target_symbol_id"}

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,10 +32,14 @@ from freshindex.indexer.document import SNIFF_BYTES, classify
 from freshindex.indexer.extract import FileRows, ParseBudgetExceeded, extract
 from freshindex.indexer.languages import indexer_digest
 from freshindex.indexer.resolve import PathIndex
-from freshindex.indexer.schema import EDGES, SYMBOLS
+from freshindex.indexer.schema import EDGES, SUMMARIES, SYMBOLS
 from freshindex.query.freshness import changed_between
 from freshindex.query.guard import WorktreeGuard
 from freshindex.query.worktree import WorktreeState
+
+# how many summaries overlays computed in this process: an unchanged blob's
+# come from the index or the overlay cache, never from summarising again
+SUMMARISED: Counter[str] = Counter()
 
 
 @dataclass
@@ -42,6 +47,7 @@ class Overlay:
     shadowed: set[str] = field(default_factory=set)  # paths whose index rows are dropped
     symbols: list[dict[str, object]] = field(default_factory=list)
     edges: list[dict[str, object]] = field(default_factory=list)
+    summaries: list[dict[str, object]] = field(default_factory=list)
     documents: list[dict[str, object]] = field(default_factory=list)
     parsed_files: int = 0
     cache_hits: int = 0
@@ -82,13 +88,19 @@ def _cached_rows(key: str) -> FileRows | None:
     except (OSError, zstandard.ZstdError):
         return None
     data = json.loads(raw)
-    return FileRows([tuple(r) for r in data["symbols"]], [tuple(r) for r in data["edges"]])
+    return FileRows(
+        [tuple(r) for r in data["symbols"]],
+        [tuple(r) for r in data["edges"]],
+        [tuple(r) for r in data.get("summaries", [])],
+    )
 
 
 def _store_rows(key: str, rows: FileRows) -> None:
     path = _cache_dir() / key[:2] / f"{key}.json.zst"
     path.parent.mkdir(parents=True, exist_ok=True)
-    body = json.dumps({"symbols": rows.symbols, "edges": rows.edges}).encode()
+    body = json.dumps(
+        {"symbols": rows.symbols, "edges": rows.edges, "summaries": rows.summaries}
+    ).encode()
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_bytes(zstandard.ZstdCompressor(level=3).compress(body))
     os.replace(tmp, path)
@@ -143,19 +155,23 @@ def build_overlay(
         )
         if reason is not None or language is None:
             continue
-        key = str(pygit2.hash(f"{digest}\0{path}\0{language}\0{blob}".encode()))
+        # a file's rows depend on its bytes and on the paths its imports may
+        # resolve to (indexer/resolve.py): both are in the key
+        key = str(pygit2.hash(f"{digest}\0{path}\0{language}\0{blob}\0{resolver.digest}".encode()))
         rows = _cached_rows(key)
         if rows is None:
             try:
-                rows = extract(path, language, data, resolver, config.max_parse_work_factor)
+                rows = extract(path, language, data, resolver, config.max_parse_work_factor, blob)
             except ParseBudgetExceeded:
                 continue
             _store_rows(key, rows)
             ov.parsed_files += 1
+            SUMMARISED["summaries"] += len(rows.summaries)
         else:
             ov.cache_hits += 1
         ov.symbols.extend(dict(zip(SYMBOLS.names, r, strict=True)) for r in rows.symbols)
         ov.edges.extend(dict(zip(EDGES.names, r, strict=True)) for r in rows.edges)
+        ov.summaries.extend(dict(zip(SUMMARIES.names, r, strict=True)) for r in rows.summaries)
     return ov
 
 

@@ -1,0 +1,129 @@
+"""Summaries of definitions: what a context package shows when a body does not fit.
+
+Per definition, data taken from the syntax tree, never prose written by a
+model: its signature (the definition's text up to its body), the first
+paragraph of its docstring or doc comment, its decorators or annotations,
+its line span and size. Computed when the file is parsed and stored in the
+``summaries`` table keyed by (blob OID, qualname), so a file whose bytes did
+not change keeps its summaries across versions and updates without being
+summarised again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import tree_sitter as ts
+
+SIGNATURE_MAX = 400  # bytes: a signature longer than this is cut, marked with "…"
+DOC_MAX = 600
+
+_BODY_FIELDS = ("body", "block", "class_body", "declaration_list", "field_declaration_list")
+# grammars whose body is a child without a field name (Kotlin, C's compound statement)
+_BODY_TYPES = frozenset(
+    {
+        "class_body",
+        "function_body",
+        "enum_class_body",
+        "block",
+        "compound_statement",
+        "declaration_list",
+        "field_declaration_list",
+    }
+)
+_DECORATORS = ("decorator", "annotation", "marker_annotation", "attribute_list", "attribute")
+_COMMENT_MARKS = re.compile(r"^\s*(///?|/\*\*?|\*/|\*|#+|--)\s?")
+
+
+def summarize(
+    language: str, node: ts.Node, text: Callable[[ts.Node], str]
+) -> tuple[str, str, list[str]]:
+    """(signature, first doc paragraph, decorators) of one definition node."""
+    body = next(
+        (b for f in _BODY_FIELDS if (b := node.child_by_field_name(f)) is not None), None
+    ) or next((c for c in node.named_children if c.type in _BODY_TYPES), None)
+    head = text(node) if body is None else _until(node, body, text)
+    signature = _one_line(head)
+    if len(signature) > SIGNATURE_MAX:
+        signature = signature[: SIGNATURE_MAX - 1] + "…"
+    doc = _python_doc(body, text) if language == "python" else _doc_comment(node, text)
+    decorators = _decorators(node, text)
+    return signature, _first_paragraph(doc)[:DOC_MAX], decorators
+
+
+def _until(node: ts.Node, body: ts.Node, text: Callable[[ts.Node], str]) -> str:
+    full = text(node)
+    cut = body.start_byte - node.start_byte
+    # the text is decoded: count the cut in bytes of the encoded prefix
+    return full.encode("utf-8")[:cut].decode("utf-8", "replace")
+
+
+def _one_line(head: str) -> str:
+    return " ".join(head.split()).rstrip(" {:=").strip()
+
+
+def _python_doc(body: ts.Node | None, text: Callable[[ts.Node], str]) -> str:
+    if body is None or not body.named_children:
+        return ""
+    first = body.named_children[0]
+    if first.type == "expression_statement" and first.named_children:
+        first = first.named_children[0]
+    if first.type != "string":
+        return ""
+    raw = text(first)
+    return raw.strip("rRbBuUfF").strip("\"'")
+
+
+_COMMENTS = ("comment", "line_comment", "block_comment")
+_ROOTS = ("module", "program", "source_file", "translation_unit", "compilation_unit")
+
+
+def _doc_comment(node: ts.Node, text: Callable[[ts.Node], str]) -> str:
+    """The comment lines right above the definition, or above what wraps it
+    on the same line (an export, a decorator list, Go's ``type`` keyword):
+    ``///``, ``/** */``, ``#``, ``//``."""
+    anchor = node
+    while (
+        anchor.parent is not None
+        and anchor.parent.type not in _ROOTS
+        and anchor.parent.start_point[0] == anchor.start_point[0]
+        and (anchor.prev_sibling is None or anchor.prev_sibling.type not in _COMMENTS)
+    ):
+        anchor = anchor.parent
+    if anchor.parent is not None and anchor.parent.type == "decorated_definition":
+        anchor = anchor.parent
+    lines: list[str] = []
+    sibling = anchor.prev_sibling
+    end_row = anchor.start_point[0]
+    while sibling is not None and sibling.type in _COMMENTS:
+        if sibling.end_point[0] < end_row - 1:
+            break  # a blank line between: not this definition's comment
+        lines[:0] = text(sibling).splitlines()
+        end_row = sibling.start_point[0]
+        sibling = sibling.prev_sibling
+    return "\n".join(_COMMENT_MARKS.sub("", line).rstrip("*/ ").rstrip() for line in lines)
+
+
+def _first_paragraph(doc: str) -> str:
+    paragraph: list[str] = []
+    for line in doc.strip().splitlines():
+        if not line.strip():
+            if paragraph:
+                break
+            continue
+        paragraph.append(line.strip())
+    return " ".join(paragraph)
+
+
+def _decorators(node: ts.Node, text: Callable[[ts.Node], str]) -> list[str]:
+    out: list[str] = []
+    parent = node.parent
+    if parent is not None and parent.type == "decorated_definition":
+        out += [text(c).strip() for c in parent.named_children if c.type == "decorator"]
+    for c in node.children:
+        if c.type in _DECORATORS:
+            out.append(text(c).strip())
+        elif c.type == "modifiers":
+            out += [text(m).strip() for m in c.named_children if m.type in _DECORATORS]
+    return out
