@@ -227,6 +227,7 @@ class RequestedLock:
     def _hold(self) -> None:
         try:
             with publish_lock(self.store_uri):
+                log.info("publish slot for %s held by this build", self.store_uri)
                 self._acquired.set()
                 self._release.wait()
         except BaseException as err:  # handed to the publishing thread

@@ -381,8 +381,12 @@ def test_a_killed_publisher_with_its_embedded_api_does_not_block_the_store(
     env["PREFECT_HOME"] = str(tmp_path / "prefect-home")  # the embedded API's database
     cmd = [str(BIN / "freshindex"), "--repo", str(repo), "--store", store, "build",
            "--runner", "threads", "--shards", "32", "--workers", "1"]  # fmt: skip
-    first = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                             start_new_session=True)  # fmt: skip
+    # -v: the first build says when it holds the slot, which it asks for in
+    # the background while shards are written (flows/build.py)
+    said = tmp_path / "first.stderr"
+    with said.open("wb") as err_file:
+        first = subprocess.Popen([cmd[0], "-v", *cmd[1:]], env=env, stdout=subprocess.DEVNULL,
+                                 stderr=err_file, start_new_session=True)  # fmt: skip
     s = open_store(store)
     try:
         deadline = time.monotonic() + 180
@@ -392,6 +396,7 @@ def test_a_killed_publisher_with_its_embedded_api_does_not_block_the_store(
                 any(k.endswith("staging.json") for k in keys)
                 if kill_at == "staging"
                 else any("/shards/" in k for k in keys)
+                and "publish slot" in said.read_text(errors="replace")
             ):
                 break
             time.sleep(0.05)

@@ -125,9 +125,24 @@ def build_parser() -> argparse.ArgumentParser:
     vs = sub.add_parser("versions", parents=[common], help="published versions, newest first")
     vs.set_defaults(func=ops.cmd_versions)
 
-    cx = sub.add_parser("context", parents=[common], help="a context package for a symbol or file")
-    cx.add_argument("target")
+    cx = sub.add_parser(
+        "context",
+        parents=[common],
+        help="a context package for a symbol, a file, or the changes in progress",
+    )
+    cx.add_argument("target", nargs="?", help="NAME, Qualified.name, path:line, or a file path")
     cx.add_argument("--budget", type=_positive, default=2000, help="tokens (~4 bytes each)")
+    cx.add_argument(
+        "--changed",
+        action="store_true",
+        help="the worktree's uncommitted changes (with --since, also the commits after REV)",
+    )
+    cx.add_argument("--since", metavar="REV", help="also the commits after REV")
+    cx.add_argument(
+        "--tokenizer",
+        metavar="MODULE:FUNCTION",
+        help="count tokens with this function of a string (default: a 4-bytes estimate)",
+    )
     cx.add_argument("--require-fresh", action="store_true")
     cx.add_argument("--no-overlay", action="store_true")
     cx.set_defaults(func=queries.cmd_context)

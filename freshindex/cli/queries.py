@@ -127,22 +127,18 @@ def cmd_dump(ctx: Context) -> int:
 
 def cmd_context(ctx: Context) -> int:
     from freshindex.query import context as context_pkg
+    from freshindex.query.tokens import load_counter
 
+    args = ctx.args
+    counter = load_counter(args.tokenizer)
     answerer = ctx.answerer(ctx.current())
     doc = answerer.envelope.to_json()
-    doc.update(context_pkg.build(answerer, ctx.args.target, ctx.args.budget))
+    doc.update(
+        context_pkg.build(answerer, args.target, args.budget, args.changed, args.since, counter)
+    )
 
     def human() -> None:
-        print(
-            f"# context of {ctx.args.target} [{doc['freshness']}]: {len(doc['items'])} item(s), "
-            f"{doc['usedTokens']}/{doc['budgetTokens']} tokens, {doc['omitted']} left out",
-            file=sys.stderr,
-        )
-        for item in doc["items"]:
-            print(
-                f"--- {item['role']} {item['path']}:{item['startLine']}-{item['endLine']} {item.get('name', '')}"
-            )
-            print(item["text"])
+        sys.stdout.write(context_pkg.markdown(doc))
 
     ctx.out.doc(doc, human)
     return ctx.fresh_exit(doc)

@@ -95,15 +95,22 @@ class Answerer:
         file, index rows for the rest (query/link.py)."""
         return Linker(self._symbols_now, self._edges_now)
 
-    def _symbols_now(self, path: str) -> list[dict[str, Any]]:
+    def rows_now(self, table: str, path: str) -> list[dict[str, Any]]:
+        """A file's ``symbols``, ``edges`` or ``summaries`` rows as the answer
+        sees it: the overlay's for a changed file (none if deleted), else the index's."""
         if self.overlay is not None and path in self.overlay.shadowed:
-            return [s for s in self.overlay.symbols if s["path"] == path]
-        return self.version.symbols_of(path)
+            rows: list[dict[str, Any]] = getattr(self.overlay, table)
+            return [r for r in rows if r["path"] == path]
+        return self.version.rows_of(table, path)
+
+    def origin_of(self, path: str) -> str:
+        return "overlay" if self.overlay is not None and path in self.overlay.shadowed else "index"
+
+    def _symbols_now(self, path: str) -> list[dict[str, Any]]:
+        return self.rows_now("symbols", path)
 
     def _edges_now(self, path: str) -> list[dict[str, Any]]:
-        if self.overlay is not None and path in self.overlay.shadowed:
-            return [e for e in self.overlay.edges if e["path"] == path]
-        return self.version.edges_of(path)
+        return self.rows_now("edges", path)
 
     def edges_in(self, path: str) -> list[dict[str, Any]]:
         """Every edge of one file as it is now, as results."""

@@ -165,11 +165,15 @@ class IndexVersion(TableSet):
         mine = {shard_of(p, self.manifest.shards) for p in paths}
         return TableSet(self.store, [t for t in self.tables if t.shard in mine])
 
+    def rows_of(self, table: str, path: str) -> list[dict[str, Any]]:
+        """One file's rows of a table, reading only the shard it hashes to."""
+        return self._shards_of([path]).read(table, where=ds.field("path") == path).to_pylist()
+
     def symbols_of(self, path: str) -> list[dict[str, Any]]:
-        return self._shards_of([path]).read("symbols", where=ds.field("path") == path).to_pylist()
+        return self.rows_of("symbols", path)
 
     def edges_of(self, path: str) -> list[dict[str, Any]]:
-        return self._shards_of([path]).read("edges", where=ds.field("path") == path).to_pylist()
+        return self.rows_of("edges", path)
 
     def blobs(self, paths: Iterable[str]) -> dict[str, str]:
         """path -> blob OID from the documents table, reading only the shards

@@ -100,9 +100,12 @@ class QueryService:
         if answerer.overlay is not None:
             self.metrics.overlay_parse.observe(answerer.overlay_seconds)
         if kind == "context":
-            doc = answerer.envelope.to_json()
-            doc.update(
-                context_pkg.build(answerer, params["target"], int(params.get("budget", "2000")))
+            doc = _context_doc(
+                answerer,
+                params.get("target"),
+                int(params.get("budget", "2000")),
+                params.get("changed") in ("1", "true"),
+                params.get("since"),
             )
         else:
             doc = query_doc(answerer, kind, params.get("name"), params.get("id"))
@@ -141,10 +144,10 @@ class QueryService:
         self.metrics.queries.labels(kind, doc["freshness"]).inc()
         return doc
 
-    def context(self, target: str, budget: int) -> dict[str, Any]:
-        answerer = evaluate(self._repo(), self.version)
-        doc = answerer.envelope.to_json()
-        doc.update(context_pkg.build(answerer, target, budget))
+    def context(
+        self, target: str | None, budget: int, changed: bool = False, since: str | None = None
+    ) -> dict[str, Any]:
+        doc = _context_doc(evaluate(self._repo(), self.version), target, budget, changed, since)
         self.metrics.queries.labels("context", doc["freshness"]).inc()
         return doc
 
@@ -185,3 +188,13 @@ class QueryService:
     def scrape(self) -> bytes:
         self.metrics.refresh(self.store, self._repo())
         return self.metrics.exposition()
+
+
+def _context_doc(
+    answerer: Any, target: str | None, budget: int, changed: bool, since: str | None
+) -> dict[str, Any]:
+    """The envelope, the package (query/context.py) and its markdown form."""
+    doc: dict[str, Any] = answerer.envelope.to_json()
+    doc.update(context_pkg.build(answerer, target, budget, changed, since))
+    doc["markdown"] = context_pkg.markdown(doc)
+    return doc

@@ -120,15 +120,28 @@ def create_app(service: QueryService, host: str = "127.0.0.1", token: str | None
     symbol_query("defs", "Definitions of a symbol, with the freshness envelope")
     symbol_query("refs", "References to a symbol, bound then candidates, with the envelope")
 
-    @api.get("/context", summary="A context package for a symbol or a file path")
+    @api.get(
+        "/context", summary="A context package for a symbol, a file, or the changes in progress"
+    )
     def context(
         target: str | None = None,
-        budget: str | None = Query(None, description="tokens, ~4 bytes each"),
+        budget: str | None = Query(None, description="tokens, estimated at 4 bytes each"),
+        changed: str | None = Query(None, description="1: the uncommitted changes (and since)"),
+        since: str | None = Query(None, description="a revision: also the commits after it"),
         require_fresh: str | None = None,
     ) -> Response:
-        if target is None:
-            return _error(400, "missing ?target=")
-        return answer("context", params(target=target, budget=budget, require_fresh=require_fresh))
+        if target is None and changed is None and since is None:
+            return _error(400, "missing ?target= (or ?changed=1, ?since=REV)")
+        return answer(
+            "context",
+            params(
+                target=target,
+                budget=budget,
+                changed=changed,
+                since=since,
+                require_fresh=require_fresh,
+            ),
+        )
 
     @api.get("/status", summary="Freshness of the loaded version against HEAD and the worktree")
     def status() -> Response:

@@ -100,23 +100,40 @@ class Status(BaseModel):
 
 
 class Fragment(BaseModel):
-    role: str
+    role: str = Field(
+        description="target, contract, caller, callee, test, candidate, config, history"
+    )
+    tier: str = Field(description="the priority it was placed under")
+    distance: int = Field(description="dependency distance from the target")
     path: str
     startLine: int
     endLine: int
     name: str = ""
+    why: str = Field(description="how it relates to the target, and how that was bound")
+    form: str = Field(description="body, summary (its body did not fit), lines, history")
     origin: Origin
-    blob: str | None
+    blob: str | None = Field(description="git OID of the bytes the text was cut from")
     tokens: int
     text: str
+
+
+class LeftOut(BaseModel):
+    role: str
+    tier: str
+    path: str
+    name: str
+    reason: str
 
 
 class ContextPackage(BaseModel):
     certificate: Certificate
     items: list[Fragment]
+    leftOut: list[LeftOut]
     omitted: int
     budgetTokens: int
-    usedTokens: int = Field(description="an estimate: bytes / 4")
+    usedTokens: int
+    tokenizer: str = Field(description="how tokens were counted (the default is an estimate)")
+    markdown: str = Field(description="the package as markdown to paste as it is")
 
 
 class Source(BaseModel):
@@ -230,21 +247,33 @@ def build_server(service: QueryService) -> MCPServer:
         )
 
     @server.tool(
-        description="A context package for a symbol or a file path: its definitions, callers "
-        "and tests, cut to fit budget_tokens (estimated at 4 bytes a token). " + FRESHNESS_GUIDE,
+        description="A context package: start from a symbol, a file path, or changed=true (the "
+        "worktree's uncommitted changes, plus the commits after `since`), and get the targets, "
+        "the public contracts they use or are used by, callers, callees, tests, configuration "
+        "and recent commit subjects, in that priority, cut to fit budget_tokens (estimated at 4 "
+        "bytes a token). A body that does not fit is replaced by its summary; what is left out "
+        "is listed with the reason. Every fragment carries its path, lines, blob and origin. "
+        + FRESHNESS_GUIDE,
         annotations=READ_ONLY,
     )
     def get_context(
-        target: Annotated[str, Field(min_length=1, max_length=MAX_PATH)],
+        target: Annotated[str | None, Field(max_length=MAX_PATH)] = None,
         budget_tokens: Annotated[int, Field(ge=1, le=200_000)] = 2000,
+        changed: bool = False,
+        since: Annotated[str | None, Field(max_length=MAX_NAME)] = None,
     ) -> ContextPackage:
-        doc = _answering(lambda: service.context(target, budget_tokens))
+        doc = _answering(lambda: service.context(target, budget_tokens, changed, since))
         return ContextPackage(
             certificate=certificate(doc),
-            items=[Fragment(**item) for item in doc["items"]],
+            items=[
+                Fragment(**{k: v for k, v in i.items() if k != "symbolId"}) for i in doc["items"]
+            ],
+            leftOut=[LeftOut(**g) for g in doc["leftOut"]],
             omitted=doc["omitted"],
             budgetTokens=doc["budgetTokens"],
             usedTokens=doc["usedTokens"],
+            tokenizer=doc["tokenizer"],
+            markdown=doc["markdown"],
         )
 
     @server.tool(
