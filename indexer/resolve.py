@@ -8,11 +8,12 @@ the repo) stays unresolved rather than guessed.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
 import posixpath
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 _JS_EXTS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 
@@ -20,17 +21,29 @@ _JS_EXTS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts
 class PathIndex:
     """All paths of one tree, with suffix lookups for the languages' module systems."""
 
-    def __init__(self, paths: Iterable[str]):
+    def __init__(self, paths: Iterable[str], links: Mapping[str, str] | None = None):
+        """``links``: symlinks of the tree (path -> the link's text). A link to
+        a folder of the repository makes its files importable under the link's
+        path too (`freshindex/indexer -> ../indexer`), as Python, Node and the
+        compilers would find them; a resolved path is always the real one."""
         self.paths = frozenset(paths)
+        self.links = dict(sorted((links or {}).items()))
+        # alias or real path -> real path
+        self._real: dict[str, str] = {p: p for p in self.paths}
+        self._real.update(_aliases(self.paths, self.links))
         # "b/c.py" -> ["a/b/c.py", "src/b/c.py"]: lets `import b.c` find a file
         # under a source root (src/, lib/) without knowing the build config.
         self._by_suffix: dict[str, list[str]] = defaultdict(list)
         self._dirs: dict[str, list[str]] = defaultdict(list)
-        for path in sorted(self.paths):
+        for path in sorted(self._real):
+            real = self._real[path]
             parts = path.split("/")
             for k in range(1, len(parts) + 1):
-                self._by_suffix["/".join(parts[-k:])].append(path)
-            self._dirs[posixpath.dirname(path)].append(path)
+                found = self._by_suffix["/".join(parts[-k:])]
+                if real not in found:
+                    found.append(real)
+            if path == real:
+                self._dirs[posixpath.dirname(path)].append(path)
         self._dir_suffix: dict[str, list[str]] = defaultdict(list)
         for d in self._dirs:
             parts = d.split("/") if d else []
@@ -43,7 +56,13 @@ class PathIndex:
         h = hashlib.blake2b(digest_size=16)
         for path in sorted(self.paths):
             h.update(path.encode("utf-8", "surrogateescape") + b"\0")
+        for link, target in self.links.items():
+            h.update(f"{link}\0{target}\1".encode("utf-8", "surrogateescape"))
         return h.hexdigest()
+
+    def at(self, path: str) -> str | None:
+        """The real path a path (or a path through a linked folder) names."""
+        return self._real.get(path)
 
     def __call__(self, language: str, from_path: str, module: str, name: str) -> str | None:
         return self.resolve(language, from_path, module, name)
@@ -80,8 +99,8 @@ class PathIndex:
         base = posixpath.dirname(from_path)
         for ext in exts:
             near = posixpath.normpath(posixpath.join(base, spec + ext))
-            if near in self.paths:
-                return near
+            if near in self._real:
+                return self._real[near]
         for ext in exts:
             found = self._suffix(spec.lstrip("./") + ext, from_path)
             if found:
@@ -117,8 +136,8 @@ class PathIndex:
         return None
 
     def _suffix(self, suffix: str, from_path: str) -> str | None:
-        if suffix in self.paths:
-            return suffix
+        if suffix in self._real:
+            return self._real[suffix]
         found = self._by_suffix.get(suffix)
         if not found:
             return None
@@ -141,7 +160,7 @@ class PathIndex:
                 f"{stem}.py",
                 f"{stem}/__init__.py",
             ]
-            return next((c.lstrip("/") for c in candidates if c.lstrip("/") in self.paths), None)
+            return next((self._real[c] for c in map(_unroot, candidates) if c in self._real), None)
         stem = rest.replace(".", "/")
         # `from pkg import mod` names a submodule when one exists, else a symbol of pkg
         for suffix in (
@@ -161,16 +180,16 @@ class PathIndex:
         stem = posixpath.normpath(posixpath.join(posixpath.dirname(from_path), module))
         if stem.startswith(".."):
             return None
-        if stem in self.paths:
-            return stem
+        if stem in self._real:
+            return self._real[stem]
         base, ext = posixpath.splitext(stem)
         if ext in (".js", ".mjs", ".cjs", ".jsx"):  # TS source imported by its emitted name
             for alt in (".ts", ".tsx", ".mts", ".cts"):
-                if base + alt in self.paths:
-                    return base + alt
+                if base + alt in self._real:
+                    return self._real[base + alt]
         for candidate in (*(stem + e for e in _JS_EXTS), *(f"{stem}/index{e}" for e in _JS_EXTS)):
-            if candidate in self.paths:
-                return candidate
+            if candidate in self._real:
+                return self._real[candidate]
         return None
 
     def _go(self, from_path: str, module: str) -> str | None:
@@ -208,6 +227,31 @@ class PathIndex:
             f"{stem}.rs",
             f"{stem}/mod.rs",
         ):
-            if candidate in self.paths:
-                return candidate
+            if candidate in self._real:
+                return self._real[candidate]
         return None
+
+
+def _unroot(path: str) -> str:
+    return path.lstrip("/")
+
+
+def _aliases(paths: frozenset[str], links: Mapping[str, str]) -> dict[str, str]:
+    """alias -> real path for every file under a linked folder of the tree.
+    A link out of the repository, to its root, or into itself is ignored."""
+    out: dict[str, str] = {}
+    ordered = sorted(paths) if links else []
+    for link, text in links.items():
+        if not text or text.startswith("/"):
+            continue
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(link), text))
+        if target in (".", "") or target.startswith("../") or target == "..":
+            continue
+        if link.startswith(target + "/") or target.startswith(link + "/"):
+            continue  # a cycle
+        prefix = target + "/"
+        for p in ordered[bisect.bisect_left(ordered, prefix) :]:
+            if not p.startswith(prefix):
+                break
+            out.setdefault(link + p[len(target) :], p)
+    return out

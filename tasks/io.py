@@ -85,7 +85,8 @@ def _listing(git_dir: str, tree: str) -> tuple[TreeEntry, ...]:
 @functools.lru_cache(maxsize=4)
 def _partition(git_dir: str, tree: str, shards: int) -> tuple[list[list[TreeEntry]], PathIndex]:
     entries = _listing(git_dir, tree)
-    return partition(entries, shards), PathIndex(e.path for e in entries)
+    links = gitrepo.symlinks(gitrepo.cached_repo(git_dir), entries)
+    return partition(entries, shards), PathIndex((e.path for e in entries), links)
 
 
 def tree_entries(git_dir: str, tree: str) -> list[TreeEntry]:

@@ -95,6 +95,20 @@ class UpdatePlan:
         )
 
 
+def _symlinks_among(repo: Any, trees: tuple[str, ...], paths: set[str]) -> list[str]:
+    """The paths that are symlinks in either tree."""
+    found = set()
+    for tree_id in trees:
+        tree: Any = repo.get(tree_id)
+        for p in paths:
+            try:
+                if tree[p].filemode == 0o120000:
+                    found.add(p)
+            except KeyError:
+                continue
+    return sorted(found)
+
+
 def _stem_names(path: str) -> set[str]:
     """Names an import could use for a file: its stem, or its folder for
     __init__.py / index.* / mod.rs."""
@@ -134,7 +148,7 @@ def decide(
     if relation != Relation.ANCESTOR:
         return Mode.FULL, f"REV does not descend from the indexed commit ({relation})"
     if forcing:
-        return Mode.FULL, f"{forcing[0]} changed (workspace config or lockfile)"
+        return Mode.FULL, f"{forcing[0]} changed: it changes how other files resolve"
     if changed > config.overlay_budget_files:
         return (
             Mode.SHARD_REBUILD,
@@ -161,6 +175,11 @@ def plan_update(
             changes = changed_between(repo, parent.manifest.sourceCommit, str(commit.id))
     touched = {p for _s, old, new in changes for p in (old, new) if p}
     forcing = sorted(p for p in touched if config.forces_rebuild(p))
+    if parent is not None and touched:
+        # a symlink added, removed or retargeted can change what every import
+        # through it resolves to (indexer/resolve.py): rebuild rather than guess
+        links = _symlinks_among(repo, (parent.manifest.sourceTree, str(commit.tree_id)), touched)
+        forcing += [f"{p} (a symlink)" for p in links]
     mode, reason = decide(parent, config, relation, len(touched), forcing)
 
     entries = tree_entries(str(repo.path), str(commit.tree_id))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -48,6 +49,29 @@ def make_repo(root: Path, files: dict[str, str | bytes], message: str = "initial
     write_files(root, files)
     commit_all(root, message)
     return root
+
+
+def build_template(root: Path, files: dict[str, str | bytes], shards: int = 4) -> tuple[Path, Path]:
+    """A repository and a file store with its build, made once per module:
+    tests take copies (copy_built) instead of building again."""
+    from freshindex.cli import main
+
+    repo = make_repo(root / "repo", files)
+    store = root / "store"
+    code = main(
+        ["--repo", str(repo), "--store", store.as_uri(), "build", "--runner", "threads",
+         "--shards", str(shards)]
+    )  # fmt: skip
+    assert code == 0
+    return repo, store
+
+
+def copy_built(template: tuple[Path, Path], dest: Path) -> tuple[Path, str]:
+    """A test's own copy of a built template: (repo, store URI)."""
+    repo, store = template
+    shutil.copytree(repo, dest / "repo", symlinks=True)
+    shutil.copytree(store, dest / "store", symlinks=True)
+    return dest / "repo", (dest / "store").as_uri()
 
 
 # Each entry: the symbol, its file and the 1-based line of its definition.

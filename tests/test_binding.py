@@ -17,7 +17,7 @@ from freshindex.indexer.extract import extract
 from freshindex.indexer.resolve import PathIndex
 from freshindex.indexer.schema import EDGES, SYMBOLS
 from freshindex.query.link import table_linker
-from tests.repos import make_repo
+from tests.repos import build_template, copy_built
 
 FILES: dict[str, str | bytes] = {
     "app/__init__.py": "",
@@ -187,14 +187,14 @@ def test_deep_and_cyclic_chains_end() -> None:
     assert got[("d.py", 7, "x")][0] == "candidate"
 
 
+@pytest.fixture(scope="module")
+def template(prefect_api: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    return build_template(tmp_path_factory.mktemp("binding"), FILES)
+
+
 @pytest.fixture
-def built(prefect_api: str, tmp_path: Path, run_cli: Any) -> tuple[Path, str, Any]:
-    repo = make_repo(tmp_path / "repo", FILES)
-    store = (tmp_path / "store").as_uri()
-    code, _out, err = run_cli(
-        "--repo", str(repo), "--store", store, "build", "--runner", "threads", "--shards", "4"
-    )
-    assert code == 0, err
+def built(template: tuple[Path, Path], tmp_path: Path, run_cli: Any) -> tuple[Path, str, Any]:
+    repo, store = copy_built(template, tmp_path)
 
     def refs(*argv: str, kind: str = "refs") -> dict[str, Any]:
         code, out, err = run_cli("--repo", str(repo), "--store", store, "--json", kind, *argv)
@@ -292,3 +292,20 @@ def test_typescript_this_and_imports_bind() -> None:
     assert named(3, "validate") == ("bound", "Repo.validate")
     assert named(4, "helper") == ("bound", "helper")
     assert named(6, "helper") == ("candidate", None)  # a member of an unknown object
+
+
+def test_imports_through_a_linked_folder_resolve_to_the_real_file() -> None:
+    """`freshindex/indexer -> ../indexer` (this repository's own layout):
+    `from freshindex.indexer.shard import f` names indexer/shard.py."""
+    paths = [
+        "indexer/__init__.py",
+        "indexer/shard.py",
+        "freshindex/__init__.py",
+        "freshindex/indexer",
+    ]
+    index = PathIndex(paths, {"freshindex/indexer": "../indexer", "loop": ".", "out": "../../x"})
+    assert index("python", "tasks/parse.py", "freshindex.indexer.shard", "f") == "indexer/shard.py"
+    assert index("python", "tasks/parse.py", "freshindex.indexer", "shard") == "indexer/shard.py"
+    assert index.at("freshindex/indexer/shard.py") == "indexer/shard.py"
+    assert index.at("loop/indexer/shard.py") is None  # a link to the root is not followed
+    assert index.digest != PathIndex(paths).digest

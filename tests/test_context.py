@@ -21,7 +21,7 @@ from freshindex.query.answer import evaluate
 from freshindex.query.overlay import SUMMARISED
 from freshindex.query.reader import IndexVersion
 from freshindex.storage import open_store
-from tests.repos import make_repo
+from tests.repos import build_template, copy_built
 
 FILES: dict[str, str | bytes] = {
     "shop/pyproject.toml": '[project]\nname = "shop"\n',
@@ -64,15 +64,14 @@ FILES: dict[str, str | bytes] = {
 }
 
 
+@pytest.fixture(scope="module")
+def template(prefect_api: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    return build_template(tmp_path_factory.mktemp("context"), FILES)
+
+
 @pytest.fixture
-def repo_store(prefect_api: str, tmp_path: Path, run_cli: Any) -> tuple[Path, str]:
-    repo = make_repo(tmp_path / "repo", FILES)
-    store = (tmp_path / "store").as_uri()
-    code, _out, err = run_cli(
-        "--repo", str(repo), "--store", store, "build", "--runner", "threads", "--shards", "4"
-    )
-    assert code == 0, err
-    return repo, store
+def repo_store(template: tuple[Path, Path], tmp_path: Path) -> tuple[Path, str]:
+    return copy_built(template, tmp_path)
 
 
 def package(
@@ -93,6 +92,7 @@ def test_expansion_follows_the_article_priority(repo_store: tuple[Path, str]) ->
     doc = package(repo, store, "Order.total")
     got = order(doc)
     assert got[0] == ("target", "Order.total", "body")
+    assert doc["items"][0]["role"] == "definition" and doc["results"] == doc["items"]
     tiers = [t for t, _n, _f in got]
     # the budget fills in tier order
     rank = {t: i for i, t in enumerate(context_pkg.TIER_NAMES)}
@@ -211,3 +211,15 @@ def test_cli_markdown_and_json(repo_store: tuple[Path, str], run_cli: Any) -> No
         "--repo", str(repo), "--store", store, "context", "price", "--tokenizer", "nope"
     )
     assert code == 2 and "module:function" in err
+
+
+def test_files_importing_the_target_file_are_included(repo_store: tuple[Path, str]) -> None:
+    """A test that imports the target's module without calling the target is
+    still the target's test (the article: tests that import or call it)."""
+    repo, store = repo_store
+    doc = package(repo, store, "shop/pricing.py:8")  # _round
+    got = {(i["role"], i["path"]) for i in doc["items"]}
+    assert ("importer", "shop/orders.py") not in got  # reached by the walk already (a caller)
+    doc = package(repo, store, "Order.__init__")
+    importers = {(i["role"], i["path"], i["name"]) for i in doc["items"] if i["name"] == "<import>"}
+    assert ("importer", "shop/api.py", "<import>") in importers

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +84,15 @@ def list_tree(repo: pygit2.Repository, tree_oid: str, sizes: bool = True) -> lis
 def blob_size(repo: pygit2.Repository, oid: str) -> int:
     """A blob's size from its header, without inflating it."""
     return int(repo.odb.read_header(oid)[1])
+
+
+def symlinks(repo: pygit2.Repository, entries: Iterable[TreeEntry]) -> dict[str, str]:
+    """path -> the link's text, for every symlink among ``entries``."""
+    out = {}
+    for e in entries:
+        if e.mode == 0o120000:
+            out[e.path] = read_blob(repo, e.oid).decode("utf-8", "surrogateescape")
+    return out
 
 
 def read_blob(repo: pygit2.Repository, oid: str) -> bytes:

@@ -50,6 +50,7 @@ CALLER_CONTEXT_LINES = 3
 MAX_DISTANCE = 2
 MAX_NEIGHBOURS = 40  # callers or callees walked per definition
 HISTORY_COMMITS = 3
+CONFIG_HEAD_LINES = 40  # a package manifest's head: name, dependencies, entry points
 HISTORY_WALK = 400  # commits looked at for the history notes
 
 # tiers, in the order the budget is filled
@@ -132,6 +133,7 @@ def build(
             for n in targets
         ],
         "items": package.items,
+        "results": package.items,  # every query answer has `results` (shared/CONTRACT.md)
         "leftOut": package.left_out,
         "omitted": len(package.left_out),
         "budgetTokens": budget_tokens,
@@ -243,12 +245,62 @@ class _Walk:
                 if n.role in ("target", "callee"):
                     following += self.callees(n, distance, out)
             frontier = following
+        out += self.importers([*dict.fromkeys([*(n.path for n in targets), *files])])
         out += self.config(targets, files)
         out += self.history(targets, files)
         return out
 
+    def importers(self, paths: list[str]) -> list[Candidate]:
+        """Files that import a target's file: its tests (distance 1) and other
+        dependents (distance 2), each as the lines around the import."""
+        import pyarrow.dataset as ds
+
+        shadowed = self.a.overlay.shadowed if self.a.overlay else set()
+        rows = [
+            e
+            for e in self.a.version.read(
+                "edges",
+                where=(ds.field("kind") == "import") & ds.field("resolved_path").isin(paths),
+                columns=["path", "start_line", "module", "resolved_path"],
+            ).to_pylist()
+            if e["path"] not in shadowed
+        ]
+        if self.a.overlay is not None:
+            rows += [
+                e
+                for e in self.a.overlay.edges
+                if e["kind"] == "import" and e["resolved_path"] in paths
+            ]
+        out = []
+        # a file the walk reached already has its fragment
+        seen: set[str] = {*paths, *(n.path for n in self.seen.values())}
+        for e in sorted(rows, key=lambda e: (not _is_test(str(e["path"])), e["path"])):
+            path = str(e["path"])
+            if path in seen or len(seen) > MAX_NEIGHBOURS:
+                continue
+            seen.add(path)
+            test = _is_test(path)
+            line = int(e["start_line"])
+            out.append(
+                Candidate(
+                    IMPLEMENTATION,
+                    1 if test else 2,
+                    "test" if test else "importer",
+                    path,
+                    max(1, line - CALLER_CONTEXT_LINES),
+                    line + CALLER_CONTEXT_LINES,
+                    "<import>",
+                    f"imports {e['resolved_path']} ({e['module']})",
+                    self.a.origin_of(path),
+                )
+            )
+        return out
+
     def definition(self, tier: int, n: Node) -> Candidate:
-        return Candidate(
+        """A definition's fragment: its body, except past distance 1, where
+        its summary stands in (breadth before depth: the callers of callers
+        are there to be known of, not read)."""
+        c = Candidate(
             tier,
             n.distance,
             n.role,
@@ -260,6 +312,9 @@ class _Walk:
             n.origin,
             n,
         )
+        if n.distance > 1:
+            c.form = "summary"
+        return c
 
     def callers(self, n: Node, distance: int, out: list[Candidate]) -> list[Node]:
         found = references.references(self.a, None, n.symbol_id)
@@ -384,7 +439,7 @@ class _Walk:
                             "config",
                             c,
                             1,
-                            1 << 30,
+                            CONFIG_HEAD_LINES,
                             c,
                             f"configuration of {folder or 'the repository'}",
                             "source",
@@ -524,8 +579,14 @@ def _place(
         package.left_out.append(_gone(c, "over budget"))
         return
     package.used += tokens
+    last = text.rsplit("\n", 1)[-1] if form in ("body", "lines") else ""
     item: dict[str, Any] = {
-        "role": c.role,
+        # a target definition keeps the role name it always had
+        "role": "definition" if c.role == "target" and c.node is not None else c.role,
+        # the contract's result fields (shared/CONTRACT.md), so `results` is the items
+        "kind": c.node.kind if c.node is not None else c.role,
+        "startCol": 0,
+        "endCol": len(last.encode("utf-8")),
         "tier": TIER_NAMES[c.tier],
         "distance": c.distance,
         "path": c.path,

@@ -27,6 +27,7 @@ import zstandard
 
 from freshindex.core import gitrepo
 from freshindex.core.cache import cache_dir
+from freshindex.core.tree import TreeEntry
 from freshindex.indexer.config import IndexConfig
 from freshindex.indexer.document import SNIFF_BYTES, classify
 from freshindex.indexer.extract import FileRows, ParseBudgetExceeded, extract
@@ -188,15 +189,17 @@ def _tree_entry(commit: pygit2.Commit | None, path: str) -> tuple[str, int] | No
 def worktree_paths(repo: pygit2.Repository, wt: WorktreeState) -> list[str]:
     """Paths of the worktree now: HEAD's tree, minus deletions, plus additions."""
     head = gitrepo.head_commit(repo)
-    paths = (
-        {e.path for e in gitrepo.list_tree(repo, str(head.tree_id), sizes=False)} if head else set()
-    )
+    paths = {e.path for e in _head_entries(repo, head)}
     for path, what in wt.changed.items():
         if what == "deleted":
             paths.discard(path)
         else:
             paths.add(path)
     return sorted(paths)
+
+
+def _head_entries(repo: pygit2.Repository, head: pygit2.Commit | None) -> list[TreeEntry]:
+    return gitrepo.list_tree(repo, str(head.tree_id), sizes=False) if head else []
 
 
 # A warm service answers many queries over one worktree state. Listing HEAD's
@@ -216,7 +219,15 @@ def worktree_index(repo: pygit2.Repository, wt: WorktreeState) -> tuple[list[str
         hit = _WORKTREE_CACHE.get(key)
     if hit is None:
         paths = worktree_paths(repo, wt)
-        hit = (paths, PathIndex(paths))
+        # HEAD's symlinks (a link added or changed in the worktree is not followed)
+        links = {
+            p: t
+            for p, t in gitrepo.symlinks(
+                repo, _head_entries(repo, gitrepo.head_commit(repo))
+            ).items()
+            if wt.changed.get(p) is None
+        }
+        hit = (paths, PathIndex(paths, links))
         with _WORKTREE_LOCK:
             while len(_WORKTREE_CACHE) >= _WORKTREE_CACHE_SIZE:
                 _WORKTREE_CACHE.pop(next(iter(_WORKTREE_CACHE)))
