@@ -4,11 +4,12 @@ Sources are real packages fetched from the registries this machine reaches
 (none are committed; they are cached under ~/.cache/freshindex/bench-sources):
 
 - PyPI sdists: zstandard (zstd's C), greenlet and pybind11 (C++), JPype1
-  (Java), pygments (its example files: C#, Kotlin);
+  (Java), pythonnet (C#), pygments (its example files, a few of each);
 - Debian packages: ruby-rack, ruby-activesupport (Ruby), php-monolog and
   php-symfony-console (PHP), golang-github-spf13-cobra-dev (Go),
   librust-serde-dev (Rust);
-- npm: lodash (JavaScript), zod and rxjs (TypeScript);
+- npm: lodash (JavaScript), zod and rxjs (TypeScript), expo-modules-core
+  (Kotlin, and more TypeScript);
 - the installed rich and click (Python).
 
 For each language: MB/s of tree-sitter's parse alone (the pure-parse limit)
@@ -43,7 +44,7 @@ from freshindex.core.cache import cache_dir  # noqa: E402
 from freshindex.indexer.extract import extract, parse  # noqa: E402
 from freshindex.indexer.languages import language_for  # noqa: E402
 
-PYPI = {"zstandard": "c", "greenlet": "cpp", "pybind11": "cpp", "JPype1": "java", "pygments": None}
+PYPI = ["zstandard", "greenlet", "pybind11", "JPype1", "pythonnet", "pygments"]
 DEBIAN = [
     "ruby-rack",
     "ruby-activesupport",
@@ -52,7 +53,7 @@ DEBIAN = [
     "golang-github-spf13-cobra-dev",
     "librust-serde-dev",
 ]
-NPM = ["lodash", "zod", "rxjs"]
+NPM = ["lodash", "zod", "rxjs", "expo-modules-core"]
 CTAGS_LANG = {
     "python": "Python",
     "javascript": "JavaScript",
@@ -70,8 +71,8 @@ CTAGS_LANG = {
 DEFINITION_KINDS = {
     "function", "method", "class", "struct", "interface", "enum", "trait", "module",
     "type", "typedef", "union", "constant", "macro", "singletonMethod", "object",
-    "implementation", "func", "methodSpec", "record", "alias", "constructor", "const",
-}  # fmt: skip
+    "implementation", "func", "methodSpec", "record", "constructor", "const",
+}  # fmt: skip  (not "alias": PHP's and TypeScript's are imports under another name)
 MAX_FILE = 500_000  # bytes: generated amalgamations are not what this measures
 
 
