@@ -258,10 +258,10 @@ class _Walk:
         shadowed = self.a.overlay.shadowed if self.a.overlay else set()
         rows = [
             e
-            for e in self.a.version.read(
+            for e in self.a.version.select(
                 "edges",
-                where=(ds.field("kind") == "import") & ds.field("resolved_path").isin(paths),
-                columns=["path", "start_line", "module", "resolved_path"],
+                (ds.field("kind") == "import") & ds.field("resolved_path").isin(paths),
+                ["path", "start_line", "module", "resolved_path"],
             ).to_pylist()
             if e["path"] not in shadowed
         ]

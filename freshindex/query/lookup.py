@@ -11,7 +11,6 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.dataset as ds
 
 from freshindex.query.reader import IndexVersion
 
@@ -39,7 +38,7 @@ def _qual_filter(t: pa.Table, column: str, qualified: str) -> pa.Table:
 
 def defs(version: IndexVersion, name: str) -> list[dict[str, Any]]:
     bare, qualified = split_name(name)
-    t = version.read("symbols", where=ds.field("name") == bare)
+    t = version.lookup("symbols", "name", bare)
     if qualified:
         t = _qual_filter(t, "qualname", qualified)
     rows = sorted(t.to_pylist(), key=lambda r: (r["path"], r["start_line"], r["start_col"]))
@@ -48,7 +47,7 @@ def defs(version: IndexVersion, name: str) -> list[dict[str, Any]]:
 
 def refs(version: IndexVersion, name: str) -> list[dict[str, Any]]:
     bare, _qualified = split_name(name)
-    t = version.read("refs", where=ds.field("target") == bare)
+    t = version.lookup("edges", "target", bare)
     rows = sorted(t.to_pylist(), key=lambda r: (r["path"], r["start_line"], r["start_col"]))
     return [edge_result(r, "index") for r in rows]
 

@@ -29,6 +29,7 @@ from freshindex.core.exceptions import NoPublishedVersion, NotFound, Verificatio
 from freshindex.core.manifest import Manifest, Pointer, TableEntry, VersionState
 from freshindex.indexer.schema import BASE_TABLES, TABLES, delta_of
 from freshindex.indexer.shard import shard_of, sort_table
+from freshindex.query.memory import MemoryIndex
 from freshindex.storage import Store
 from freshindex.storage.catalog import read_manifest, read_pointer
 from freshindex.storage.integrity import local_file_problem, missing_or_resized
@@ -133,6 +134,37 @@ class IndexVersion(TableSet):
         super().__init__(store, manifest.tables)
         self.manifest = manifest
         self.pointer = pointer
+        self.memory: MemoryIndex | None = None
+
+    def in_memory(self) -> IndexVersion:
+        """Load the rows queries look up into memory (query/memory.py): for a
+        warm service; a one-shot CLI query reads only what it needs."""
+        if self.memory is None:
+            self.memory = MemoryIndex(self)
+        return self
+
+    def select(
+        self, table: str, where: ds.Expression, columns: list[str] | None = None
+    ) -> pa.Table:
+        """Rows of a table matching an expression: filtered in memory when loaded."""
+        if self.memory is not None and table in self.memory.tables:
+            t = self.memory.tables[table].filter(where)
+            return t.select(columns) if columns else t
+        return self.read(table, where=where, columns=columns)
+
+    def lookup(self, table: str, column: str, value: str) -> pa.Table:
+        """Rows of ``symbols``, ``edges`` or ``summaries`` whose ``column``
+        equals ``value``: from memory when loaded, else from Parquet (a path
+        reads only its shard; an edge target reads the ``refs`` reverse
+        index, sorted by target, so row groups are skipped)."""
+        if self.memory is not None:
+            return self.memory.rows(table, column, value)
+        where = ds.field(column) == value
+        if column == "path":
+            return self._shards_of([value]).read(table, where=where)
+        if table == "edges" and column == "target":
+            return self.read("refs", where=where)
+        return self.read(table, where=where)
 
     @classmethod
     def current(cls, store: Store) -> IndexVersion:
@@ -166,8 +198,8 @@ class IndexVersion(TableSet):
         return TableSet(self.store, [t for t in self.tables if t.shard in mine])
 
     def rows_of(self, table: str, path: str) -> list[dict[str, Any]]:
-        """One file's rows of a table, reading only the shard it hashes to."""
-        return self._shards_of([path]).read(table, where=ds.field("path") == path).to_pylist()
+        """One file's rows of a table."""
+        return self.lookup(table, "path", path).to_pylist()
 
     def symbols_of(self, path: str) -> list[dict[str, Any]]:
         return self.rows_of("symbols", path)
@@ -181,6 +213,8 @@ class IndexVersion(TableSet):
         wanted = sorted(set(paths))
         if not wanted:
             return {}
+        if self.memory is not None:
+            return self.memory.blobs(wanted)
         found = self._shards_of(wanted).read(
             "documents", where=ds.field("path").isin(wanted), columns=["path", "blob"]
         )

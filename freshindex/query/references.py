@@ -67,10 +67,8 @@ def definitions(
 
 
 def _by_id(answerer: Answerer, symbol_id: str) -> list[Result]:
-    import pyarrow.dataset as ds
-
     shadowed = answerer.overlay.shadowed if answerer.overlay else set()
-    rows = answerer.version.read("symbols", where=ds.field("symbol_id") == symbol_id).to_pylist()
+    rows = answerer.version.lookup("symbols", "symbol_id", symbol_id).to_pylist()
     out = [lookup.symbol_result(r, "index") for r in rows if r["path"] not in shadowed]
     if answerer.overlay is not None:
         out += [

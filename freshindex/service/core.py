@@ -83,12 +83,16 @@ class QueryService:
         self.metrics = Metrics()
         self.health = HealthChecker(store)
         self._lock = threading.Lock()
-        self.version = IndexVersion.current(store)
+        # the version with its rows in memory (query/memory.py)
+        self.version = IndexVersion.current(store).in_memory()
 
     def reload(self) -> str:
+        """Load the current version beside the one serving, then swap: a
+        query holds the object it started with and never sees a mix."""
         with self._lock:
-            self.version = IndexVersion.current(self.store)
-            return self.version.manifest.versionId
+            loaded = IndexVersion.current(self.store).in_memory()
+            self.version = loaded
+            return loaded.manifest.versionId
 
     def _repo(self) -> pygit2.Repository:
         return pygit2.Repository(
