@@ -198,3 +198,56 @@ def test_a_worker_that_cannot_import_freshindex_fails_the_build_at_once(
     finally:
         for p in reversed(procs):
             stop(p)
+
+
+def test_a_worker_killed_mid_build_leaves_the_build_to_the_others(
+    cluster: str, tmp_path: Path
+) -> None:
+    """SIGKILL one of two `dask worker` processes while shard tasks run: Dask
+    hands its tasks to the other, and the build publishes what a local build
+    of the same tree publishes."""
+    import signal
+
+    import psutil
+
+    files: dict[str, str | bytes] = {
+        f"pkg{i % 20}/m{i}.py": f"def f{i}():\n    return g{i}()\n\n\ndef g{i}():\n    return {i}\n"
+        for i in range(3000)
+    }
+    repo = make_repo(tmp_path / "repo", files)
+    store = tmp_path / "store"
+    build = subprocess.Popen(
+        [str(BIN / "freshindex"), "--repo", str(repo), "--store", store.as_uri(), "build",
+         "--dask-address", cluster, "--shards", "64"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and build.poll() is None:
+            if len(list(store.rglob("*.parquet"))) >= 20:  # shard tasks are running
+                break
+            time.sleep(0.05)
+        assert build.poll() is None, "the build ended before a worker could be killed"
+        victim = next(
+            p
+            for p in psutil.process_iter(["cmdline"])
+            if "worker" in (p.info["cmdline"] or []) and "w0" in (p.info["cmdline"] or [])
+        )
+        for child in victim.children(recursive=True):  # the nanny's worker process
+            child.send_signal(signal.SIGKILL)
+        victim.send_signal(signal.SIGKILL)
+        victim.wait(10)
+        killed_at = len(list(store.rglob("*.parquet")))
+        _out, err = build.communicate(timeout=300)
+    finally:
+        if build.poll() is None:
+            build.kill()
+    assert build.returncode == 0, err
+    assert "Traceback" not in err
+    assert killed_at < 64 * 5, "every shard was written before the kill"
+    local = (tmp_path / "local").as_uri()
+    code, _ = run(
+        "--repo", str(repo), "--store", local, "build", "--runner", "threads", "--shards", "64"
+    )
+    assert code == 0
+    assert dumps(repo, store.as_uri()) == dumps(repo, local)
