@@ -16,7 +16,18 @@ from typing import Any, Protocol
 
 from prefect.futures import PrefectFuture, as_completed
 
+from freshindex.core.exceptions import CheckFailed
 from freshindex.core.manifest import TableEntry
+
+
+class ShardFailed(CheckFailed):
+    """A shard task failed after its retries, or its cluster went away (a
+    lost scheduler cancels every pending future): the build stops there,
+    publishes nothing, and says which shard and why in one line."""
+
+    def __init__(self, shard: int, err: BaseException):
+        reason = str(err).strip().splitlines()[0] if str(err).strip() else ""
+        super().__init__(f"shard {shard}: {type(err).__name__}: {reason}")
 
 
 class Listener(Protocol):
@@ -55,7 +66,10 @@ def gather(futures: Sequence[PrefectFuture[Any]]) -> list[TableEntry]:
     done: dict[int, list[TableEntry]] = {}
     index = {id(f): i for i, f in enumerate(futures)}
     for future in as_completed(list(futures)):
-        entries = list(future.result())
+        try:
+            entries = list(future.result())
+        except Exception as err:  # a task that failed for good, or a lost cluster
+            raise ShardFailed(index[id(future)], err) from err
         done[index[id(future)]] = entries
         if _listener is not None:
             files = sum(t.rows for t in entries if t.table.endswith("documents"))

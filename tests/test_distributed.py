@@ -200,16 +200,13 @@ def test_a_worker_that_cannot_import_freshindex_fails_the_build_at_once(
             stop(p)
 
 
-def test_a_worker_killed_mid_build_leaves_the_build_to_the_others(
-    cluster: str, tmp_path: Path
-) -> None:
-    """SIGKILL one of two `dask worker` processes while shard tasks run: Dask
-    hands its tasks to the other, and the build publishes what a local build
-    of the same tree publishes."""
-    import signal
-
-    import psutil
-
+@contextlib.contextmanager
+def build_under_way(
+    cluster: str, tmp_path: Path, written: int
+) -> Iterator[tuple[subprocess.Popen[str], Path, Path]]:
+    """A 3,000-file build on the cluster, as a process of its own, handed
+    over once ``written`` table files are in its store (shard tasks are
+    running); killed if still running when the block ends."""
     files: dict[str, str | bytes] = {
         f"pkg{i % 20}/m{i}.py": f"def f{i}():\n    return g{i}()\n\n\ndef g{i}():\n    return {i}\n"
         for i in range(3000)
@@ -224,10 +221,28 @@ def test_a_worker_killed_mid_build_leaves_the_build_to_the_others(
     try:
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline and build.poll() is None:
-            if len(list(store.rglob("*.parquet"))) >= 20:  # shard tasks are running
+            if len(list(store.rglob("*.parquet"))) >= written:
                 break
             time.sleep(0.05)
-        assert build.poll() is None, "the build ended before a worker could be killed"
+        assert build.poll() is None, "the build ended before the fault could be injected"
+        yield build, repo, store
+    finally:
+        if build.poll() is None:
+            build.kill()
+            build.communicate()
+
+
+def test_a_worker_killed_mid_build_leaves_the_build_to_the_others(
+    cluster: str, tmp_path: Path
+) -> None:
+    """SIGKILL one of two `dask worker` processes while shard tasks run: Dask
+    hands its tasks to the other, and the build publishes what a local build
+    of the same tree publishes."""
+    import signal
+
+    import psutil
+
+    with build_under_way(cluster, tmp_path, 20) as (build, repo, store):
         victim = next(
             p
             for p in psutil.process_iter(["cmdline"])
@@ -239,9 +254,6 @@ def test_a_worker_killed_mid_build_leaves_the_build_to_the_others(
         victim.wait(10)
         killed_at = len(list(store.rglob("*.parquet")))
         _out, err = build.communicate(timeout=300)
-    finally:
-        if build.poll() is None:
-            build.kill()
     assert build.returncode == 0, err
     assert "Traceback" not in err
     assert killed_at < 64 * 5, "every shard was written before the kill"
@@ -251,3 +263,31 @@ def test_a_worker_killed_mid_build_leaves_the_build_to_the_others(
     )
     assert code == 0
     assert dumps(repo, store.as_uri()) == dumps(repo, local)
+
+
+def test_a_scheduler_lost_mid_build_ends_it_clearly(cluster: str, tmp_path: Path) -> None:
+    """SIGKILL the scheduler while shard tasks run: the build ends within a
+    bounded time, exit 1, one line naming the shard and the cause, and
+    nothing is published."""
+    import signal
+
+    import psutil
+
+    with build_under_way(cluster, tmp_path, 10) as (build, _repo, store):
+        scheduler = next(
+            p
+            for p in psutil.process_iter(["cmdline"])
+            if "scheduler" in (p.info["cmdline"] or [])
+            and cluster.rsplit(":", 1)[1] in p.info["cmdline"]
+        )
+        scheduler.send_signal(signal.SIGKILL)
+        started = time.monotonic()
+        _out, err = build.communicate(timeout=300)
+        waited = time.monotonic() - started
+    assert build.returncode == 1, err
+    assert "Traceback" not in err, err
+    assert waited < 120, waited
+    assert not list(store.rglob("manifest.json")), "a version was published"
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 2, err  # "building ...", then why it stopped
+    assert lines[1].startswith("freshindex: failed: shard ") and "scheduler" in lines[1], err

@@ -13,6 +13,21 @@ from freshindex.core.exceptions import FreshindexError
 from freshindex.indexer import heap
 
 
+def _quiet_dask_client(verbose: bool) -> None:
+    """Dask's client logs a lost scheduler connection with a traceback, on a
+    handler of its own and at a level its config sets when distributed is
+    imported (so after the CLI set up logging): unless -v, only the command's
+    one line says what happened (flows/progress.py, ShardFailed)."""
+    if verbose:
+        return
+    import logging
+
+    import distributed  # noqa: F401 - its logging config applies on import
+
+    for name in ("distributed", "distributed.client"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
 def cmd_build(ctx: Context) -> int:
     heap.hold()  # until the imports below are done: they make almost no garbage
     from freshindex.core.gitrepo import resolve_commit
@@ -28,6 +43,7 @@ def cmd_build(ctx: Context) -> int:
     started = time.monotonic()
     from freshindex.flows.runtime import flow_runtime, state_data
 
+    _quiet_dask_client(args.verbose)
     with flow_runtime(args.runner, args.workers, args.dask_address) as runtime:
         api_ready = time.monotonic()
         from freshindex.flows.build import build_flow
@@ -76,6 +92,7 @@ def cmd_update(ctx: Context) -> int:
     started = time.monotonic()
     from freshindex.flows.runtime import flow_runtime
 
+    _quiet_dask_client(args.verbose)
     # an update touches few shards: a thread pool unless --runner dask or a
     # scheduler address asks for a cluster
     with flow_runtime(args.runner, args.workers, args.dask_address) as runtime:
