@@ -362,6 +362,14 @@ def _query_edges(
             elif target in top_level and _bare_name(name_node):
                 resolved, qualname = path, target
                 binding, via = Binding.BOUND, "defined in this file"
+            elif (
+                language == "java"
+                and target[:1].isupper()
+                and resolve is not None
+                and (found := _same_package(path, target, resolve))
+            ):  # a class of the same package needs no import: Foo.java beside this file
+                resolved, qualname = found, target
+                binding, via = Binding.BOUND, "a class of this file's package"
         edges.append(
             (
                 path,
@@ -406,6 +414,13 @@ def _this_class(language: str, name_node: ts.Node, ordered: list[_Def]) -> str |
     at = name_node.start_byte
     holding = [d for d in ordered if d.kind == "class" and d.start <= at < d.end]
     return max(holding, key=lambda d: d.start).qualname if holding else None
+
+
+def _same_package(path: str, name: str, resolve: Resolver) -> str | None:
+    folder = path.rsplit("/", 1)[0] if "/" in path else ""
+    found = resolve("java", path, folder.replace("/", "."), name)
+    expected = f"{folder}/{name}.java" if folder else f"{name}.java"
+    return found if found == expected else None
 
 
 def _relative_spec(language: str, module: str) -> bool:

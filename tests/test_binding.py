@@ -309,3 +309,29 @@ def test_imports_through_a_linked_folder_resolve_to_the_real_file() -> None:
     assert index.at("freshindex/indexer/shard.py") == "indexer/shard.py"
     assert index.at("loop/indexer/shard.py") is None  # a link to the root is not followed
     assert index.digest != PathIndex(paths).digest
+
+
+def test_java_classes_of_the_same_package_bind_without_an_import() -> None:
+    files: dict[str, str | bytes] = {
+        "src/com/ex/Base.java": "package com.ex;\npublic class Base {}\n",
+        "src/com/ex/User.java": "package com.ex;\npublic class User {}\n",
+        "src/com/ex/Service.java": (
+            "package com.ex;\n"
+            "public class Service extends Base {\n"
+            "    User make() { return new User(); }\n"
+            "    Object other() { return new Missing(); }\n"
+            "}\n"
+        ),
+    }
+    symbols, edges = rows_of(files, "java")
+    linker = table_linker(symbols, edges)
+    path = "src/com/ex/Service.java"
+
+    def named(line: int, target: str) -> tuple[str, str | None]:
+        e = edge(edges, path, line, target)
+        link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+        return link.binding, link.symbol["path"] if link.symbol else None
+
+    assert named(2, "Base") == ("bound", "src/com/ex/Base.java")
+    assert named(3, "User") == ("bound", "src/com/ex/User.java")
+    assert named(4, "Missing") == ("candidate", None)

@@ -69,9 +69,27 @@ CTAGS_LANG = {
     "kotlin": "Kotlin",
 }
 DEFINITION_KINDS = {
-    "function", "method", "class", "struct", "interface", "enum", "trait", "module",
-    "type", "typedef", "union", "constant", "macro", "singletonMethod", "object",
-    "implementation", "func", "methodSpec", "record", "constructor", "const",
+    "function",
+    "method",
+    "class",
+    "struct",
+    "interface",
+    "enum",
+    "trait",
+    "module",
+    "type",
+    "typedef",
+    "union",
+    "constant",
+    "macro",
+    "singletonMethod",
+    "object",
+    "implementation",
+    "func",
+    "methodSpec",
+    "record",
+    "constructor",
+    "const",
 }  # fmt: skip  (not "alias": PHP's and TypeScript's are imports under another name)
 MAX_FILE = 500_000  # bytes: generated amalgamations are not what this measures
 
