@@ -53,8 +53,17 @@ def summarize(
 
 
 def _until(node: ts.Node, body: ts.Node, text: Callable[[ts.Node], str]) -> str:
+    """The definition's text up to its body, or up to a comment before the
+    body (Python keeps a function's leading comments outside its block)."""
     full = text(node)
-    cut = body.start_byte - node.start_byte
+    end = body.start_byte
+    for c in node.children:
+        if c.start_byte >= end:
+            break
+        if c.type in _COMMENTS:
+            end = c.start_byte
+            break
+    cut = end - node.start_byte
     # the text is decoded: count the cut in bytes of the encoded prefix
     return full.encode("utf-8")[:cut].decode("utf-8", "replace")
 

@@ -175,3 +175,14 @@ def test_header_files_are_cpp_and_generated_code_is_skipped() -> None:
     for path in ("api/msg.pb.cc", "App/Form1.Designer.cs", "obj/X.g.cs"):
         assert classify(path, 0o100644, 10, b"int x;", IndexConfig())[1] == "generated", path
     assert classify("vendor/acme/lib.php", 0o100644, 10, b"<?php", IndexConfig())[1] == "excluded"
+
+
+def test_summaries_stop_the_signature_at_the_body_or_a_comment_before_it() -> None:
+    src = (
+        b"@dec\n"
+        b"def f(a,\n      b):  # trailing\n    # leading\n    return 1\n\n\n"
+        b'def g():\n    """Doc line.\n\n    More."""\n    return 2\n'
+    )
+    got = {r[3]: (r[9], r[10], r[11]) for r in extract("a.py", "python", src).summaries}
+    assert got["f"] == ("def f(a, b)", "", ["@dec"])
+    assert got["g"] == ("def g()", "Doc line.", [])
