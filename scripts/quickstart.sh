@@ -11,3 +11,4 @@ export PREFECT_SERVER_ANALYTICS_ENABLED=false
 .venv/bin/freshindex build "$@"
 .venv/bin/freshindex status
 .venv/bin/freshindex defs build_flow
+.venv/bin/freshindex refs build_flow
