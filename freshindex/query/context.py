@@ -527,19 +527,11 @@ def _fill(
             _place(package, c, text, start, end, blob, budget_tokens, counter, "summary")
             continue
         body = "\n".join(lines[start - 1 : end])
-        if _fits(package, body, budget_tokens, counter):
-            _place(
-                package,
-                c,
-                body,
-                start,
-                end,
-                blob,
-                budget_tokens,
-                counter,
-                "body" if c.node else "lines",
-            )
-        elif c.node is not None:
+        form = "body" if c.node else "lines"
+        # a definition whose body does not fit is given its summary instead
+        fallback = c.node is not None
+        fitted = _place(package, c, body, start, end, blob, budget_tokens, counter, form, fallback)
+        if not fitted and fallback:
             text = _summary_text(answerer, c)
             _place(
                 package,
@@ -551,15 +543,9 @@ def _fill(
                 budget_tokens,
                 counter,
                 "summary",
-                "its body did not fit",
+                note="its body did not fit",
             )
-        else:
-            package.left_out.append(_gone(c, "over budget"))
     return package
-
-
-def _fits(package: Package, text: str, budget: int, counter: TokenCounter) -> bool:
-    return package.used + counter.count(text) <= budget
 
 
 def _place(
@@ -572,12 +558,16 @@ def _place(
     budget: int,
     counter: TokenCounter,
     form: str,
+    quiet: bool = False,
     note: str = "",
-) -> None:
+) -> bool:
+    """Place a fragment if it fits; else list it as left out (unless
+    ``quiet``: the caller tries a smaller form). Whether it was placed."""
     tokens = counter.count(text)
     if package.used + tokens > budget:
-        package.left_out.append(_gone(c, "over budget"))
-        return
+        if not quiet:
+            package.left_out.append(_gone(c, "over budget"))
+        return False
     package.used += tokens
     last = text.rsplit("\n", 1)[-1] if form in ("body", "lines") else ""
     item: dict[str, Any] = {
@@ -603,6 +593,7 @@ def _place(
     if c.node is not None:
         item["symbolId"] = c.node.symbol_id
     package.items.append(item)
+    return True
 
 
 def _gone(c: Candidate, reason: str) -> dict[str, Any]:

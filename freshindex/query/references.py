@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 Result = dict[str, Any]
 
 _PATH_LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+)$")
-_SOURCE_SUFFIXES = (".py", ".pyi", "/__init__")
 
 
 def parse_target(target: str) -> tuple[str, int] | None:
