@@ -27,7 +27,18 @@ class ShardFailed(CheckFailed):
 
     def __init__(self, shard: int, err: BaseException):
         reason = str(err).strip().splitlines()[0] if str(err).strip() else ""
-        super().__init__(f"shard {shard}: {type(err).__name__}: {reason}")
+        lost = "the connection to the Dask scheduler was lost: " if _lost(err) else ""
+        super().__init__(f"shard {shard}: {lost}{type(err).__name__}: {reason}")
+
+
+def _lost(err: BaseException) -> bool:
+    """A failure of the cluster rather than of the task: a closed comm, or a
+    future cancelled with its client (which is how Dask reports both)."""
+    from concurrent.futures import CancelledError
+
+    from distributed.comm import CommClosedError
+
+    return isinstance(err, (CommClosedError, CancelledError))
 
 
 class Listener(Protocol):
