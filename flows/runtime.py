@@ -8,22 +8,24 @@ configured we start exactly one and export its URL before any worker exists.
 
 from __future__ import annotations
 
-import atexit
 import contextlib
+import contextvars
 import datetime
 import logging
 import os
 import re
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from freshindex.core import shutdown
 from freshindex.core.cache import cache_dir
+from freshindex.core.exceptions import CheckFailed
 
+T = TypeVar("T")
 QUIET_DASK_CONFIG = Path(__file__).parent / "dask-quiet"
 log = logging.getLogger("freshindex")
 
@@ -49,6 +51,14 @@ SERVER_SETTINGS = {
 def server_environment(env: Mapping[str, str]) -> dict[str, str]:
     """``env`` for a Prefect server process, with SERVER_SETTINGS where unset."""
     return {**SERVER_SETTINGS, **env}
+
+
+def _free_port() -> int:
+    import socket
+
+    with contextlib.closing(socket.socket()) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def _cache_dir() -> Path:
@@ -105,41 +115,101 @@ def quiet_dask_workers() -> None:
     os.environ.setdefault("DASK_CONFIG", str(QUIET_DASK_CONFIG))
 
 
+class EmbeddedApi:
+    """One ``prefect server start`` for this command, on a free port of
+    127.0.0.1: Prefect's own command, so it runs the same API and services a
+    user's server does (the task-run recorder among them, with
+    SERVER_SETTINGS), without the UI, the scheduler or the late-runs service,
+    which a one-command API has no use for. Its output goes to a log file in
+    freshindex's cache, named when it fails to start."""
+
+    START_SECONDS = 180.0
+
+    def __init__(self) -> None:
+        import subprocess
+        import sys
+
+        port = _free_port()
+        self.url = f"http://127.0.0.1:{port}/api"
+        self.log_path = _cache_dir() / "prefect-server.log"
+        self._log = self.log_path.open("wb")
+        cmd = [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1"]
+        cmd += ["--port", str(port), "--no-ui", "--no-scheduler", "--no-late-runs"]
+        cmd += ["--analytics-off", "--log-level", "WARNING"]
+        self.process = subprocess.Popen(
+            cmd,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            env=server_environment({**os.environ, "PREFECT_UI_ENABLED": "false"}),
+            start_new_session=True,  # a Ctrl-C in the terminal is the command's to handle
+        )
+
+    def wait_ready(self) -> None:
+        import httpx
+
+        deadline = time.monotonic() + self.START_SECONDS
+        with httpx.Client(timeout=2) as http:
+            while time.monotonic() < deadline:
+                if self.process.poll() is not None:
+                    raise CheckFailed(
+                        f"the local Prefect API exited with status {self.process.returncode}"
+                        f" (its log: {self.log_path})"
+                    )
+                with contextlib.suppress(httpx.HTTPError):
+                    if http.get(f"{self.url}/health").status_code == 200:
+                        return
+                time.sleep(0.1)
+        self.stop()
+        raise CheckFailed(f"the local Prefect API did not start in {self.START_SECONDS:.0f} s")
+
+    def stop(self) -> None:
+        import subprocess
+
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._log.close()
+
+
 @contextlib.contextmanager
 def prefect_api() -> Iterator[str]:
     """Yield the URL of the one Prefect API this process and its workers use.
 
     PREFECT_API_URL wins when set (a `prefect server start` or a shared server);
-    otherwise one embedded server is started and stopped after the logs are
-    flushed (stopping it first made exits hang ~67 s on "Error logging to API")."""
+    otherwise one embedded server (EmbeddedApi) is started and stopped after
+    the logs are flushed (stopping it first made exits hang ~67 s on "Error
+    logging to API")."""
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     from prefect.settings import PREFECT_API_SSL_CERT_FILE, PREFECT_API_URL, temporary_settings
 
     url = os.environ.get("PREFECT_API_URL")
-    server: Any = None
+    server: EmbeddedApi | None = None
     since = ""
-    saved = {
-        k: os.environ.get(k)
-        for k in ("PREFECT_API_URL", "PREFECT_API_SSL_CERT_FILE", *SERVER_SETTINGS)
-    }
+    saved = {k: os.environ.get(k) for k in ("PREFECT_API_URL", "PREFECT_API_SSL_CERT_FILE")}
     if not url:
-        from prefect.server.api.server import SubprocessASGIServer
-
-        os.environ.update(server_environment(os.environ))  # the server inherits os.environ
-
         log.info(
             "starting one local Prefect API for this run (set PREFECT_API_URL to reuse a server)"
         )
         since = datetime.datetime.now(datetime.UTC).isoformat()
-        server = SubprocessASGIServer()
-        server.start(timeout=180)
-        url = server.api_url
+        server = EmbeddedApi()
         # SIGTERM (freshindex/core/shutdown.py) kills this server rather than asking
         # it to stop: asked, its task-run recorder, still flushing the events of
         # the shards being cut short, printed tracebacks on this command's
         # stderr (seen in CI). Its SQLite database stays consistent when the
         # process is killed; the lost events are of task runs killed anyway.
-        unkilled = shutdown.api_started_here(server.server_process.pid)
+        unkilled = shutdown.api_started_here(server.process.pid)
+        try:
+            server.wait_ready()
+        except BaseException:
+            unkilled()
+            server.stop()
+            raise
+        url = server.url
     os.environ["PREFECT_API_URL"] = url  # inherited by LocalCluster workers
     updates: dict[Any, Any] = {PREFECT_API_URL: url}
     if url.startswith("http://") and "PREFECT_API_SSL_CERT_FILE" not in os.environ:
@@ -156,9 +226,6 @@ def prefect_api() -> Iterator[str]:
             unkilled()
             _wait_until_recorded(url, since)
             server.stop()
-            # SubprocessASGIServer also registered stop() with atexit; run now,
-            # it would only log to a stream that may be closed by then
-            atexit.unregister(server.stop)
         for k, v in saved.items():
             if v is None:
                 os.environ.pop(k, None)
@@ -260,16 +327,26 @@ class EarlyCluster:
     forked from one process that imported them (_fork_workers_from_a_server),
     so that import is paid once and overlaps the flow process's own start.
     Workers get their Prefect settings (API URL included) with every task, as
-    with any DaskTaskRunner."""
+    with any DaskTaskRunner.
+
+    Its scheduler's port is chosen before it starts, so the task runner is a
+    plain ``DaskTaskRunner(address=...)`` made at once: its client connects
+    when the flow starts (and waits, retrying, for a scheduler still starting),
+    and closing the runner leaves the cluster to this object."""
 
     def __init__(self, workers: int | None) -> None:
-        quiet_dask_workers()  # first: the forkserver's environment is its workers'
+        # first: the forkserver's environment (and the resource tracker's) is its workers'
+        quiet_dask_workers()
+        shutdown.quiet_resource_tracker()
         _start_forkserver()
         quiet_dask()
         self.workers = workers
+        self.port = _free_port()
+        self.address = f"tcp://127.0.0.1:{self.port}"
         self.cluster: Any = None
         self._error: BaseException | None = None
         self._done = threading.Event()
+        self._unregister: Callable[[], None] = lambda: None
         threading.Thread(target=self._start, name="early-cluster", daemon=True).start()
 
     def _start(self) -> None:
@@ -278,21 +355,33 @@ class EarlyCluster:
 
             _fork_workers_from_a_server()
             self.cluster = LocalCluster(
-                **local_cluster_kwargs(self.workers), preload=["freshindex.tasks.parse"]
+                **local_cluster_kwargs(self.workers),
+                host="127.0.0.1",
+                scheduler_port=self.port,
+                preload=["freshindex.tasks.parse"],
             )
+            # on SIGTERM: no worker is to be replaced once the tree is killed.
+            # Scaled to nothing, the nannies close (and stop replacing workers)
+            # while the scheduler keeps the flow's futures pending: closed
+            # whole, the cluster cancelled them, and the flow run, still
+            # going on its thread, reported Failed over the Crashed it is
+            self._unregister = shutdown.on_terminate(self._scale_to_nothing)
         except BaseException as err:  # raised where the cluster is first used
             self._error = err
         finally:
             self._done.set()
 
-    def get(self) -> Any:
-        self._done.wait()
-        if self._error is not None:
+    def _scale_to_nothing(self) -> None:
+        self.cluster.scale(0)
+
+    def check(self) -> None:
+        """Raise what stopped the cluster from starting, if it has failed already."""
+        if self._done.is_set() and self._error is not None:
             raise self._error
-        return self.cluster
 
     def close(self) -> None:
         self._done.wait()
+        self._unregister()
         if self.cluster is not None:
             with contextlib.suppress(Exception):
                 self.cluster.close()
@@ -314,11 +403,52 @@ def task_runner(
 
         return ThreadPoolTaskRunner(max_workers=workers or os.cpu_count() or 1)
     quiet_dask()
-    from freshindex.flows.dask_runner import ShardTaskRunner
+    from prefect_dask import DaskTaskRunner
 
+    if early is not None:
+        early.check()
+        address = early.address
     if address:
-        return ShardTaskRunner(address=address)
-    return ShardTaskRunner(cluster_kwargs=local_cluster_kwargs(workers), early=early)
+        return DaskTaskRunner(address=address)
+    return DaskTaskRunner(cluster_kwargs=local_cluster_kwargs(workers))
+
+
+def off_main_thread(call: Callable[[], T]) -> T:
+    """Run ``call`` (a flow run) on a thread of its own while this one waits.
+
+    For a flow run, Prefect's flow engine installs a SIGTERM handler that
+    raises an exception wherever the process is (measured: once it surfaced
+    as a PydanticSerializationError, once it was swallowed and the build went
+    on; freshindex/core/shutdown.py). The engine installs it only on the main
+    thread: ``signal.signal`` refuses elsewhere, which it expects. A flow run
+    on another thread therefore leaves the command's own handler in place, no
+    patch of the engine needed. The waiting main thread is where signals
+    arrive: SIGTERM runs the command's handler, and Ctrl-C ends the command
+    the same way (shutdown.interrupted, exit 130). The thread runs in this
+    thread's context: Prefect keeps its settings there."""
+    if threading.current_thread() is not threading.main_thread():
+        return call()
+    done: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            done["value"] = call()
+        except BaseException as err:  # re-raised on the calling thread
+            done["error"] = err
+
+    context = contextvars.copy_context()
+    runner = threading.Thread(target=context.run, args=(run,), name="flow-run", daemon=True)
+    running = shutdown.flow_running_in(context)
+    runner.start()
+    try:
+        runner.join()
+    except KeyboardInterrupt:
+        shutdown.interrupted()
+    finally:
+        running()
+    if "error" in done:
+        raise done["error"]
+    return cast(T, done["value"])
 
 
 def state_data(state: Any) -> dict[str, Any]:

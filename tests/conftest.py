@@ -98,6 +98,20 @@ def cmdline(pid: int) -> str:
         return ""
 
 
+def temporary_prefect_servers() -> list[str]:
+    """Command lines of Prefect's own temporary API servers running under this
+    process: what Prefect starts for a client that does not see an API URL."""
+    import psutil
+
+    found = []
+    for child in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            cmdline = " ".join(child.cmdline())
+            if "prefect.server.api.server:create_app" in cmdline:
+                found.append(cmdline)
+    return found
+
+
 @pytest.fixture(scope="session", autouse=True)
 def isolated_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Keep caches and Prefect's home out of the user's directories."""

@@ -1,19 +1,17 @@
-"""freshindex's three changes to how Prefect runs its flows (flows/plain.py) and
-the collector pause around imports (indexer/heap.py)."""
+"""How freshindex runs Prefect flows: plain parameters and pickling by reference
+(flows/plain.py), flow runs off the main thread (flows/runtime.py), and the
+collector pause around imports (indexer/heap.py)."""
 
 from __future__ import annotations
 
 import gc
 import pickle
 import signal
-import threading
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import cloudpickle
 import pytest
-from prefect import flow_engine
 from prefect.client.orchestration import get_client
 from prefect.logging.handlers import APILogWorker
 from prefect.task_runners import ThreadPoolTaskRunner
@@ -21,12 +19,8 @@ from prefect.task_runners import ThreadPoolTaskRunner
 from freshindex.core import shutdown
 from freshindex.flows.build import build_flow
 from freshindex.flows.deployments import deployments
-from freshindex.flows.plain import (
-    HEARTBEATS_UNJOINED,
-    SIGTERM_LEFT_TO_COMMANDS,
-    PlainFlow,
-    plain_flow,
-)
+from freshindex.flows.plain import PlainFlow, plain_flow
+from freshindex.flows.runtime import off_main_thread
 from freshindex.flows.update import update_flow
 from freshindex.indexer import heap
 from freshindex.tasks.parse import parse_shard
@@ -58,45 +52,36 @@ def test_with_options_keeps_the_plain_flow() -> None:
     assert runner.serialize_parameters({"repo": "r", "shards": 4}) == {"repo": "r", "shards": 4}
 
 
-def test_heartbeats_are_sent_and_the_engine_does_not_wait_for_their_thread() -> None:
-    # installed on this Prefect: if this fails after an upgrade, see flows/plain.py
-    assert HEARTBEATS_UNJOINED
-    sent: list[str] = []
-    final = threading.Event()
-    engine = SimpleNamespace(
-        heartbeat_seconds=30,
-        _build_heartbeat_event_template=lambda: ({}, []),
-        _emit_flow_run_heartbeat=lambda resource, related: sent.append("beat"),
-        flow_run=SimpleNamespace(state=SimpleNamespace(is_final=final.is_set)),
-        logger=SimpleNamespace(debug=lambda *a, **k: None),
-    )
-    before = set(threading.enumerate())
-    with flow_engine._send_heartbeats(engine):
-        (beating,) = set(threading.enumerate()) - before
-        while not sent:  # the thread's first heartbeat, at once
-            threading.Event().wait(0.01)
-    final.set()
-    # the context has exited while the thread still sleeps out its step: not joined
-    assert beating.is_alive()
-    beating.join(timeout=5)
-    assert not beating.is_alive()
-    assert sent == ["beat"]  # nothing sent after the flow ended
+@plain_flow(name="freshindex-test-handler", validate_parameters=False)
+def sigterm_handler_seen() -> str:
+    handler = signal.getsignal(signal.SIGTERM)
+    return "ours" if handler is shutdown.terminate else repr(handler)
 
 
-def test_the_engine_keeps_a_commands_sigterm_handler_and_installs_its_own_elsewhere() -> None:
-    # installed on this Prefect: if this fails after an upgrade, see flows/plain.py
-    assert SIGTERM_LEFT_TO_COMMANDS
+def test_a_flow_run_off_the_main_thread_keeps_the_commands_sigterm_handler(
+    prefect_api: str,
+) -> None:
     before = signal.getsignal(signal.SIGTERM)
     try:
         signal.signal(signal.SIGTERM, shutdown.terminate)  # as freshindex.cli.main does
-        with flow_engine.capture_sigterm():
-            assert signal.getsignal(signal.SIGTERM) is shutdown.terminate
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a flow run under a Prefect runner
-        with flow_engine.capture_sigterm():
-            assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL  # Prefect's bridge
-        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+        assert off_main_thread(sigterm_handler_seen) == "ours"
+        # on the main thread Prefect's engine installs its own bridge for the
+        # run: what off_main_thread avoids. If this fails, Prefect no longer
+        # does (flows/runtime.py can call flows on the main thread again)
+        assert sigterm_handler_seen() != "ours"
+        assert signal.getsignal(signal.SIGTERM) is shutdown.terminate  # given back
     finally:
         signal.signal(signal.SIGTERM, before)
+
+
+def test_off_main_thread_returns_and_raises_as_the_call_would() -> None:
+    assert off_main_thread(lambda: 41 + 1) == 42
+
+    def fails() -> None:
+        raise ValueError("from the flow thread")
+
+    with pytest.raises(ValueError, match="from the flow thread"):
+        off_main_thread(fails)
 
 
 def test_collector_is_paused_until_settled_or_resumed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -125,7 +110,7 @@ def test_flows_and_shard_tasks_pickle_by_reference() -> None:
         assert b"cloudpickle" not in data and len(data) < 4000
         back = pickle.loads(data)
         assert type(back) is type(obj) and back.fn is obj.fn and back.name == obj.name
-    assert pickle.loads(pickle.dumps(runner)).task_runner._max_workers == 2
+    assert isinstance(pickle.loads(pickle.dumps(runner)).task_runner, ThreadPoolTaskRunner)
 
 
 def test_a_flow_made_from_a_local_function_still_pickles() -> None:

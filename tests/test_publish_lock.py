@@ -29,6 +29,7 @@ from freshindex.tasks.lock import (
     lock_name,
     publish_lock,
 )
+from tests.conftest import temporary_prefect_servers
 from tests.repos import SAMPLE_FILES, commit_all, make_repo, write_files
 
 pytestmark = pytest.mark.slow
@@ -120,14 +121,11 @@ def test_an_in_process_build_takes_the_lock_on_its_own_api(
     """The flow's lock thread must report to the flow's API. A thread without
     the flow's context variables once started a temporary server of its own
     (so the lock excluded nobody, and every build paid a server start)."""
-    from prefect.server.api.server import SubprocessASGIServer
-
     repo = make_repo(tmp_path / "repo", SAMPLE_FILES)
     store = (tmp_path / "store").as_uri()
     argv = ["--repo", str(repo), "--store", store, "--json", "build", "--runner", "threads"]
     assert main(argv) == 0
-    temporary = [s.api_url for s in SubprocessASGIServer._instances.values() if s.server_process]
-    assert temporary == []
+    assert temporary_prefect_servers() == []
     assert active_slots(prefect_api, lock_name(store)) == 0  # created there, released
 
 

@@ -20,7 +20,15 @@ from freshindex.ops.metrics import Metrics
 from freshindex.service import QueryService, Updater
 from freshindex.storage import open_store
 from freshindex.storage.catalog import read_pointer
-from tests.conftest import alive, cmdline, descendants, free_port, stop, wait_http
+from tests.conftest import (
+    alive,
+    cmdline,
+    descendants,
+    free_port,
+    stop,
+    temporary_prefect_servers,
+    wait_http,
+)
 from tests.repos import SAMPLE_FILES, commit_all, make_repo, write_files
 from tests.test_service import cli, get, serving
 
@@ -45,9 +53,7 @@ def warm(prefect_api: str, tmp_path: Path, store_uri: str) -> Iterator[tuple[Pat
     # updates run in request threads, and must report to the session's API:
     # Prefect starts a temporary server in this process for a client that
     # does not see the API's URL
-    from prefect.server.api.server import SubprocessASGIServer
-
-    assert not [s for s in SubprocessASGIServer._instances.values() if s.running]
+    assert temporary_prefect_servers() == []
 
 
 def store_gauges(exposition: bytes) -> list[str]:
@@ -179,7 +185,7 @@ def test_cli_serve_updates(prefect_api: str, tmp_path: Path, store_uri: str) -> 
         started = descendants(proc.pid)
         # one Prefect API: the update ran in a request thread, and reported to
         # the API the service started, not to a temporary one of its own
-        apis = [p for p in started if "uvicorn" in cmdline(p)]
+        apis = [p for p in started if "prefect server start" in cmdline(p)]
         assert len(apis) == 1, [cmdline(p) for p in started]
         proc.terminate()
         assert proc.wait(timeout=60) == 0
@@ -204,7 +210,9 @@ def test_cli_serve_updates_keeps_one_local_cluster(
             commit_all(repo, f"merge {i}")
             code, body = get(base, "/update", "POST")
             assert code == 200 and json.loads(body)["outcome"] == "published", body
-            seen.append({p for p in descendants(proc.pid) if "uvicorn" not in cmdline(p)})
+            seen.append(
+                {p for p in descendants(proc.pid) if "prefect server start" not in cmdline(p)}
+            )
         assert len(seen[0]) >= 2, "the cluster's worker processes run between updates"
         assert seen[0] == seen[1], "a second cluster was started"
         proc.terminate()
