@@ -20,6 +20,8 @@ from freshindex.flows import progress
 from freshindex.flows.build import as_is, publish_artifact, summarize
 from freshindex.flows.plain import plain_flow
 from freshindex.ops.rollback import pending_requests
+from freshindex.storage.catalog import CURRENT, branch_pointer_key
+from freshindex.tasks.compat import Sealed
 from freshindex.tasks.io import store_for
 from freshindex.tasks.lock import RequestedLock, locked, requested_lock
 from freshindex.tasks.parse import parse_shard
@@ -47,15 +49,24 @@ def publish_update(
     batch = {**plan.batch, "mode": plan.mode, "reason": plan.reason}
     store = store_for(plan.build.job.store_uri)
     with locked(plan.build.job.store_uri, lock):
-        outcome = finalize(store, plan.build, tables, report, kind, batch)
-    if outcome.status == "published":
+        parent = plan.parent.versionId if plan.parent else None
+        outcome = finalize(store, plan.build, tables, report, kind, batch, parent)
+    if outcome.status == "published" and not plan.build.branch:
         for key in pending_requests(store):  # a rollback's rebuild request is honoured now
             store.delete(key)
     return outcome
 
 
 @plain_flow(name="freshindex-update", validate_parameters=False)
-def update_flow(repo: str, store: str, rev: str = "HEAD", mirror_url: str | None = None) -> Any:
+def update_flow(
+    repo: str,
+    store: str,
+    rev: str = "HEAD",
+    mirror_url: str | None = None,
+    branch: str | None = None,
+) -> Any:
+    """``branch``: the local branch REV was named by, when the caller resolved
+    REV to a commit first (tasks/update.py, plan_update)."""
     # An incremental update holds the publish slot from before it reads the
     # current pointer until it has published: per-merge updates queue instead
     # of losing the pointer's compare-and-swap to one another, and the slot is
@@ -64,7 +75,7 @@ def update_flow(repo: str, store: str, rev: str = "HEAD", mirror_url: str | None
     # SQLite Prefect server holds writes behind its task-run recorder.
     with requested_lock(store) as lock:
         lock.wait()
-        plan = plan_update(repo, store, rev, mirror_url)
+        plan = plan_update(repo, store, rev, mirror_url, branch)
         if plan.mode == Mode.NOOP:
             return Completed(
                 message=plan.reason,
@@ -86,10 +97,10 @@ def _apply(plan: UpdatePlan, held: RequestedLock | None) -> Any:
         tables = progress.gather(futures)
     else:
         seq = int(plan.batch["seq"])
-        # as_is(): the plan carries the parent manifest's table entries; Prefect
-        # would walk all of them looking for futures, for every task (~0.75 s
-        # of a 10-file update)
-        futures = update_shard.map(unmapped(as_is(plan)), list(plan.batches), unmapped(seq))
+        # Sealed: the plan carries the parent manifest's table entries; Prefect
+        # would walk all of them looking for futures, for every task, and
+        # quote() does not survive Dask (tasks/compat.py)
+        futures = update_shard.map(unmapped(Sealed(plan)), list(plan.batches), unmapped(seq))
         tables = inherited_tables(plan) + progress.gather(futures)
     with contextlib.nullcontext(held) if held else requested_lock(job.store_uri) as lock:
         progress.step("validating")
@@ -105,6 +116,10 @@ def _apply(plan: UpdatePlan, held: RequestedLock | None) -> Any:
         "modeReason": plan.reason,
         "shardsRewritten": len(plan.batches) if plan.mode != Mode.FULL else job.shards,
         "batch": plan.batch,
+        # a branch other than main's: published to its own pointer, current.json untouched
+        "branch": plan.build.branch,
+        "pointer": branch_pointer_key(plan.build.branch) if plan.build.branch else CURRENT,
+        "parentVersion": plan.parent.versionId if plan.parent else None,
     }
     publish_artifact("freshindex-update", summary)
     if outcome.status != "published":
@@ -113,7 +128,12 @@ def _apply(plan: UpdatePlan, held: RequestedLock | None) -> Any:
 
 
 def run_update(
-    repo: str, store: str, rev: str, runner: Any, mirror_url: str | None = None
+    repo: str,
+    store: str,
+    rev: str,
+    runner: Any,
+    mirror_url: str | None = None,
+    branch: str | None = None,
 ) -> dict[str, Any]:
     """One update flow run in this process, under the Prefect API already set
     up (flows.runtime.prefect_api); its summary, the `update --json` document.
@@ -122,6 +142,6 @@ def run_update(
     from freshindex.flows.runtime import state_data
 
     state = update_flow.with_options(task_runner=runner)(
-        repo=repo, store=store, rev=rev, mirror_url=mirror_url, return_state=True
+        repo=repo, store=store, rev=rev, mirror_url=mirror_url, branch=branch, return_state=True
     )
     return state_data(state)

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from urllib.parse import quote, unquote
 
 from pydantic import ValidationError
 
@@ -38,6 +39,7 @@ from freshindex.core.manifest import Manifest, Pointer, PublicationRecord, Versi
 from freshindex.storage.base import Store
 
 CURRENT = "current.json"
+BRANCH_POINTERS = "current@"  # current@<branch, %-quoted>.json: a branch's own pointer
 RECORDS = "records/"
 VERSIONS = "versions/"
 
@@ -80,15 +82,37 @@ class PointerState:
     etag: str | None
 
 
-def read_pointer(store: Store) -> PointerState:
+def branch_pointer_key(branch: str) -> str:
+    """The pointer of a branch's versions (`update --rev BRANCH`, README
+    "Branches"): main's stays current.json."""
+    return f"{BRANCH_POINTERS}{quote(branch, safe='')}.json"
+
+
+def read_pointer(store: Store, key: str = CURRENT) -> PointerState:
     try:
-        blob = store.get(CURRENT)
+        blob = store.get(key)
     except NotFound:
         return PointerState(None, None)
     try:
         return PointerState(Pointer.model_validate_json(blob.data), blob.etag)
     except ValidationError as err:
-        raise VerificationFailed(f"{CURRENT} in {store.describe()} is not a valid pointer") from err
+        raise VerificationFailed(f"{key} in {store.describe()} is not a valid pointer") from err
+
+
+def branch_pointers(store: Store) -> dict[str, Pointer]:
+    """branch -> its pointer, for every branch pointer in the store (one LIST);
+    one that does not parse is left out (verify reports the store's state)."""
+    out: dict[str, Pointer] = {}
+    for key in store.list(BRANCH_POINTERS):
+        if "/" in key or not key.endswith(".json"):
+            continue
+        try:
+            pointer = read_pointer(store, key).pointer
+        except VerificationFailed:
+            continue
+        if pointer is not None:
+            out[unquote(key[len(BRANCH_POINTERS) : -len(".json")])] = pointer
+    return out
 
 
 def read_manifest(store: Store, version: str) -> Manifest:
@@ -125,7 +149,7 @@ def _record_keys(store: Store, after_seq: int = 0) -> list[tuple[int, str]]:
     return [(seq, k) for seq, k in found if seq is not None and seq > after_seq]
 
 
-def _read_many(store: Store, keys: list[str]) -> list[PublicationRecord]:
+def read_many_records(store: Store, keys: list[str]) -> list[PublicationRecord]:
     """The valid records among ``keys``, read eight at a time (one GET each
     is a round trip to S3), in seq order. A corrupt or vanished record proves
     nothing and is left out; verify reports it."""
@@ -145,7 +169,7 @@ def _read_many(store: Store, keys: list[str]) -> list[PublicationRecord]:
 
 
 def read_records(store: Store) -> list[PublicationRecord]:
-    return _read_many(store, [key for _seq, key in _record_keys(store)])
+    return read_many_records(store, [key for _seq, key in _record_keys(store)])
 
 
 def record_for(store: Store, seq: int) -> PublicationRecord | None:
@@ -209,7 +233,7 @@ class RecordTail:
         while self.through + 1 in self._beyond:
             self.through += 1
             self._beyond.discard(self.through)
-        return _read_many(store, keys)
+        return read_many_records(store, keys)
 
 
 def list_versions(store: Store) -> dict[str, str]:
@@ -233,14 +257,14 @@ def list_versions(store: Store) -> dict[str, str]:
     return states
 
 
-def swap_pointer(store: Store, new: Pointer, expected: PointerState) -> str:
-    """Compare-and-swap current.json from ``expected`` to ``new``.
+def swap_pointer(store: Store, new: Pointer, expected: PointerState, key: str = CURRENT) -> str:
+    """Compare-and-swap the pointer at ``key`` (current.json) from ``expected`` to ``new``.
 
     Raises PublishConflict naming the pointer that won when it moved meanwhile."""
     try:
-        return store.put_if_match(CURRENT, new.to_bytes(), expected.etag)
+        return store.put_if_match(key, new.to_bytes(), expected.etag)
     except PreconditionFailed as err:
-        winner = read_pointer(store).pointer
+        winner = read_pointer(store, key).pointer
         was = expected.pointer.version if expected.pointer else "nothing"
         now = f"{winner.version} (seq {winner.seq}, by {winner.writer})" if winner else "nothing"
         raise PublishConflict(

@@ -108,15 +108,30 @@ class LocalStore(Store):
         return sha256_hex(data)
 
     def _walk(self, prefix: str) -> Iterator[tuple[str, Path]]:
-        base = self._path(prefix.rstrip("/")) if prefix else self.root
-        if not base.exists():
+        """Objects whose key starts with ``prefix``, as S3 lists them: the
+        folder part of the prefix is opened, and only its entries that start
+        with the rest are looked into (``current@`` reads the root's names,
+        not every version below it)."""
+        folder, _, start = prefix.rpartition("/")
+        base = self._path(folder) if folder else self.root
+        try:
+            entries = [e for e in os.scandir(base) if e.name.startswith(start)]
+        except (FileNotFoundError, NotADirectoryError):
             return
-        for dirpath, _dirs, files in os.walk(base):
-            for name in files:
-                if name.startswith(".") or name.endswith(".lock"):
-                    continue  # temporaries and lock files are not objects
-                path = Path(dirpath, name)
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                for dirpath, _dirs, files in os.walk(entry.path):
+                    for name in files:
+                        if self._object(name):
+                            path = Path(dirpath, name)
+                            yield path.relative_to(self.root).as_posix(), path
+            elif self._object(entry.name):
+                path = Path(entry.path)
                 yield path.relative_to(self.root).as_posix(), path
+
+    @staticmethod
+    def _object(name: str) -> bool:
+        return not (name.startswith(".") or name.endswith(".lock"))  # temporaries, locks
 
     def list(self, prefix: str, start_after: str | None = None) -> Iterator[str]:
         keys = [k for k, _ in self._walk(prefix) if start_after is None or k > start_after]

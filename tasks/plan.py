@@ -40,6 +40,9 @@ class BuildPlan:
     entries: int  # tree entries: the documents count validation expects
     base: PointerState  # the pointer this build will compare-and-swap against
     submodules: list[Submodule] = field(default_factory=list)
+    # a branch other than main's (update --rev BRANCH): published to its own
+    # pointer (catalog.branch_pointer_key) with no record; current.json stays main's
+    branch: str | None = None
 
     @property
     def version(self) -> str:

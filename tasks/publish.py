@@ -21,7 +21,15 @@ from freshindex.core.manifest import (
 from freshindex.core.signing import sign, signing_key
 from freshindex.indexer.languages import grammar_versions, indexer_digest
 from freshindex.storage import Store
-from freshindex.storage.catalog import manifest_key, next_seq, now_iso, publish
+from freshindex.storage.catalog import (
+    branch_pointer_key,
+    make_pointer,
+    manifest_key,
+    next_seq,
+    now_iso,
+    publish,
+    swap_pointer,
+)
 from freshindex.tasks.io import store_for
 from freshindex.tasks.lock import RequestedLock, locked
 from freshindex.tasks.plan import BuildPlan
@@ -99,19 +107,32 @@ def finalize(
     report: ValidationReport,
     build_kind: BuildKind = BuildKind.FULL,
     batch: dict[str, object] | None = None,
+    parent: str | None = None,
 ) -> Outcome:
     if not report.ok:
-        failed = make_manifest(plan, tables, report, seq=0, build_kind=build_kind, batch=batch)
+        failed = make_manifest(
+            plan, tables, report, seq=0, build_kind=build_kind, parent=parent, batch=batch
+        )
         store.put_if_absent(manifest_key(plan.version), failed.to_bytes())
         return Outcome("failed", plan.version, report.reason, failed)
-    seq = next_seq(store, plan.base)
-    manifest = make_manifest(plan, tables, report, seq=seq, build_kind=build_kind, batch=batch)
+    # a branch's version is not in main's sequence: seq 0, its own pointer, no record
+    seq = 0 if plan.branch else next_seq(store, plan.base)
+    manifest = make_manifest(
+        plan, tables, report, seq=seq, build_kind=build_kind, parent=parent, batch=batch
+    )
     try:
         store.put_if_absent(manifest_key(plan.version), manifest.to_bytes())
     except PreconditionFailed:
         return Outcome(
             "conflict", plan.version, f"manifest of {plan.version} already exists", manifest
         )
+    if plan.branch:
+        try:
+            key = branch_pointer_key(plan.branch)
+            swap_pointer(store, make_pointer(manifest, plan.base), plan.base, key)
+        except PublishConflict as err:
+            return Outcome("conflict", plan.version, str(err), manifest)
+        return Outcome("published", plan.version, None, manifest)
     record = sign(
         PublicationRecord(
             version=manifest.versionId,

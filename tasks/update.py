@@ -31,6 +31,7 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from freshindex.core import gitrepo
+from freshindex.core.exceptions import FreshindexError
 from freshindex.core.manifest import Manifest, Submodule, TableEntry
 from freshindex.core.tree import TreeEntry
 from freshindex.indexer import heap
@@ -44,9 +45,17 @@ from freshindex.indexer.shard import (
     shard_of,
     sort_table,
 )
+from freshindex.query.bases import PublishedIndex, nearest_published_ancestor
 from freshindex.query.freshness import Relation, changed_between, relation_of
 from freshindex.query.reader import IndexVersion
-from freshindex.storage.catalog import new_version_id, next_seq, read_pointer, write_staging
+from freshindex.storage.catalog import (
+    branch_pointer_key,
+    new_version_id,
+    next_seq,
+    read_pointer,
+    write_staging,
+)
+from freshindex.tasks.compat import Sealed, unseal
 from freshindex.tasks.io import (
     config_at,
     decode_parquet,
@@ -159,14 +168,26 @@ def decide(
 
 @task(name="plan-update", cache_policy=NO_CACHE)
 def plan_update(
-    repo_path: str, store_uri: str, rev: str = "HEAD", mirror_url: str | None = None
+    repo_path: str,
+    store_uri: str,
+    rev: str = "HEAD",
+    mirror_url: str | None = None,
+    branch: str | None = None,
 ) -> UpdatePlan:
+    """``branch``: the branch other than main's that REV names, as the caller
+    saw it before resolving REV to a commit; else found from REV here."""
     repo = gitrepo.open_repo(repo_path)
     commit = gitrepo.resolve_commit(repo, rev)
     config = config_at(repo, commit)
     store = store_for(store_uri)
     base = read_pointer(store)
     parent = IndexVersion.load(store, base.pointer.version, base.pointer) if base.pointer else None
+    branch = branch or gitrepo.branch_of(repo, rev)
+    if branch is not None and parent is not None:
+        # a branch other than main's: its versions go to its own pointer, from
+        # the nearest published version its commit descends from
+        base = read_pointer(store, branch_pointer_key(branch))
+        parent = _branch_parent(repo, store, str(commit.id), parent)
     relation = Relation.UNKNOWN
     changes: list[tuple[str, str | None, str]] = []
     if parent is not None:
@@ -201,6 +222,7 @@ def plan_update(
         job=job,
         entries=len(entries),
         base=base,
+        branch=branch if parent is not None else None,
         submodules=[
             Submodule(path=e.path, head=e.oid, tree=None) for e in entries if e.mode == 0o160000
         ],
@@ -298,10 +320,26 @@ def plan_update(
         "shardsRewritten": touched_shards,
         # the seq this batch publishes under; a publish that races loses the
         # pointer swap anyway, so plan time and publish time agree when it lands
-        "seq": next_seq(store, base),
+        # branch versions are not in main's sequence (catalog.branch_pointer_key)
+        "seq": 0 if build.branch else next_seq(store, base),
     }
     write_staging(store, version, {"sourceCommit": job.commit, "shards": job.shards, "mode": mode})
     return UpdatePlan(build, mode, reason, parent.manifest, batches, batch)
+
+
+def _branch_parent(repo: Any, store: Any, commit: str, current: IndexVersion) -> IndexVersion:
+    """The version a branch's update starts from: the nearest published
+    ancestor of ``commit`` (main's versions or the branch's own), when the
+    running code can update from it; else main's current version (which
+    decide() then turns into a full build if the branch does not descend
+    from it)."""
+    found = nearest_published_ancestor(repo, commit, PublishedIndex(store).refresh())
+    if found is None or found[0].version == current.manifest.versionId:
+        return current
+    try:
+        return IndexVersion.load(store, found[0].version)
+    except FreshindexError:
+        return current
 
 
 def _parent_tables(parent: Manifest, shard: int) -> dict[str, TableEntry]:
@@ -327,11 +365,14 @@ DELTA_FRACTION = 4
 DELTA_MIN_PATHS = 16
 
 
-def update_one_shard(plan: UpdatePlan, sb: ShardBatch, seq: int) -> list[TableEntry]:
+def update_one_shard(
+    plan: Sealed[UpdatePlan] | UpdatePlan, sb: ShardBatch, seq: int
+) -> list[TableEntry]:
     """The new tables of one touched shard (plain function; the task wraps it).
-    Its source is pickled with the task: the work is in _touch_shard."""
+    The flow passes the plan Sealed (tasks/compat.py): it is large, and
+    neither Prefect nor Dask should look inside it."""
     heap.settle()
-    return _touch_shard(plan, sb, seq)
+    return _touch_shard(unseal(plan), sb, seq)
 
 
 def _touch_shard(plan: UpdatePlan, sb: ShardBatch, seq: int) -> list[TableEntry]:

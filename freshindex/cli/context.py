@@ -45,14 +45,24 @@ class Context:
 
         return IndexVersion.current(self.store())
 
-    def answerer(self, version: Any, parse_now: bool = True) -> Any:
-        from freshindex.query.answer import evaluate
+    def answerer(self, current: Any = None, parse_now: bool = True) -> Any:
+        """The answerer over the base for HEAD (query/bases.py): the current
+        version (``current``, else read now) or a published version closer
+        to HEAD. With --no-overlay, always the current version."""
+        from freshindex.query.answer import Bases, evaluate
 
+        current = current or self.current()
+        use_overlay = not getattr(self.args, "no_overlay", False)
+        version, base = current, None
+        if use_overlay:
+            version, base = Bases(current.store).select(self.repo, current)
         return evaluate(
             self.repo,
             version,
-            use_overlay=not getattr(self.args, "no_overlay", False),
+            use_overlay=use_overlay,
             parse_now=parse_now,
+            base=base,
+            current=current.manifest.versionId,
         )
 
     def fresh_exit(self, doc: dict[str, Any]) -> int:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from freshindex.cli.context import Context, check_failed
 from freshindex.cli.pipeline import request_rebuild_run
-from freshindex.core.exceptions import NoPublishedVersion
+from freshindex.core.exceptions import FreshindexError, NoPublishedVersion
 
 
 def cmd_verify(ctx: Context) -> int:
@@ -83,10 +83,21 @@ def cmd_rollback(ctx: Context) -> int:
 
 def cmd_gc(ctx: Context) -> int:
     from freshindex.ops.gc import collect
+    from freshindex.query.bases import PublishedIndex, branch_bases
 
-    report = collect(ctx.store(), keep=ctx.args.keep)
+    store = ctx.store()
+    bases: dict[str, str] = {}
+    if not ctx.args.no_branch_bases:
+        try:
+            repo = ctx.repo
+        except FreshindexError:  # gc of a store from outside any repository
+            repo = None
+        if repo is not None:
+            bases = branch_bases(repo, PublishedIndex(store).refresh())
+    report = collect(store, keep=ctx.args.keep, also_keep=set(bases.values()))
     doc = {
         "kept": report.kept,
+        "branchBases": bases,
         "inProgress": report.in_progress,
         "deletedVersions": report.deleted_versions,
         "deletedKeys": report.deleted_keys,

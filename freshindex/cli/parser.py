@@ -150,7 +150,12 @@ def build_parser() -> argparse.ArgumentParser:
     g = sub.add_parser(
         "gc", parents=[common], help="delete versions no longer current, kept or referenced"
     )
-    g.add_argument("--keep", type=_positive, default=3)
+    g.add_argument("--keep", type=_positive, default=3, help="the newest N versions by seq")
+    g.add_argument(
+        "--no-branch-bases",
+        action="store_true",
+        help="do not also keep the version each local branch of --repo is answered from",
+    )
     g.set_defaults(func=ops.cmd_gc)
 
     sv = sub.add_parser(

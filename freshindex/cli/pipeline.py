@@ -41,7 +41,7 @@ def cmd_build(ctx: Context) -> int:
         raise FreshindexError(f"--shards must be between 1 and 4096, not {args.shards}")
 
     started = time.monotonic()
-    from freshindex.flows.runtime import flow_runtime, state_data
+    from freshindex.flows.runtime import flow_runtime, off_main_thread, state_data
 
     _quiet_dask_client(args.verbose)
     with flow_runtime(args.runner, args.workers, args.dask_address) as runtime:
@@ -51,13 +51,16 @@ def cmd_build(ctx: Context) -> int:
         heap.settle()  # the flow process's heap is Prefect's and the scheduler's
         ctx.out.progress(f"building {commit.id} into {uri}")
         with progress_bar(not args.json):
-            state = build_flow.with_options(task_runner=runtime.task_runner())(
-                repo=str(Path(repo.path).resolve()),
-                store=uri,
-                rev=str(commit.id),
-                shards=args.shards,
-                mirror_url=args.mirror_url,
-                return_state=True,
+            run = build_flow.with_options(task_runner=runtime.task_runner())
+            state = off_main_thread(
+                lambda: run(
+                    repo=str(Path(repo.path).resolve()),
+                    store=uri,
+                    rev=str(commit.id),
+                    shards=args.shards,
+                    mirror_url=args.mirror_url,
+                    return_state=True,
+                )
             )
         summary = state_data(state)
     summary["prefectApi"] = runtime.api_url
@@ -82,7 +85,7 @@ def cmd_build(ctx: Context) -> int:
 
 def cmd_update(ctx: Context) -> int:
     heap.hold()  # until the imports below are done: they make almost no garbage
-    from freshindex.core.gitrepo import resolve_commit
+    from freshindex.core.gitrepo import branch_of, resolve_commit
 
     args = ctx.args
     repo = ctx.repo
@@ -90,7 +93,7 @@ def cmd_update(ctx: Context) -> int:
     uri = ctx.store_uri()
     ctx.store().check_writable()
     started = time.monotonic()
-    from freshindex.flows.runtime import flow_runtime
+    from freshindex.flows.runtime import flow_runtime, off_main_thread
 
     _quiet_dask_client(args.verbose)
     # an update touches few shards: a thread pool unless --runner dask or a
@@ -101,12 +104,15 @@ def cmd_update(ctx: Context) -> int:
         heap.settle()
         ctx.out.progress(f"updating {uri} to {commit.id}")
         with progress_bar(not args.json):
-            summary = run_update(
-                str(Path(repo.path).resolve()),
-                uri,
-                str(commit.id),
-                runtime.task_runner(),
-                args.mirror_url,
+            summary = off_main_thread(
+                lambda: run_update(
+                    str(Path(repo.path).resolve()),
+                    uri,
+                    str(commit.id),
+                    runtime.task_runner(),
+                    args.mirror_url,
+                    branch_of(repo, args.rev),
+                )
             )
     summary["prefectApi"] = runtime.api_url
     summary["wallSeconds"] = round(time.monotonic() - started, 3)
@@ -119,6 +125,7 @@ def cmd_update(ctx: Context) -> int:
             print(
                 f"published {summary['version']} ({summary['mode']}: {summary['modeReason']}; "
                 f"{summary['shardsRewritten']} shard(s) rewritten, {summary['wallSeconds']} s)"
+                + (f" to {summary['pointer']}" if summary.get("branch") else "")
             )
 
     ctx.out.doc(summary, human)

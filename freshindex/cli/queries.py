@@ -52,7 +52,7 @@ def _query(ctx: Context, kind: str) -> int:
     from freshindex.query.answer import query_doc
 
     args = ctx.args
-    doc = query_doc(ctx.answerer(ctx.current()), kind, args.name, args.symbol_id)
+    doc = query_doc(ctx.answerer(), kind, args.name, args.symbol_id)
     results = doc["results"]
     what = args.name or f"--id {args.symbol_id}"
 
@@ -116,7 +116,7 @@ def cmd_refs(ctx: Context) -> int:
 
 
 def cmd_dump(ctx: Context) -> int:
-    answerer = ctx.answerer(ctx.current())
+    answerer = ctx.answerer()
     env = answerer.envelope.to_json()
     # JSON Lines: the envelope first, then one row a line in canonical order.
     sys.stdout.write(json.dumps({"envelope": env, "table": ctx.args.table}, sort_keys=True) + "\n")
@@ -131,7 +131,7 @@ def cmd_context(ctx: Context) -> int:
 
     args = ctx.args
     counter = load_counter(args.tokenizer)
-    answerer = ctx.answerer(ctx.current())
+    answerer = ctx.answerer()
     doc = answerer.envelope.to_json()
     doc.update(
         context_pkg.build(answerer, args.target, args.budget, args.changed, args.since, counter)

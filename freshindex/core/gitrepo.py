@@ -48,6 +48,38 @@ def resolve_commit(repo: pygit2.Repository, rev: str) -> pygit2.Commit:
     return commit
 
 
+MAIN_BRANCH_ENV = "FRESHINDEX_MAIN_BRANCH"
+
+
+def main_branch(repo: pygit2.Repository) -> str | None:
+    """The branch current.json follows: $FRESHINDEX_MAIN_BRANCH, else ``main``
+    or ``master``, whichever the repository has (None: neither, and every
+    update is main's)."""
+    named = os.environ.get(MAIN_BRANCH_ENV)
+    if named:
+        return named
+    local = set(repo.branches.local)
+    return next((b for b in ("main", "master") if b in local), None)
+
+
+def branch_of(repo: pygit2.Repository, rev: str) -> str | None:
+    """The local branch other than main's that ``rev`` names: a branch name,
+    ``refs/heads/NAME``, or HEAD while it is on such a branch. None for
+    main's branch, a commit, a tag or a detached HEAD."""
+    main = main_branch(repo)
+    if main is None:
+        return None
+    name: str | None = None
+    if rev == "HEAD":
+        if not repo.head_is_detached and not repo.head_is_unborn:
+            name = repo.head.shorthand
+    elif rev.startswith("refs/heads/"):
+        name = rev.removeprefix("refs/heads/")
+    elif rev in repo.branches.local:
+        name = rev
+    return name if name and name != main else None
+
+
 def head_commit(repo: pygit2.Repository) -> pygit2.Commit | None:
     if repo.head_is_unborn:
         return None

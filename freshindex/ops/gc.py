@@ -1,7 +1,9 @@
 """Garbage collection of versions nobody can reach any more.
 
 Kept: the current version, the newest ``keep`` complete versions (by seq),
-every table file a kept manifest references (an incremental version points at
+the versions branch pointers name (`update --rev BRANCH`), the versions
+local branches are answered from (``also_keep``: the nearest
+published ancestor of each branch's tip, query/bases.py), every table file a kept manifest references (an incremental version points at
 its ancestors' untouched shard files), every publication record (the audit
 trail), and every version still being built.
 
@@ -23,6 +25,7 @@ from freshindex.core.manifest import VersionState
 from freshindex.storage import Store
 from freshindex.storage.catalog import (
     VERSIONS,
+    branch_pointers,
     list_versions,
     read_manifest,
     read_pointer,
@@ -50,7 +53,11 @@ def _started(store: Store, version: str) -> datetime | None:
 
 
 def collect(
-    store: Store, keep: int = 3, lease: timedelta = DEFAULT_LEASE, now: datetime | None = None
+    store: Store,
+    keep: int = 3,
+    lease: timedelta = DEFAULT_LEASE,
+    now: datetime | None = None,
+    also_keep: set[str] | None = None,
 ) -> GcReport:
     now = now or datetime.now(UTC)
     report = GcReport()
@@ -61,6 +68,8 @@ def collect(
         if state == VersionState.COMPLETE:
             complete.append((read_manifest(store, version).seq, version))
     kept = {v for _seq, v in sorted(complete, reverse=True)[:keep]}
+    kept |= {v for v in also_keep or () if states.get(v) == VersionState.COMPLETE}
+    kept |= {p.version for p in branch_pointers(store).values()}
     if current is not None:
         kept.add(current.version)
     for version, state in states.items():

@@ -17,12 +17,15 @@ stale   — freshness cannot be proven (the indexed commit is not in the
 from __future__ import annotations
 
 import functools
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 import pygit2
 
+from freshindex.core.exceptions import FreshindexError
 from freshindex.indexer.config import CONFIG_FILE, IndexConfig, parse_config
 from freshindex.indexer.document import SNIFF_BYTES, classify
 from freshindex.indexer.extract import ParseBudgetExceeded, extract
@@ -30,12 +33,14 @@ from freshindex.indexer.languages import grammar_versions, indexer_digest
 from freshindex.indexer.schema import EDGES, SORT_KEYS, SYMBOLS
 from freshindex.query import lookup as query
 from freshindex.query import references
+from freshindex.query.bases import Base, Published, PublishedIndex, choose_base
 from freshindex.query.freshness import Envelope, Freshness, Relation, basic_envelope
 from freshindex.query.guard import WorktreeGuard
 from freshindex.query.link import Linker, table_linker
 from freshindex.query.overlay import Overlay, build_overlay, change_set, worktree_index
 from freshindex.query.reader import IndexVersion
 from freshindex.query.worktree import WorktreeState, scan
+from freshindex.storage import Store
 
 # A partial answer reads at most this many candidate files (those whose bytes
 # contain the name), so an over-budget query stays bounded on a large repo.
@@ -248,8 +253,82 @@ def version_problems(version: IndexVersion) -> list[str]:
     return problems
 
 
+def head_commit(repo: pygit2.Repository) -> str | None:
+    try:
+        return str(repo.head.target)
+    except (pygit2.GitError, KeyError):  # unborn HEAD
+        return None
+
+
+class Bases:
+    """Base selection (query/bases.py) for one store: which published version
+    answers for this HEAD, with the versions it loaded kept for the next
+    question (at most ``keep``, least recently used out; the service keeps
+    them with their rows in memory)."""
+
+    def __init__(
+        self, store: Store, in_memory: bool = False, keep: int = 3, max_age: float = 0.0
+    ) -> None:
+        self.store = store
+        self.in_memory = in_memory
+        self.keep = keep
+        self.published = PublishedIndex(store, max_age)
+        self._loaded: OrderedDict[str, IndexVersion] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def version(self, version_id: str) -> IndexVersion:
+        with self._lock:
+            found = self._loaded.get(version_id)
+            if found is not None:
+                self._loaded.move_to_end(version_id)
+                return found
+        loaded = IndexVersion.load(self.store, version_id)  # outside the lock: seconds at scale
+        if self.in_memory:
+            loaded = loaded.in_memory()
+        with self._lock:
+            self._loaded[version_id] = loaded
+            while len(self._loaded) > self.keep:
+                self._loaded.popitem(last=False)
+        return loaded
+
+    def loaded(self) -> list[str]:
+        with self._lock:
+            return list(self._loaded)
+
+    def select(self, repo: pygit2.Repository, current: IndexVersion) -> tuple[IndexVersion, Base]:
+        config = worktree_config(repo)
+        current_id = current.manifest.versionId
+
+        def problem_of(version_id: str) -> str | None:
+            try:
+                version = current if version_id == current_id else self.version(version_id)
+            except FreshindexError as err:
+                return str(err)
+            problems = version_problems(version)
+            if config.digest != version.manifest.configDigest:
+                problems.append(f"configuration ({CONFIG_FILE}) differs")
+            return "; ".join(problems) or None
+
+        def candidates() -> list[Published]:
+            published = self.published.refresh()
+            pointer = current.pointer
+            if pointer is not None and pointer.reason == "rollback":
+                # what was published after the version rolled back to is suspect
+                published = [p for p in published if p.seq <= pointer.seq]
+            return published
+
+        base = choose_base(repo, head_commit(repo), current.manifest, candidates, problem_of)
+        chosen = current if base.version == current_id else self.version(base.version)
+        return chosen, base
+
+
 def evaluate(
-    repo: pygit2.Repository, version: IndexVersion, use_overlay: bool = True, parse_now: bool = True
+    repo: pygit2.Repository,
+    version: IndexVersion,
+    use_overlay: bool = True,
+    parse_now: bool = True,
+    base: Base | None = None,
+    current: str | None = None,
 ) -> Answerer:
     """The envelope, and the overlay when answers need one.
 
@@ -274,6 +353,9 @@ def evaluate(
             "current version was rolled back and trails HEAD: diagnostics only until the requested rebuild"
         )
     env = basic_envelope(repo, version.manifest, wt, problems)
+    env.currentVersion = current or (version.manifest.versionId if version.pointer else None)
+    if base is not None:
+        env.baseReason = base.reason
     # A diverged HEAD goes on like an ancestor: the overlay replaces every path
     # that differs between the indexed tree and the worktree, so index plus
     # overlay is the worktree's for any indexed commit the repository has.

@@ -47,14 +47,21 @@ class Envelope:
     dirtyFiles: int
     reasons: list[str] = field(default_factory=list)
     submodules: list[dict[str, Any]] = field(default_factory=list)
+    # the pointer's version, and why the answer's base was chosen
+    # (query/bases.py): they differ from indexVersion on a branch
+    currentVersion: str | None = None
+    baseReason: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "indexVersion": self.indexVersion,
             "indexCommit": self.indexCommit,
-            # the version answers start from: today always the current one
+            # the version answers start from (query/bases.py): the same as
+            # indexVersion, which has always named the version answers use
             "baseVersion": self.indexVersion,
             "baseCommit": self.indexCommit,
+            "baseReason": self.baseReason,
+            "currentVersion": self.currentVersion,
             "headCommit": self.headCommit,
             "worktreeTree": self.worktreeTree,
             "dirty": self.dirty,

@@ -20,7 +20,7 @@ from freshindex.core.exceptions import BadInput
 from freshindex.ops.health import HealthChecker
 from freshindex.ops.metrics import Metrics
 from freshindex.query import context as context_pkg
-from freshindex.query.answer import evaluate, query_doc
+from freshindex.query.answer import Answerer, Bases, evaluate, query_doc
 from freshindex.query.reader import IndexVersion
 from freshindex.storage import Store
 
@@ -56,7 +56,7 @@ class Updater:
         self._context = contextvars.copy_context()
 
     def update(self, repo: pygit2.Repository, rev: str) -> dict[str, Any]:
-        from freshindex.core.gitrepo import resolve_commit
+        from freshindex.core.gitrepo import branch_of, resolve_commit
 
         commit = resolve_commit(repo, rev)  # a bad REV is the caller's, before any queueing
         asked = time.monotonic()
@@ -69,6 +69,7 @@ class Updater:
                 str(commit.id),
                 self.runner(),
                 self.mirror_url,
+                branch_of(repo, rev),
             )
         summary["queuedSeconds"] = round(started - asked, 3)
         summary["wallSeconds"] = round(time.monotonic() - started, 3)
@@ -85,6 +86,9 @@ class QueryService:
         self._lock = threading.Lock()
         # the version with its rows in memory (query/memory.py)
         self.version = IndexVersion.current(store).in_memory()
+        # other published versions a branch's HEAD is answered from
+        # (query/bases.py), in memory too, the three last used
+        self.bases = Bases(store, in_memory=True, keep=3, max_age=2.0)
 
     def reload(self) -> str:
         """Load the current version beside the one serving, then swap: a
@@ -94,13 +98,22 @@ class QueryService:
             self.version = loaded
             return loaded.manifest.versionId
 
+    def _evaluate(self, parse_now: bool = True) -> Answerer:
+        """The answerer for this moment: the base for HEAD, its envelope and overlay."""
+        repo = self._repo()
+        current = self.version  # one object for the whole answer, whatever reload does
+        version, base = self.bases.select(repo, current)
+        return evaluate(
+            repo, version, parse_now=parse_now, base=base, current=current.manifest.versionId
+        )
+
     def _repo(self) -> pygit2.Repository:
         return pygit2.Repository(
             self.repo_path
         )  # one per request: pygit2 objects are not thread-safe
 
     def answer(self, kind: str, params: dict[str, str]) -> tuple[int, dict[str, Any]]:
-        answerer = evaluate(self._repo(), self.version)
+        answerer = self._evaluate()
         if answerer.overlay is not None:
             self.metrics.overlay_parse.observe(answerer.overlay_seconds)
         if kind == "context":
@@ -137,27 +150,27 @@ class QueryService:
         return 409, {"error": f"update {outcome}: {summary.get('reason')}", **summary}
 
     def status(self) -> dict[str, Any]:
-        return evaluate(self._repo(), self.version, parse_now=False).envelope.to_json()
+        return self._evaluate(parse_now=False).envelope.to_json()
 
     # -- what the MCP tools ask (service/mcp.py) -------------------------------
 
     def query(self, kind: str, name: str | None, symbol_id: str | None = None) -> dict[str, Any]:
         """defs or refs of a target (query/references.py): the envelope,
         results with their blobs."""
-        doc = query_doc(evaluate(self._repo(), self.version), kind, name, symbol_id)
+        doc = query_doc(self._evaluate(), kind, name, symbol_id)
         self.metrics.queries.labels(kind, doc["freshness"]).inc()
         return doc
 
     def context(
         self, target: str | None, budget: int, changed: bool = False, since: str | None = None
     ) -> dict[str, Any]:
-        doc = _context_doc(evaluate(self._repo(), self.version), target, budget, changed, since)
+        doc = _context_doc(self._evaluate(), target, budget, changed, since)
         self.metrics.queries.labels("context", doc["freshness"]).inc()
         return doc
 
     def source(self, path: str, start: int, end: int | None, max_lines: int) -> dict[str, Any]:
         """Lines ``start..end`` of a worktree file as it is now, with its blob OID."""
-        answerer = evaluate(self._repo(), self.version, parse_now=False)
+        answerer = self._evaluate(parse_now=False)
         rel = answerer.guard.relative(path)
         file = answerer.guard.path(rel)
         if not file.is_file():
