@@ -11,4 +11,7 @@ PY=${PYTHON:-python3}
 .venv/bin/ruff check .
 .venv/bin/mypy
 .venv/bin/lint-imports --no-cache
-exec .venv/bin/python -m pytest "$@"
+# two test processes (pytest-xdist): half the suite's wall is waiting (leases,
+# killed processes, servers starting), and each process has its own Prefect
+# API and S3 server (session fixtures)
+exec .venv/bin/python -m pytest -n "${FRESHINDEX_TEST_PROCESSES:-2}" "$@"
