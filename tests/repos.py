@@ -215,3 +215,15 @@ EXPECTED_REFS = [
     ("new", "rust/src/lib.rs", 12, None),
     ("load", "java/com/example/UserService.java", 5, None),
 ]
+
+
+def recipe_tree(repo: Path) -> str:
+    """The reference article's worktreeTree recipe, with git itself, in a
+    temporary index: read-tree HEAD, add -A, write-tree."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
+        git(repo, "read-tree", "HEAD", env=env)
+        git(repo, "-c", "core.filemode=true", "add", "-A", "--", ".", env=env)
+        return git(repo, "write-tree", env=env)

@@ -12,7 +12,6 @@ import contextlib
 import json
 import os
 import subprocess
-import tempfile
 import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -30,21 +29,12 @@ from freshindex.service import QueryService
 from freshindex.service.http import serve
 from freshindex.storage import open_store
 from tests.conftest import BIN
-from tests.repos import SAMPLE_FILES, commit_all, git, make_repo, write_files
+from tests.repos import SAMPLE_FILES, commit_all, git, make_repo, recipe_tree, write_files
 from tests.test_service import serving
 
 pytestmark = pytest.mark.slow
 
 TOOLS = {"index_status", "find_definitions", "find_references", "get_context", "read_source"}
-
-
-def recipe_tree(repo: Path) -> str:
-    """The reference article's recipe, with git itself, in a temporary index."""
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
-        git(repo, "read-tree", "HEAD", env=env)
-        git(repo, "-c", "core.filemode=true", "add", "-A", "--", ".", env=env)
-        return git(repo, "write-tree", env=env)
 
 
 def cli_status(repo: Path, store: str) -> dict[str, Any]:

@@ -103,7 +103,7 @@ def test_queries_and_metrics(served) -> None:  # type: ignore[no-untyped-def]
     for metric in (
         "freshindex_index_lag_commits 0.0",
         "freshindex_incremental_queue_age_seconds 0.0",
-        "freshindex_recrawls",
+        "freshindex_update_fallbacks",
         "freshindex_tombstones 0.0",
         'freshindex_queries_total{freshness="exact",kind="defs"} 1.0',
         'freshindex_query_fallbacks_total{kind="refs"} 1.0',

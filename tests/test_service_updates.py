@@ -57,7 +57,7 @@ def warm(prefect_api: str, tmp_path: Path, store_uri: str) -> Iterator[tuple[Pat
 
 
 def store_gauges(exposition: bytes) -> list[str]:
-    names = ("freshindex_recrawls", "freshindex_tombstones", "freshindex_last_")
+    names = ("freshindex_update_fallbacks", "freshindex_tombstones", "freshindex_last_")
     return [line for line in exposition.decode().splitlines() if line.startswith(names)]
 
 

@@ -68,6 +68,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     b.set_defaults(func=pipeline.cmd_build)
 
+    watching = _Parser(add_help=False)
+    watching.add_argument(
+        "--no-watch",
+        action="store_true",
+        help="rescan the worktree for every answer instead of watching it (query/watch.py)",
+    )
+
     updating = _Parser(add_help=False)  # how updates run
     updating.add_argument("--workers", type=_positive, default=None)
     updating.add_argument("--dask-address", default=None)
@@ -159,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.set_defaults(func=ops.cmd_gc)
 
     sv = sub.add_parser(
-        "serve", parents=[common, updating], help="query service over HTTP, MCP at /mcp"
+        "serve", parents=[common, updating, watching], help="query service over HTTP, MCP at /mcp"
     )
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=int, default=8321)
@@ -171,7 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.set_defaults(func=serve.cmd_serve)
 
     mc = sub.add_parser(
-        "mcp", parents=[common, updating], help="MCP server on stdio, for coding agents"
+        "mcp", parents=[common, updating, watching], help="MCP server on stdio, for coding agents"
     )
     mc.add_argument(
         "--updates", action="store_true", help="offer the request_update tool (runs updates here)"

@@ -26,7 +26,9 @@ def _service(ctx: Context, stack: contextlib.ExitStack) -> Any:
 
         runtime = stack.enter_context(flow_runtime(args.runner, args.workers, args.dask_address))
         updater = Updater(ctx.store_uri(), runtime.task_runner, args.mirror_url)
-    return QueryService(ctx.repo, store, updater)
+    service = QueryService(ctx.repo, store, updater, watch=not args.no_watch)
+    stack.callback(service.close)
+    return service
 
 
 def cmd_serve(ctx: Context) -> int:

@@ -2,7 +2,8 @@
 
 Process-local counters (queries, fallbacks, rejections, overlay parse time)
 plus gauges recomputed from the store and the repository at scrape time
-(lag, queue age, recrawls, tombstones, last build/update duration and rows).
+(lag, queue age, update fallbacks, tombstones, last build/update duration and rows;
+the worktree watcher's recrawls by cause).
 """
 
 from __future__ import annotations
@@ -62,8 +63,16 @@ class Metrics:
             registry=r,
         )
         self.recrawls = Gauge(
-            "freshindex_recrawls",
+            # was freshindex_recrawls: that name is the watcher's counter now
+            "freshindex_update_fallbacks",
             "Published versions that fell back to a full or shard rebuild",
+            registry=r,
+        )
+        self.recrawls_total = Counter(
+            "freshindex_recrawls",  # exposed as freshindex_recrawls_total
+            "Full worktree rescans a watcher's doubt forced, by cause "
+            "(start, stopped, sync-timeout, timer, git)",
+            ["cause"],
             registry=r,
         )
         self.tombstones = Gauge(

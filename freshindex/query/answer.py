@@ -329,6 +329,7 @@ def evaluate(
     parse_now: bool = True,
     base: Base | None = None,
     current: str | None = None,
+    wt: WorktreeState | None = None,
 ) -> Answerer:
     """The envelope, and the overlay when answers need one.
 
@@ -338,7 +339,7 @@ def evaluate(
     Raises VerificationFailed when a table file of the version is missing or
     does not match its manifest: nothing is answered from it."""
     version.verified()
-    wt = scan(repo)
+    wt = wt or scan(repo)  # a watcher's proven checkpoint, else a scan now
     config = worktree_config(repo)
     problems = version_problems(version)
     if config.digest != version.manifest.configDigest:

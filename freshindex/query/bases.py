@@ -164,9 +164,10 @@ def nearest_published_ancestor(
 ) -> tuple[Published, int] | None:
     """The published version of the first of HEAD's ancestors (HEAD included)
     that has one, in topological order, and how many commits were walked to
-    reach it. Of several versions of one commit, the latest."""
+    reach it. Of several versions of one commit, main's latest (``published``
+    lists branch versions first, then main's by seq)."""
     by_commit: dict[str, Published] = {}
-    for p in published:  # in seq order: the latest wins
+    for p in published:  # the last one listed wins
         by_commit[p.commit] = p
     if not by_commit:
         return None

@@ -51,6 +51,10 @@ class Envelope:
     # (query/bases.py): they differ from indexVersion on a branch
     currentVersion: str | None = None
     baseReason: str | None = None
+    # with a watcher (serve, mcp: query/watch.py): the event seq worktreeTree
+    # reflects, and "checkpoint" (reused, proven by a cookie) or "scan"
+    worktreeSeq: int | None = None
+    worktreeSource: str = "scan"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -62,6 +66,8 @@ class Envelope:
             "baseCommit": self.indexCommit,
             "baseReason": self.baseReason,
             "currentVersion": self.currentVersion,
+            "worktreeSeq": self.worktreeSeq,
+            "worktreeSource": self.worktreeSource,
             "headCommit": self.headCommit,
             "worktreeTree": self.worktreeTree,
             "dirty": self.dirty,

@@ -22,6 +22,7 @@ from freshindex.ops.metrics import Metrics
 from freshindex.query import context as context_pkg
 from freshindex.query.answer import Answerer, Bases, evaluate, query_doc
 from freshindex.query.reader import IndexVersion
+from freshindex.query.watch import Watcher
 from freshindex.storage import Store
 
 log = logging.getLogger("freshindex")
@@ -77,7 +78,13 @@ class Updater:
 
 
 class QueryService:
-    def __init__(self, repo: pygit2.Repository, store: Store, updater: Updater | None = None):
+    def __init__(
+        self,
+        repo: pygit2.Repository,
+        store: Store,
+        updater: Updater | None = None,
+        watch: bool = False,
+    ):
         self.repo_path = repo.path
         self.store = store
         self.updater = updater
@@ -89,6 +96,13 @@ class QueryService:
         # other published versions a branch's HEAD is answered from
         # (query/bases.py), in memory too, the three last used
         self.bases = Bases(store, in_memory=True, keep=3, max_age=2.0)
+        # the worktree proof from a watcher's checkpoint when nothing changed
+        # (query/watch.py); without one, every answer scans
+        self.watcher = Watcher(repo).start() if watch and repo.workdir else None
+
+    def close(self) -> None:
+        if self.watcher is not None:
+            self.watcher.stop()
 
     def reload(self) -> str:
         """Load the current version beside the one serving, then swap: a
@@ -102,10 +116,22 @@ class QueryService:
         """The answerer for this moment: the base for HEAD, its envelope and overlay."""
         repo = self._repo()
         current = self.version  # one object for the whole answer, whatever reload does
+        seen = self.watcher.observe(repo) if self.watcher is not None else None
+        if seen is not None and seen.cause not in (None, "changed"):
+            self.metrics.recrawls_total.labels(seen.cause).inc()
         version, base = self.bases.select(repo, current)
-        return evaluate(
-            repo, version, parse_now=parse_now, base=base, current=current.manifest.versionId
+        answerer = evaluate(
+            repo,
+            version,
+            parse_now=parse_now,
+            base=base,
+            current=current.manifest.versionId,
+            wt=seen.state if seen is not None else None,
         )
+        if seen is not None:
+            answerer.envelope.worktreeSeq = seen.seq
+            answerer.envelope.worktreeSource = seen.source
+        return answerer
 
     def _repo(self) -> pygit2.Repository:
         return pygit2.Repository(

@@ -6,7 +6,8 @@ clean and with 10 dirty files:
 
 - ``/defs`` and ``/refs`` in process (QueryService.answer) and over HTTP
   (the FastAPI/uvicorn service on 127.0.0.1), p50 and p99;
-- ``/status`` over HTTP;
+- ``/status`` over HTTP, and status in process with and without the
+  worktree watcher of serve/mcp (query/watch.py);
 - ``git grep -w NAME`` started as a new process, the peer an agent would
   otherwise use;
 
@@ -70,6 +71,8 @@ def measure(n: int, root: Path, repeat: int) -> list[tuple[str, str, str]]:
     )
     build_s = time.perf_counter() - t0
     service = QueryService(open_repo(repo), open_store(store))
+    # the same service with the worktree watcher serve and mcp start (query/watch.py)
+    watched = QueryService(open_repo(repo), open_store(store), watch=True)
     server = serve(service, "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}"
@@ -114,12 +117,28 @@ def measure(n: int, root: Path, repeat: int) -> list[tuple[str, str, str]]:
                 "",
             ),
             (f"{state}: /status over HTTP p50/p99 (ms)", fmt(timings(http("/status"), repeat)), ""),
+            (
+                f"{state}: status in process, scanning p50/p99 (ms)",
+                fmt(timings(service.status, repeat)),
+                "",
+            ),
+            (
+                f"{state}: status in process, watcher p50/p99 (ms)",
+                fmt(timings(watched.status, repeat)),
+                "",
+            ),
+            (
+                f"{state}: defs in process, watcher p50/p99 (ms)",
+                fmt(timings(lambda: watched.answer("defs", {"name": "f123"}), repeat)),
+                "",
+            ),
             (f"{state}: git grep -w f123 p50/p99 (ms)", fmt(timings(grep("f123"), repeat)), ""),
             (f"{state}: git grep -w g7 p50/p99 (ms)", fmt(timings(grep("g7"), repeat)), ""),
         ]
     rows.append(("service RSS (MB)", f"{psutil.Process().memory_info().rss / 1e6:.0f}", ""))
     server.shutdown()
     server.server_close()
+    watched.close()
     return rows
 
 
