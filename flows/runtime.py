@@ -131,8 +131,10 @@ class EmbeddedApi:
 
         port = _free_port()
         self.url = f"http://127.0.0.1:{port}/api"
-        self.log_path = _cache_dir() / "prefect-server.log"
+        # one log per command (two may run at once); kept only when it failed
+        self.log_path = _cache_dir() / f"prefect-server-{os.getpid()}.log"
         self._log = self.log_path.open("wb")
+        self.failed = False
         cmd = [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1"]
         cmd += ["--port", str(port), "--no-ui", "--no-scheduler", "--no-late-runs"]
         cmd += ["--analytics-off", "--log-level", "WARNING"]
@@ -152,6 +154,7 @@ class EmbeddedApi:
         with httpx.Client(timeout=2) as http:
             while time.monotonic() < deadline:
                 if self.process.poll() is not None:
+                    self.failed = True
                     raise CheckFailed(
                         f"the local Prefect API exited with status {self.process.returncode}"
                         f" (its log: {self.log_path})"
@@ -160,8 +163,12 @@ class EmbeddedApi:
                     if http.get(f"{self.url}/health").status_code == 200:
                         return
                 time.sleep(0.1)
+        self.failed = True
         self.stop()
-        raise CheckFailed(f"the local Prefect API did not start in {self.START_SECONDS:.0f} s")
+        raise CheckFailed(
+            f"the local Prefect API did not start in {self.START_SECONDS:.0f} s"
+            f" (its log: {self.log_path})"
+        )
 
     def stop(self) -> None:
         import subprocess
@@ -174,6 +181,8 @@ class EmbeddedApi:
                 self.process.kill()
                 self.process.wait()
         self._log.close()
+        if not self.failed:
+            self.log_path.unlink(missing_ok=True)
 
 
 @contextlib.contextmanager
