@@ -169,3 +169,24 @@ def test_a_bare_repository_cannot_be_watched(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="bare"):
         Watcher(open_repo(tmp_path / "bare.git"))
     shutil.rmtree(tmp_path / "bare.git")
+
+
+def test_a_worktree_moved_under_the_service_is_unknown_and_unhealthy(
+    served: tuple[Path, QueryService],
+) -> None:
+    repo, service = served
+    assert proven(repo, service)["freshness"] == "exact"
+    moved = repo.with_name("moved-away")
+    repo.rename(moved)
+    doc = service.status()  # an answer that proves nothing, not an error
+    assert doc["relation"] == "unknown" and doc["freshness"] == "stale", doc
+    assert "is gone" in doc["reasons"][0]
+    code, health = service.healthz()
+    assert code == 503 and any("is gone" in p for p in health["problems"])
+    from freshindex.core.exceptions import WorktreeGone
+
+    with pytest.raises(WorktreeGone, match="is gone"):  # a query: one line over HTTP/MCP
+        service.query("defs", "persist")
+    moved.rename(repo)  # back: the service never went down
+    assert proven(repo, service)["freshness"] == "exact"
+    assert service.healthz()[0] == 200

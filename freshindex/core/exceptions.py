@@ -64,6 +64,10 @@ class CheckFailed(FreshindexError):
     exit_code = 1
 
 
+class WorktreeGone(CheckFailed):
+    """The repository a running service answers for was deleted or moved."""
+
+
 class ValidationFailed(CheckFailed):
     """A built version failed validation; it was marked failed and not published."""
 

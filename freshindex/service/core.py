@@ -16,11 +16,12 @@ from typing import Any
 
 import pygit2
 
-from freshindex.core.exceptions import BadInput
+from freshindex.core.exceptions import BadInput, WorktreeGone
 from freshindex.ops.health import HealthChecker
 from freshindex.ops.metrics import Metrics
 from freshindex.query import context as context_pkg
 from freshindex.query.answer import Answerer, Bases, evaluate, query_doc
+from freshindex.query.freshness import Envelope, Freshness, Relation
 from freshindex.query.reader import IndexVersion
 from freshindex.query.watch import Watcher
 from freshindex.storage import Store
@@ -134,9 +135,14 @@ class QueryService:
         return answerer
 
     def _repo(self) -> pygit2.Repository:
-        return pygit2.Repository(
-            self.repo_path
-        )  # one per request: pygit2 objects are not thread-safe
+        """One per request (pygit2 objects are not thread-safe); WorktreeGone
+        when the repository was deleted or moved under the service."""
+        try:
+            return pygit2.Repository(self.repo_path)
+        except pygit2.GitError as err:
+            raise WorktreeGone(
+                f"the repository at {self.repo_path} is gone (deleted or moved): {err}"
+            ) from err
 
     def answer(self, kind: str, params: dict[str, str]) -> tuple[int, dict[str, Any]]:
         answerer = self._evaluate()
@@ -176,7 +182,14 @@ class QueryService:
         return 409, {"error": f"update {outcome}: {summary.get('reason')}", **summary}
 
     def status(self) -> dict[str, Any]:
-        return self._evaluate(parse_now=False).envelope.to_json()
+        try:
+            return self._evaluate(parse_now=False).envelope.to_json()
+        except WorktreeGone as err:  # an answer, not an error: nothing can be proven
+            m = self.version.manifest
+            return Envelope(
+                m.versionId, m.sourceCommit, None, "", False, Relation.UNKNOWN,
+                Freshness.STALE, None, 0, 0, [str(err)], currentVersion=m.versionId,
+            ).to_json()  # fmt: skip
 
     # -- what the MCP tools ask (service/mcp.py) -------------------------------
 
@@ -226,6 +239,9 @@ class QueryService:
     def healthz(self) -> tuple[int, dict[str, Any]]:
         result = self.health.check(loaded_version=self.version.manifest.versionId)
         result["loaded"] = self.version.manifest.versionId
+        if not Path(self.repo_path).is_dir():
+            result["healthy"] = False
+            result["problems"].append(f"the repository at {self.repo_path} is gone")
         return (200 if result["healthy"] else 503), result
 
     def scrape(self) -> bytes:
