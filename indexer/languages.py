@@ -126,12 +126,21 @@ def grammar_versions(languages: list[str] | None = None) -> dict[str, str]:
     out: dict[str, str] = {}
     for name in sorted(languages or LANGUAGES):
         spec = LANGUAGES[name]
-        try:
-            out[name] = f"{spec.distribution}=={importlib.metadata.version(spec.distribution)}"
-        except importlib.metadata.PackageNotFoundError:  # pragma: no cover - broken install
-            out[name] = f"{spec.distribution}==unknown"
-    out["tree-sitter"] = importlib.metadata.version("tree-sitter")
+        out[name] = f"{spec.distribution}=={_installed(spec.distribution)}"
+    out["tree-sitter"] = _installed("tree-sitter")
     return out
+
+
+@functools.cache
+def _installed(distribution: str) -> str:
+    """A distribution's version, read once per process: the grammars this
+    process parses with are the ones it loaded, whatever is installed later
+    (every answer of a service compares them with its version's; reading the
+    metadata each time was a third of a warm status)."""
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - broken install
+        return "unknown"
 
 
 @functools.cache

@@ -50,9 +50,15 @@ class TableSet:
     store: Store
     tables: list[TableEntry]
 
+    @functools.cached_property
+    def _local_paths(self) -> dict[str, str | None]:
+        """Each table file's path in a local store (None in S3), made once:
+        every answer checks every file (verified)."""
+        return {t.key: self.store.local_path(t.key) for t in self.tables}
+
     def _file(self, entry: TableEntry) -> str:
         """A local path of the table file, its digest checked (once per process)."""
-        local = self.store.local_path(entry.key)
+        local = self._local_paths.get(entry.key) or self.store.local_path(entry.key)
         if local is not None:
             problem = local_file_problem(entry, local)
             if problem:
