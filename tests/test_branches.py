@@ -6,46 +6,14 @@ Each scenario is compared with a from-scratch build of the same tree."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from freshindex.cli import main
+from tests.branch_helpers import build, cli, dump, from_scratch
 from tests.repos import SAMPLE_FILES, commit_all, git, make_repo, write_files
 
 pytestmark = pytest.mark.slow
-
-
-def cli(capsys: pytest.CaptureFixture[str], repo: Path, *argv: str) -> tuple[int, str]:
-    code = main(["--repo", str(repo), *argv])
-    return code, capsys.readouterr().out
-
-
-def build(capsys: pytest.CaptureFixture[str], repo: Path, store: str) -> None:
-    code, _ = cli(capsys, repo, "--store", store, "build", "--runner", "threads", "--shards", "4")
-    assert code == 0
-
-
-def dump(capsys: pytest.CaptureFixture[str], repo: Path, store: str) -> dict[str, list[str]]:
-    out = {}
-    for table in ("symbols", "edges"):
-        code, text = cli(capsys, repo, "--store", store, "dump", "--table", table, "--no-ids")
-        assert code == 0
-        out[table] = text.splitlines()[1:]
-    return out
-
-
-def from_scratch(
-    capsys: pytest.CaptureFixture[str], repo: Path, tmp_path: Path
-) -> dict[str, list[str]]:
-    """A fresh build of the worktree as it is: a copy, everything committed."""
-    copy = tmp_path / "scratch"
-    shutil.copytree(repo, copy, symlinks=True)
-    commit_all(copy, "the worktree as it is")
-    store = (tmp_path / "scratch-store").as_uri()
-    build(capsys, copy, store)
-    return dump(capsys, copy, store)
 
 
 @pytest.fixture

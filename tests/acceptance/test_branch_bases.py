@@ -9,50 +9,17 @@ build of the same tree."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from freshindex.cli import main
 from freshindex.core.gitrepo import open_repo
 from freshindex.service.core import QueryService
 from freshindex.storage import open_store
+from tests.branch_helpers import build, cli, dump, from_scratch
 from tests.repos import SAMPLE_FILES, commit_all, git, make_repo, write_files
 
 pytestmark = pytest.mark.slow
-
-
-def cli(capsys: pytest.CaptureFixture[str], repo: Path, *argv: str) -> tuple[int, str]:
-    code = main(["--repo", str(repo), *argv])
-    return code, capsys.readouterr().out
-
-
-def build(capsys: pytest.CaptureFixture[str], repo: Path, store: str) -> str:
-    code, out = cli(capsys, repo, "--store", store, "--json", "build", "--runner", "threads",
-                    "--shards", "4")  # fmt: skip
-    assert code == 0, out
-    return str(json.loads(out)["version"])
-
-
-def dump(capsys: pytest.CaptureFixture[str], repo: Path, store: str) -> dict[str, list[str]]:
-    out = {}
-    for table in ("symbols", "edges"):
-        code, text = cli(capsys, repo, "--store", store, "dump", "--table", table, "--no-ids")
-        assert code == 0
-        out[table] = text.splitlines()[1:]
-    return out
-
-
-def from_scratch(
-    capsys: pytest.CaptureFixture[str], repo: Path, tmp_path: Path
-) -> dict[str, list[str]]:
-    copy = tmp_path / "scratch"
-    shutil.copytree(repo, copy, symlinks=True)
-    commit_all(copy, "the worktree as it is")
-    store = (tmp_path / "scratch-store").as_uri()
-    build(capsys, copy, store)
-    return dump(capsys, copy, store)
 
 
 def status(capsys: pytest.CaptureFixture[str], repo: Path, store: str) -> dict:  # type: ignore[type-arg]
