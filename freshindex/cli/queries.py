@@ -21,9 +21,9 @@ def cmd_status(ctx: Context) -> int:
         version, problem = None, f"current version fails verification: {err}"
     if doc is None:
         from freshindex.query.freshness import basic_envelope
-        from freshindex.query.worktree import scan
+        from freshindex.query.worktree import read_worktree
 
-        doc = basic_envelope(ctx.repo, None, scan(ctx.repo), []).to_json()
+        doc = basic_envelope(ctx.repo, None, read_worktree(ctx.repo), []).to_json()
         if problem:
             doc["reasons"] = [problem]
     if version is not None:

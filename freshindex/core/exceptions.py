@@ -68,6 +68,11 @@ class WorktreeGone(CheckFailed):
     """The repository a running service answers for was deleted or moved."""
 
 
+class WorktreeMoving(CheckFailed):
+    """HEAD kept moving while the worktree was read (git commands in a loop):
+    no state could be read whole. Asking again usually succeeds."""
+
+
 class ValidationFailed(CheckFailed):
     """A built version failed validation; it was marked failed and not published."""
 

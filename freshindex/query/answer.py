@@ -39,7 +39,7 @@ from freshindex.query.guard import WorktreeGuard
 from freshindex.query.link import Linker, table_linker
 from freshindex.query.overlay import Overlay, build_overlay, change_set, worktree_index
 from freshindex.query.reader import IndexVersion
-from freshindex.query.worktree import WorktreeState, scan
+from freshindex.query.worktree import WorktreeState, read_worktree
 from freshindex.storage import Store
 
 # A partial answer reads at most this many candidate files (those whose bytes
@@ -339,7 +339,7 @@ def evaluate(
     Raises VerificationFailed when a table file of the version is missing or
     does not match its manifest: nothing is answered from it."""
     version.verified()
-    wt = wt or scan(repo)  # a watcher's proven checkpoint, else a scan now
+    wt = wt or read_worktree(repo)  # a watcher's proven checkpoint, else a read now
     config = worktree_config(repo)
     problems = version_problems(version)
     if config.digest != version.manifest.configDigest:

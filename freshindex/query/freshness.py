@@ -172,6 +172,8 @@ def basic_envelope(
             f"absent (invalid-path: {invalid[0]!r})"
         )
     fresh = Freshness.EXACT if not reasons else Freshness.STALE
+    if wt.note:  # how the worktree was read; it does not change what was proven
+        reasons.append(wt.note)
     return Envelope(
         manifest.versionId,
         manifest.sourceCommit,

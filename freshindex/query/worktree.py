@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, field
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pygit2
 
-from freshindex.core.exceptions import BadInput
+from freshindex.core.exceptions import BadInput, WorktreeMoving
 from freshindex.core.manifest import Submodule
 from freshindex.core.tree import storable_path
 
@@ -42,6 +44,17 @@ _INDEX_CHANGED = (
 )
 
 
+# a file's state against HEAD's tree: (blob or gitlink OID, mode), None: deleted
+Edit = tuple[pygit2.Oid, int] | None
+
+# How long an answer waits for a git operation in progress (an index.lock
+# younger than LOCK_STALE_SECONDS) to finish before it reads the worktree anyway.
+LOCK_WAIT_SECONDS = 0.5
+LOCK_STALE_SECONDS = 10.0
+# HEAD moved while the worktree was read (a commit or checkout ran): read again
+HEAD_RETRIES = 5
+
+
 @dataclass(frozen=True)
 class WorktreeState:
     head: str | None
@@ -52,6 +65,11 @@ class WorktreeState:
     )  # path -> "modified" | "deleted" | "added"
     submodules: list[Submodule] = field(default_factory=list)
     dirty_submodules: list[str] = field(default_factory=list)
+    # git path -> its state where it differs from HEAD's tree: what a re-hash
+    # of a few paths (rehash) starts from
+    edits: dict[str, Edit] = field(default_factory=dict, compare=False)
+    # how the read went when it was not plain (a git operation in progress)
+    note: str | None = field(default=None, compare=False)
 
     @property
     def dirty(self) -> bool:
@@ -68,17 +86,80 @@ def _mode_of(st: os.stat_result, filemode: bool, old_mode: int | None) -> int:
     return pygit2.GIT_FILEMODE_BLOB
 
 
+def read_worktree(repo: pygit2.Repository, lock_wait: float = LOCK_WAIT_SECONDS) -> WorktreeState:
+    """``scan``, once HEAD holds still, and not in the middle of a git operation
+    when waiting briefly avoids it.
+
+    An ``index.lock`` is a git command at work (commit, checkout, merge): it
+    is not an error. The read waits up to ``lock_wait`` for it to go; a lock
+    that stays (or is too old to be live: a crashed command's) is read
+    through, and the state says so in ``note``. The worktree tree never
+    depends on the index, so the read is right either way; HEAD moving
+    during it is what would mix two states, and ``scan`` reads again then."""
+    note = await_git_lock(repo, lock_wait)[1]
+    state = scan(repo)
+    return replace(state, note=note) if note else state
+
+
+def await_git_lock(repo: pygit2.Repository, wait: float) -> tuple[bool, str | None]:
+    """Wait up to ``wait`` seconds while a live ``index.lock`` is held.
+    (whether a lock was seen at all, the note when the read goes on under one)."""
+    lock = os.path.join(repo.path, "index.lock")
+    deadline = time.monotonic() + wait
+    seen = False
+    while True:
+        try:
+            age = time.time() - os.stat(lock).st_mtime
+        except FileNotFoundError:
+            return seen, None
+        seen = True
+        if age > LOCK_STALE_SECONDS:
+            return seen, (
+                f"{lock} is {age:.0f} s old (a git command that did not finish?): "
+                "the worktree was read regardless"
+            )
+        if time.monotonic() >= deadline:
+            return seen, (
+                f"a git operation is in progress ({lock} present): "
+                "the worktree was read while it ran"
+            )
+        time.sleep(0.005)
+
+
 def scan(repo: pygit2.Repository) -> WorktreeState:
-    """HEAD, the worktree's tree OID, and the paths that differ from HEAD."""
+    """HEAD, the worktree's tree OID, and the paths that differ from HEAD.
+
+    HEAD is read before and after the status walk; if a commit or checkout
+    moved it in between, the walk compared with one HEAD and the tree would be
+    built on the other, so it reads again."""
     if repo.is_bare or repo.workdir is None:
         raise BadInput(f"{repo.path} is a bare repository: it has no worktree to compare with")
-    head = None if repo.head_is_unborn else repo.head.peel(pygit2.Commit)
-    workdir = repo.workdir
+    for _ in range(HEAD_RETRIES):
+        head = _head(repo)
+        state = _scan(repo, head)
+        if _head_id(repo) == (str(head.id) if head else None):
+            return state
+    raise WorktreeMoving(
+        f"HEAD of {repo.path} moved during each of {HEAD_RETRIES} reads of the worktree"
+    )
+
+
+def _head(repo: pygit2.Repository) -> pygit2.Commit | None:
+    return None if repo.head_is_unborn else repo.head.peel(pygit2.Commit)
+
+
+def _head_id(repo: pygit2.Repository) -> str | None:
+    try:
+        return None if repo.head_is_unborn else str(repo.head.target)
+    except pygit2.GitError:
+        return None
+
+
+def _scan(repo: pygit2.Repository, head: pygit2.Commit | None) -> WorktreeState:
     filemode = _config_bool(repo, "core.filemode", True)
     submodule_paths = _submodule_paths(repo)
 
     status = repo.status(untracked_files="all", ignored=False)
-    changed: dict[str, str] = {}
     if not submodule_paths and not any(f & (_WT_CHANGED | _INDEX_CHANGED) for f in status.values()):
         # the common case, clean: HEAD's tree is the worktree's, nothing to build
         tree = str(head.tree_id) if head is not None else str(pygit2.Index().write_tree(repo))
@@ -88,35 +169,14 @@ def scan(repo: pygit2.Repository) -> WorktreeState:
             tree=tree,
         )
     base = head.tree if head is not None else None
-    edits: dict[str, tuple[pygit2.Oid, int] | None] = {}  # path -> new (oid, mode), None: deleted
-    dirty_subs: list[str] = []
+    edits: dict[str, Edit] = {}
     for path, flags in sorted(status.items()):
         if path.rstrip("/") in submodule_paths:
             continue  # handled below from the submodule's own HEAD
-        if not flags & (_WT_CHANGED | _INDEX_CHANGED):
-            continue
-        old = _entry(base, path)
-        full = os.path.join(workdir, path)
-        try:
-            st = os.lstat(full)
-        except (FileNotFoundError, NotADirectoryError):  # gone, or its folder is now a file
-            if old is not None:
-                edits[path] = None
-                changed[storable_path(path)] = "deleted"
-            continue
-        if stat.S_ISDIR(st.st_mode):
-            continue  # an untracked nested repository: git add -A would make it a gitlink; not indexed
-        mode = _mode_of(st, filemode, old[1] if old else None)
-        if mode == pygit2.GIT_FILEMODE_LINK:
-            oid = repo.create_blob(os.readlink(full).encode("utf-8", "surrogateescape"))
-        else:
-            oid = repo.create_blob_fromworkdir(path)  # applies the repo's filters, as git add does
-        if old is not None and old[0] == oid and old[1] == mode:
-            continue  # stat changed, content and mode did not
-        edits[path] = (oid, mode)
-        changed[storable_path(path)] = "modified" if old is not None else "added"
+        _examine(repo, base, path, flags, filemode, edits)
 
     submodules: list[Submodule] = []
+    dirty_subs: list[str] = []
     for sub_path in sorted(submodule_paths):
         sub_head, sub_tree, sub_dirty = _submodule_state(repo, sub_path)
         submodules.append(Submodule(path=sub_path, head=sub_head, tree=sub_tree))
@@ -126,8 +186,61 @@ def scan(repo: pygit2.Repository) -> WorktreeState:
             old = _entry(base, sub_path)
             if old is None or str(old[0]) != sub_head:
                 edits[sub_path] = (pygit2.Oid(hex=sub_head), pygit2.GIT_FILEMODE_COMMIT)
-                changed[sub_path] = "modified" if old is not None else "added"
+    return _state(repo, head, edits, submodules, dirty_subs)
 
+
+def _examine(
+    repo: pygit2.Repository,
+    base: pygit2.Tree | None,
+    path: str,
+    flags: int,
+    filemode: bool,
+    edits: dict[str, Edit],
+) -> None:
+    """Record in ``edits`` how one path of the status walk differs from HEAD's
+    tree as ``git add -A`` would see it (nothing when it does not)."""
+    if not flags & (_WT_CHANGED | _INDEX_CHANGED):
+        return
+    old = _entry(base, path)
+    full = os.path.join(repo.workdir or "", path)
+    try:
+        st = os.lstat(full)
+    except (FileNotFoundError, NotADirectoryError):  # gone, or its folder is now a file
+        if old is not None:
+            edits[path] = None
+        return
+    if stat.S_ISDIR(st.st_mode):
+        # a tracked file that is now a folder is gone (the folder's files are
+        # paths of their own, or ignored); an untracked nested repository
+        # would be a gitlink to git add -A, and is not indexed
+        if old is not None:
+            edits[path] = None
+        return
+    mode = _mode_of(st, filemode, old[1] if old else None)
+    if mode == pygit2.GIT_FILEMODE_LINK:
+        oid = repo.create_blob(os.readlink(full).encode("utf-8", "surrogateescape"))
+    else:
+        oid = repo.create_blob_fromworkdir(path)  # applies the repo's filters, as git add does
+    if old is not None and old[0] == oid and old[1] == mode:
+        return  # stat changed, content and mode did not
+    edits[path] = (oid, mode)
+
+
+def _state(
+    repo: pygit2.Repository,
+    head: pygit2.Commit | None,
+    edits: dict[str, Edit],
+    submodules: list[Submodule] | None = None,
+    dirty_subs: list[str] | None = None,
+) -> WorktreeState:
+    """The state of HEAD's tree with ``edits`` applied."""
+    base = head.tree if head is not None else None
+    changed: dict[str, str] = {}
+    for path, value in edits.items():
+        if value is None:
+            changed[storable_path(path)] = "deleted"
+        else:
+            changed[storable_path(path)] = "modified" if _entry(base, path) else "added"
     if edits or head is None:
         tree = str(_apply(repo, base, edits) or _empty_tree(repo))
     else:
@@ -136,20 +249,98 @@ def scan(repo: pygit2.Repository) -> WorktreeState:
         head=str(head.id) if head else None,
         head_tree=str(head.tree_id) if head else None,
         tree=tree,
-        changed=changed,
-        submodules=submodules,
-        dirty_submodules=dirty_subs,
+        changed=dict(sorted(changed.items())),
+        submodules=submodules or [],
+        dirty_submodules=dirty_subs or [],
+        edits=edits,
     )
 
 
-def _entry(tree: pygit2.Tree | None, path: str) -> tuple[pygit2.Oid, int] | None:
+def rehash(
+    repo: pygit2.Repository, previous: WorktreeState, named: Iterable[str]
+) -> WorktreeState | None:
+    """``previous`` with only the ``named`` worktree paths read again: what a
+    watcher's events said changed since ``previous`` was read. A named folder
+    stands for every file under it, on disk now and in HEAD's tree or
+    ``previous`` before (a folder renamed or deleted whole gives one event).
+
+    None when this cannot be done exactly and the caller must ``scan``: HEAD
+    is not ``previous``'s, the repository has submodules, or a path is in a
+    nested repository."""
+    if repo.workdir is None or previous.submodules or _submodule_paths(repo):
+        return None
+    head = _head(repo)
+    if (str(head.id) if head else None) != previous.head:
+        return None
+    base = head.tree if head is not None else None
+    workdir = repo.workdir
+    filemode = _config_bool(repo, "core.filemode", True)
+    paths: set[str] = set()
+    for name in named:
+        paths.add(name)
+        full = os.path.join(workdir, name)
+        if os.path.isdir(full) and not os.path.islink(full):
+            for folder, dirs, files in os.walk(full):
+                if ".git" in dirs or ".git" in files:
+                    return None  # a nested repository: the full scan decides
+                rel = os.path.relpath(folder, workdir).replace(os.sep, "/")
+                paths.update(f"{rel}/{f}" for f in files)
+                paths.update(f"{rel}/{d}" for d in dirs if os.path.islink(os.path.join(folder, d)))
+        prefix = name + "/"
+        paths.update(p for p in previous.edits if p.startswith(prefix))
+        sub = _subtree(base, name)
+        if sub is not None:
+            paths.update(prefix + p for p in _blob_paths(sub))
+    edits = dict(previous.edits)
+    for path in sorted(paths):
+        if _in_nested_repo(workdir, path):
+            return None
+        edits.pop(path, None)
+        try:
+            flags = repo.status_file(path)
+        except KeyError:  # nowhere: not in HEAD, the index or the worktree
+            continue
+        except (pygit2.GitError, ValueError):  # a folder, or a name libgit2 refuses
+            return None
+        _examine(repo, base, path, flags, filemode, edits)
+    if _head_id(repo) != previous.head:
+        return None  # a commit or checkout ran meanwhile
+    return _state(repo, head, edits)
+
+
+def _subtree(tree: pygit2.Tree | None, path: str) -> pygit2.Tree | None:
+    e = _lookup(tree, path)
+    return e if isinstance(e, pygit2.Tree) else None
+
+
+def _blob_paths(tree: pygit2.Tree, prefix: str = "") -> Iterator[str]:
+    for e in tree:
+        name = prefix + (e.name or "")
+        if isinstance(e, pygit2.Tree):
+            yield from _blob_paths(e, name + "/")
+        else:
+            yield name
+
+
+def _in_nested_repo(workdir: str, path: str) -> bool:
+    parts = path.split("/")[:-1]
+    return any(
+        os.path.lexists(os.path.join(workdir, *parts[: i + 1], ".git")) for i in range(len(parts))
+    )
+
+
+def _lookup(tree: pygit2.Tree | None, path: str) -> pygit2.Object | None:
     if tree is None:
         return None
     try:
-        e = tree[path]
+        return tree[path]
     except KeyError:
         return None
-    if e.filemode == pygit2.GIT_FILEMODE_TREE:
+
+
+def _entry(tree: pygit2.Tree | None, path: str) -> tuple[pygit2.Oid, int] | None:
+    e = _lookup(tree, path)
+    if e is None or e.filemode == pygit2.GIT_FILEMODE_TREE:
         return None
     return e.id, int(e.filemode)
 
@@ -161,7 +352,7 @@ def _empty_tree(repo: pygit2.Repository) -> pygit2.Oid:
 def _apply(
     repo: pygit2.Repository,
     tree: pygit2.Tree | None,
-    edits: dict[str, tuple[pygit2.Oid, int] | None],
+    edits: dict[str, Edit],
 ) -> pygit2.Oid | None:
     """Write ``tree`` with ``edits`` applied, rebuilding only the trees along the
     edited paths (a 50,000-file tree with 10 edits writes ~30 small trees, where
