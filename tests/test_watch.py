@@ -7,8 +7,13 @@ moment, whether the answer reused the watcher's checkpoint or scanned."""
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
+import subprocess
+import threading
+import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,15 +21,21 @@ from typing import Any
 import pytest
 
 from freshindex.core.gitrepo import open_repo
+from freshindex.indexer.document import classify
+from freshindex.indexer.extract import extract
+from freshindex.indexer.schema import SYMBOLS
 from freshindex.query.watch import Watcher
+from freshindex.query.worktree import scan
 from freshindex.service.core import QueryService
 from freshindex.storage import open_store
 from tests.repos import (
+    GIT_ENV,
     SAMPLE_FILES,
     build_template,
     commit_all,
     copy_built,
     git,
+    make_repo,
     recipe_tree,
     write_files,
 )
@@ -65,7 +76,7 @@ def test_nothing_changed_reuses_the_checkpoint_and_any_change_is_seen(
 
     write_files(repo, {"app/models.py": "def persist(obj):\n    return None\n"})
     edited = proven(repo, service)  # no sleep: the cookie orders the edit before the answer
-    assert edited["worktreeSource"] == "scan" and edited["dirty"] is True
+    assert edited["worktreeSource"] == "rehash" and edited["dirty"] is True  # that file only
     assert edited["worktreeSeq"] > again["worktreeSeq"]
     assert proven(repo, service)["worktreeSource"] == "checkpoint"
 
@@ -149,11 +160,38 @@ def test_random_edits_commits_and_checkouts_interleaved_with_answers(
                 git(repo, "checkout", "-q", branch)
             doc = proven(repo, service)
             reused += doc["worktreeSource"] == "checkpoint"
+            if step % 10 == 0:
+                overlay_matches_a_fresh_parse(repo, service)
             if op == "none" and doc["worktreeSource"] == "scan":
                 assert proven(repo, service)["worktreeSource"] == "checkpoint"
     finally:
         service.close()
     assert reused > 0
+
+
+def overlay_matches_a_fresh_parse(repo: Path, service: QueryService) -> None:
+    """Each changed file's symbols in the answer's overlay are those a parse
+    of the file as it is now gives."""
+    answerer = service._evaluate()
+    if answerer.overlay is None:
+        return
+    config = answerer.config
+    for path in sorted(answerer.overlay.shadowed):
+        file = repo / path
+        expected: list[tuple[str, int]] = []
+        if file.is_file():
+            data = file.read_bytes()
+            language, reason = classify(path, 0o100644, len(data), data[:8192], config)
+            if language is not None and reason is None:
+                rows = extract(path, language, data, None, config.max_parse_work_factor)
+                expected = sorted(
+                    (s["qualname"], s["start_line"])
+                    for s in (dict(zip(SYMBOLS.names, r, strict=True)) for r in rows.symbols)
+                )
+        got = sorted(
+            (s["qualname"], s["start_line"]) for s in answerer.overlay.symbols if s["path"] == path
+        )
+        assert got == expected, path
 
 
 def test_a_plain_call_without_a_watcher_scans(template: tuple[Path, Path], tmp_path: Path) -> None:
@@ -190,3 +228,214 @@ def test_a_worktree_moved_under_the_service_is_unknown_and_unhealthy(
     moved.rename(repo)  # back: the service never went down
     assert proven(repo, service)["freshness"] == "exact"
     assert service.healthz()[0] == 200
+
+
+# --- the watcher alone: re-hashing named paths against a full read ---------------------
+
+
+@pytest.fixture
+def watched(tmp_path: Path) -> Iterator[tuple[Path, Watcher]]:
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            ".gitignore": "*.log\nbuild/\n",
+            "a/one.py": "x = 1\n",
+            "a/deep/two.py": "y = 2\n",
+            "b/three.py": "z = 3\n",
+            "tool.sh": "echo hi\n",
+        },
+    )
+    git(repo, "branch", "other")
+    watcher = Watcher(open_repo(repo)).start()
+    try:
+        yield repo, watcher
+    finally:
+        watcher.stop()
+
+
+def _random_fs_op(repo: Path, rng: random.Random, step: int) -> str:
+    files = sorted(
+        p.relative_to(repo).as_posix()
+        for p in repo.rglob("*")
+        if (p.is_file() or p.is_symlink()) and ".git" not in p.parts and p.name != ".gitignore"
+    )  # .gitignore is rewritten by its own operation only
+    dirs = sorted(
+        p.relative_to(repo).as_posix()
+        for p in repo.rglob("*")
+        if p.is_dir() and not p.is_symlink() and ".git" not in p.parts
+    )
+    op = rng.choice(
+        [
+            "edit", "edit", "same-bytes", "add-deep", "delete", "rename", "rename-dir",
+            "remove-dir", "file-to-dir", "symlink", "chmod", "ignored", "gitignore",
+            "commit", "checkout", "none",
+        ]
+    )  # fmt: skip
+    if op == "edit" and files:
+        path = repo / rng.choice(files)
+        if path.is_symlink():
+            path.unlink()  # a link becomes a file (never written through)
+        write_files(repo, {path.relative_to(repo).as_posix(): f"v = {step}\n"})
+    elif op == "same-bytes" and files:  # a new stat, the same content
+        path = repo / rng.choice(files)
+        if path.is_file() and not path.is_symlink():
+            path.write_bytes(path.read_bytes())
+    elif op == "add-deep":  # folders made and filled at once, before any watch on them
+        write_files(repo, {f"n{step}/p/q/r{step}.py": f"def r{step}():\n    pass\n"})
+    elif op == "delete" and files:
+        (repo / rng.choice(files)).unlink()
+    elif op == "rename" and files:
+        src = repo / rng.choice(files)
+        (repo / "moved").mkdir(exist_ok=True)
+        src.rename(repo / "moved" / f"{step}-{src.name}")
+    elif op == "rename-dir" and dirs:  # one event names a whole folder
+        src = repo / rng.choice(dirs)
+        dst = repo / f"dir{step}"
+        if not dst.exists():
+            src.rename(dst)
+    elif op == "remove-dir" and dirs:
+        shutil.rmtree(repo / rng.choice(dirs))
+    elif op == "file-to-dir" and files:
+        path = repo / rng.choice(files)
+        if path.is_file() and not path.is_symlink():
+            path.unlink()
+            write_files(repo, {f"{path.relative_to(repo).as_posix()}/inner.py": "k = 0\n"})
+    elif op == "symlink" and files:
+        link = repo / f"link{step}"
+        link.symlink_to(rng.choice(files))
+    elif op == "chmod" and files:
+        path = repo / rng.choice(files)
+        if path.is_file() and not path.is_symlink():
+            path.chmod(path.stat().st_mode ^ 0o111)
+    elif op == "ignored":  # ignored files never count
+        write_files(repo, {f"build/out{step}.o": "obj", f"a/run{step}.log": "log"})
+    elif op == "gitignore":  # rules change: which untracked files count changes
+        write_files(repo, {".gitignore": rng.choice(["*.log\n", "*.log\nbuild/\n", "moved/\n"])})
+    elif op == "commit":
+        commit_all(repo, f"step {step}")
+    elif op == "checkout":
+        commit_all(repo, f"before checkout {step}")
+        git(repo, "checkout", "-q", rng.choice(["main", "other"]))
+    return op
+
+
+def test_rehashing_named_paths_equals_a_full_read(watched: tuple[Path, Watcher]) -> None:
+    """Random file-system operations, each followed by an answer's read: the
+    watcher's state (reused, re-hashed from the named paths, or read whole)
+    is the full read's and the recipe's, path for path."""
+    repo, watcher = watched
+    rng = random.Random(4122026)
+    sources: Counter[str] = Counter()
+    for step in range(200):
+        op = _random_fs_op(repo, rng, step)
+        seen = watcher.observe(open_repo(repo))
+        full = scan(open_repo(repo))
+        assert (seen.state.tree, seen.state.changed) == (full.tree, full.changed), (step, op)
+        assert seen.state.tree == recipe_tree(repo), (step, op)
+        sources[seen.source] += 1
+    assert sources["rehash"] > 20 and sources["checkpoint"] > 0, sources
+
+
+def test_many_changed_paths_are_one_full_read(watched: tuple[Path, Watcher]) -> None:
+    repo, watcher = watched
+    watcher.observe(open_repo(repo))
+    write_files(repo, {f"bulk/f{i}.py": f"n = {i}\n" for i in range(Watcher.MAX_NAMED + 10)})
+    seen = watcher.observe(open_repo(repo))
+    assert seen.source == "scan" and seen.cause == "changed"
+    assert seen.state.tree == recipe_tree(repo)
+    assert watcher.observe(open_repo(repo)).source == "checkpoint"
+
+
+# --- git at work: index.lock and a HEAD that moves during a read ------------------------
+
+
+def test_an_index_lock_released_soon_is_waited_for(watched: tuple[Path, Watcher]) -> None:
+    """A git command holds index.lock, edits, and finishes within the wait:
+    the answer comes after it, with the command's result and no note."""
+    repo, watcher = watched
+    watcher.observe(open_repo(repo))
+    lock = repo / ".git" / "index.lock"
+    lock.write_bytes(b"")
+
+    def finish() -> None:
+        time.sleep(0.1)
+        write_files(repo, {"a/one.py": "x = 'after the command'\n"})
+        lock.unlink()
+
+    worker = threading.Thread(target=finish)
+    worker.start()
+    seen = watcher.observe(open_repo(repo))
+    worker.join()
+    assert seen.state.note is None
+    assert seen.state.tree == recipe_tree(repo)  # the edit made under the lock is in
+
+
+def test_an_index_lock_held_on_is_read_through_with_a_reason(
+    served: tuple[Path, QueryService],
+) -> None:
+    """A lock that outlives the wait (a slow command) or a stale one left by
+    a crashed command: not an error; the answer is read and says so."""
+    repo, service = served
+    proven(repo, service)
+    lock = repo / ".git" / "index.lock"
+    lock.write_bytes(b"")
+    write_files(repo, {"app/models.py": "def persist(obj):\n    return 3\n"})
+    started = time.monotonic()
+    doc = proven(repo, service)
+    assert 0.4 < time.monotonic() - started < 5
+    assert doc["freshness"] == "overlay"
+    assert any("git operation is in progress" in r for r in doc["reasons"]), doc
+    old = time.time() - 3600
+    os.utime(lock, (old, old))  # a crashed command's lock: no wait at all
+    started = time.monotonic()
+    doc = proven(repo, service)
+    assert time.monotonic() - started < 0.4
+    assert any("did not finish" in r for r in doc["reasons"]), doc
+    lock.unlink()
+    assert not any("index.lock" in r for r in proven(repo, service)["reasons"])
+
+
+def test_answers_during_real_git_commits_are_states_the_repository_was_in(
+    watched: tuple[Path, Watcher],
+) -> None:
+    """`git commit` in a loop beside the answers (index.lock taken and
+    released, the index renamed, refs moved, hundreds of times): no answer
+    fails, and each is a state the repository was in: HEAD's tree, or HEAD's
+    tree with the next commit's edit made. (A read that took HEAD before a
+    commit and the status after it would also give HEAD's tree here, an
+    earlier state; scan reads HEAD again after the walk for that case.)"""
+    repo, watcher = watched
+    stop = threading.Event()
+
+    def committer() -> None:
+        i = 0
+        while not stop.is_set():
+            # written whole (a rename), so no moment holds a half-written file
+            tmp = repo / ".git" / "next-one.py"
+            tmp.write_text(f"x = {i}\n")
+            os.replace(tmp, repo / "a" / "one.py")
+            subprocess.run(
+                ["git", "-C", str(repo), "commit", "-q", "-am", f"c{i}"],
+                check=True,
+                capture_output=True,
+                env={**os.environ, **GIT_ENV},
+            )
+            i += 1
+
+    answers = []
+    thread = threading.Thread(target=committer)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 6
+        while time.monotonic() < deadline:
+            seen = watcher.observe(open_repo(repo))
+            answers.append((seen.state.head, seen.state.tree, seen.source))
+    finally:
+        stop.set()
+        thread.join()
+    log = git(repo, "log", "--format=%H %T %P").splitlines()
+    tree_of = {c: t for c, t, *_ in (line.split() for line in log)}
+    child_tree = {p[0]: t for c, t, *p in (line.split() for line in log) if p}
+    assert len(tree_of) > 5 and len(answers) > 20
+    for head, tree, source in answers:
+        assert tree in (tree_of[head], child_tree.get(head)), (head, tree, source)

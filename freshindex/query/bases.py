@@ -157,6 +157,7 @@ class Base:
     commit: str
     reason: str
     seconds: float
+    head: str | None = None  # the HEAD it was chosen for
 
 
 def nearest_published_ancestor(
@@ -209,7 +210,7 @@ def choose_base(
     started = time.perf_counter()
 
     def done(version: str, commit: str, reason: str) -> Base:
-        return Base(version, commit, reason, time.perf_counter() - started)
+        return Base(version, commit, reason, time.perf_counter() - started, head)
 
     if head is None or current.sourceCommit == head:
         return done(current.versionId, current.sourceCommit, "current version, at HEAD")

@@ -115,12 +115,21 @@ class QueryService:
 
     def _evaluate(self, parse_now: bool = True) -> Answerer:
         """The answerer for this moment: the base for HEAD, its envelope and overlay."""
-        repo = self._repo()
-        current = self.version  # one object for the whole answer, whatever reload does
-        seen = self.watcher.observe(repo) if self.watcher is not None else None
-        if seen is not None and seen.cause not in (None, "changed"):
-            self.metrics.recrawls_total.labels(seen.cause).inc()
-        version, base = self.bases.select(repo, current)
+        # the watcher's cookie first: its round trip overlaps choosing the base
+        sync = self.watcher.begin() if self.watcher is not None else None
+        try:
+            repo = self._repo()
+            current = self.version  # one object for the whole answer, whatever reload does
+            version, base = self.bases.select(repo, current)
+            seen = self.watcher.observe(repo, sync) if self.watcher is not None else None
+        finally:
+            if sync is not None:
+                sync.close()
+        if seen is not None:
+            if seen.cause not in (None, "changed"):
+                self.metrics.recrawls_total.labels(seen.cause).inc()
+            if seen.state.head != base.head:  # HEAD moved since the base was chosen
+                version, base = self.bases.select(repo, current)
         answerer = evaluate(
             repo,
             version,
