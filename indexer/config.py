@@ -102,8 +102,8 @@ class IndexConfig:
     def canonical_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
 
-    @property
-    def digest(self) -> str:
+    @functools.cached_property
+    def digest(self) -> str:  # every answer compares it: made once per config
         return "sha256:" + hashlib.sha256(self.canonical_json().encode()).hexdigest()
 
     def is_secret(self, path: str) -> bool:
@@ -118,8 +118,11 @@ class IndexConfig:
         return matches_any(path, self.rebuild_patterns)
 
 
+@functools.lru_cache(maxsize=16)
 def parse_config(data: bytes | None) -> IndexConfig:
-    """Parse freshindex.toml bytes (None: the file is absent) into an IndexConfig."""
+    """Parse freshindex.toml bytes (None: the file is absent) into an IndexConfig.
+    The same bytes give the same (immutable) config: each answer reads the
+    file, and parses it only when it changed."""
     if data is None:
         return IndexConfig()
     try:

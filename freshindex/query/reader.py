@@ -6,7 +6,12 @@ may serve queries, and only while its table files check out:
 - before it serves, every table file must exist with the size its manifest
   gives;
 - every answer checks every file's content (``TableSet.verified``): a stat
-  per file while nothing changed, a hash when it did (storage/integrity.py).
+  per file while nothing changed, a hash when it did (storage/integrity.py);
+- a version loaded into memory (``in_memory``, the warm service) answers
+  from rows read from files that were checked as they were read; a file it
+  reads later is checked then. Its answers do not stat every file again
+  (640 stats, 3.8 ms of a 4.6 ms warm ``status`` at 4,000 files); damage to
+  the store under a running service shows on ``/healthz`` and ``verify``.
 
 S3 table files are fetched once into a content-addressed local cache (keyed
 and checked by sha256), so repeated queries read local files.
@@ -141,6 +146,11 @@ class IndexVersion(TableSet):
         self.manifest = manifest
         self.pointer = pointer
         self.memory: MemoryIndex | None = None
+
+    def verified(self) -> None:
+        if self.memory is None:
+            super().verified()
+        # else: the rows in memory came from files checked as they were read
 
     def in_memory(self) -> IndexVersion:
         """Load the rows queries look up into memory (query/memory.py): for a
