@@ -128,9 +128,17 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
-def prefect_api(isolated_env: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def prefect_api(
+    isolated_env: None, s3_server: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
     """One `prefect server start` (SQLite) for the session; every flow, every
-    Dask worker and every CLI subprocess reports to it through PREFECT_API_URL."""
+    Dask worker and every CLI subprocess reports to it through PREFECT_API_URL.
+
+    It asks for ``s3_server`` so that the AWS variables are set before the
+    first flow: LocalCluster workers are forked from a server process that
+    keeps the environment it started with (flows/runtime.py), so a build on
+    the file store before the variables were set left every later S3 build
+    of that test process without credentials."""
     port = free_port()
     log = open(tmp_path_factory.mktemp("prefect") / "server.log", "wb")  # noqa: SIM115
     proc = subprocess.Popen(

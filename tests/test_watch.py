@@ -439,3 +439,32 @@ def test_answers_during_real_git_commits_are_states_the_repository_was_in(
     assert len(tree_of) > 5 and len(answers) > 20
     for head, tree, source in answers:
         assert tree in (tree_of[head], child_tree.get(head)), (head, tree, source)
+
+
+def test_a_file_name_watchfiles_cannot_decode_degrades_to_full_reads(
+    watched: tuple[Path, Watcher], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """watchfiles 1.3 stops its watch at any event on a non-UTF-8 name. The
+    answers go on correct (full reads, with a reason), the watcher is started
+    again with a growing delay, and runs for good once the name is gone."""
+    repo, watcher = watched
+    monkeypatch.setattr(watcher, "REVIVE_SECONDS", 0.05)
+    watcher.observe(open_repo(repo))
+    bad = os.path.join(bytes(repo), b"bad\xff.py")
+    with open(bad, "wb") as fh:
+        fh.write(b"def bad():\n    pass\n")
+    notes = []
+    for _ in range(4):
+        seen = watcher.observe(open_repo(repo))
+        assert seen.source == "scan" and seen.state.tree == recipe_tree(repo)
+        notes.append(seen.state.note or "")
+        time.sleep(0.2)
+    assert watcher.error is not None and "decode" in str(watcher.error)
+    assert any("watcher stopped" in n for n in notes), notes  # said while it was down
+    os.unlink(bad)
+    deadline = time.monotonic() + 10
+    while watcher.observe(open_repo(repo)).source != "checkpoint":  # an answer revives it
+        assert time.monotonic() < deadline, "the watcher never ran again"
+        time.sleep(0.1)
+    assert watcher.revivals >= 1
+    assert watcher.observe(open_repo(repo)).state.tree == recipe_tree(repo)

@@ -20,11 +20,14 @@ checkpoint) and reads again only what events say changed:
   (``rehash``, worktree.rehash); many paths, or an ignore or attributes file
   among them: a full read (``scan``, cause ``changed``);
 - any doubt is a full read (a *recrawl*), counted by cause: ``start`` (no
-  checkpoint yet), ``stopped`` (the watcher died, was stopped, or overflowed
-  into an error), ``sync-timeout`` (the cookie did not come back in time:
+  checkpoint yet), ``stopped`` (the watcher was stopped, or died on an
+  error: the answer that finds it dead starts it again and reads
+  everything), ``sync-timeout`` (the cookie did not come back in time:
   events may be queued or lost), ``timer`` (the last full read is older than
   a safety interval), ``git`` (HEAD, refs, packed-refs, the index or the
   repository's config changed). This is Watchman's "fresh instance" rule.
+  A kernel queue overflow is one doubt watchfiles does not report
+  (samuelcolvin/watchfiles#348); see ``_record`` for what covers it.
 
 Never is a state claimed that was not verified: an answer's ``worktreeTree``
 is a read made for it, or the checkpoint with the paths named since read
@@ -105,6 +108,11 @@ class Watcher:
     # paths named since the checkpoint beyond which one full read is cheaper
     # than a status lookup each (~0.25 ms a path against ~100 ms a scan)
     MAX_NAMED = 256
+    # a watch thread that died is started again after this long, twice as
+    # long each time it dies young again (a file name watchfiles cannot
+    # decode kills it at every event on that file), up to MAX_REVIVE_SECONDS
+    REVIVE_SECONDS = 1.0
+    MAX_REVIVE_SECONDS = 300.0
 
     def __init__(self, repo: pygit2.Repository) -> None:
         if repo.workdir is None:
@@ -128,14 +136,38 @@ class Watcher:
         self._checkpoint: Checkpoint | None = None
         self._scan_lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="worktree-watcher", daemon=True)
+        self._spawned = 0.0
+        self._died = 0.0
+        self._revive_delay = self.REVIVE_SECONDS
+        self._young_deaths = 0  # deaths in a row within a minute of a start
+        self.revivals = 0
 
     def start(self) -> Watcher:
-        self._running = True
-        self._thread.start()
-        # the first batch (yield_on_timeout) or the first cookie tells that
-        # the watch is in place; until then, answers recrawl
-        self._ready.wait(timeout=self.SYNC_SECONDS)
+        self._spawn()
         return self
+
+    def _spawn(self) -> None:
+        self._ready.clear()
+        self._thread = threading.Thread(target=self._run, name="worktree-watcher", daemon=True)
+        self._running = True
+        self._spawned = time.monotonic()
+        self._thread.start()
+        # the first batch (yield_on_timeout) tells that the watch is in
+        # place; until then, answers recrawl
+        self._ready.wait(timeout=self.SYNC_SECONDS)
+
+    def _revive(self) -> bool:
+        """Start a watch thread that died (an error, not ``stop``) again.
+        Events between its death and now were never seen, so the checkpoint
+        goes with it and the answer that revives it reads everything."""
+        if self.running or self._stop.is_set():
+            return False
+        if time.monotonic() - self._died < self._revive_delay:
+            return False
+        self._checkpoint = None
+        self.revivals += 1
+        self._spawn()
+        return self.running
 
     def stop(self) -> None:
         self._stop.set()
@@ -166,10 +198,15 @@ class Watcher:
                 self._ready.set()
                 if changes:
                     self._record(changes)
-        except BaseException as err:  # an overflow or an OS error: answers recrawl
+        except BaseException as err:  # an OS error, or a name it cannot decode: answers recrawl
             self.error = err
         finally:
             self._running = False
+            self._died = time.monotonic()
+            self._young_deaths = self._young_deaths + 1 if self._died - self._spawned < 60 else 1
+            self._revive_delay = min(
+                self.REVIVE_SECONDS * 2 ** (self._young_deaths - 1), self.MAX_REVIVE_SECONDS
+            )
             self._ready.set()
             with self._cond:
                 self._cond.notify_all()
@@ -191,7 +228,15 @@ class Watcher:
                         self._last_rules_seq = self.seq
                     self._named[rel] = self.seq
                     if len(self._named) > self.MAX_NAMED:
-                        self._flood_seq = self.seq  # a full read covers them all
+                        # a full read covers them all. It also covers what a
+                        # kernel queue overflow would lose: watchfiles drops
+                        # that event (it has no path; samuelcolvin/watchfiles#348),
+                        # and an overflow takes a burst of more events than
+                        # the queue holds (16,384) before they are drained,
+                        # which names more than MAX_NAMED paths here, or
+                        # comes with git state changes (a recrawl), or
+                        # with neither: the 5-minute timer's case.
+                        self._flood_seq = self.seq
                         self._named.clear()
                 elif path == self.workdir:
                     self._last_rules_seq = self.seq  # the root itself: read everything
@@ -233,7 +278,11 @@ class Watcher:
                 sync.close()  # a git command ran since: sync after it
             sync = self.begin()
         with self._scan_lock:  # one read at a time; later answers reuse it
-            cause = self._doubt(sync)
+            if self._revive():
+                sync.close()
+                cause: str | None = "stopped"
+            else:
+                cause = self._doubt(sync)
             checkpoint = self._checkpoint
             with self._cond:
                 seq = self.seq
@@ -257,6 +306,11 @@ class Watcher:
             assert cause is not None
             if cause != "changed":
                 self.recrawls[cause] += 1
+            if cause == "stopped" and self.error is not None and not self.running:
+                note = note or (
+                    f"the worktree watcher stopped ({self.error}); answers read the "
+                    "whole worktree until it runs again"
+                )
             return self._observed(state, seq, "scan", cause, note)
 
     @staticmethod

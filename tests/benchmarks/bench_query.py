@@ -5,9 +5,11 @@ bench_status.py), builds an index, loads one warm QueryService, and times,
 clean and with 10 dirty files:
 
 - ``/defs`` and ``/refs`` in process (QueryService.answer) and over HTTP
-  (the FastAPI/uvicorn service on 127.0.0.1), p50 and p99;
-- ``/status`` over HTTP, and status in process with and without the
+  (the FastAPI/uvicorn service on 127.0.0.1), p50 and p99, with the
   worktree watcher of serve/mcp (query/watch.py);
+- ``/status`` over HTTP and in process; in process also right after a
+  one-file edit (the watcher re-hashes that path) and without a watcher
+  (a full read per answer, as a CLI call makes);
 - ``git grep -w NAME`` started as a new process, the peer an agent would
   otherwise use;
 
@@ -43,11 +45,16 @@ from tests.benchmarks.bench_status import make  # noqa: E402
 BIN = Path(sys.executable).parent
 
 
-def timings(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """(p50, p99) in milliseconds, after one warm-up call."""
+def timings(
+    fn: Callable[[], object], repeat: int, before: Callable[[int], object] | None = None
+) -> tuple[float, float]:
+    """(p50, p99) in milliseconds, after one warm-up call; ``before(i)`` runs
+    untimed ahead of each sample."""
     fn()
     samples = []
-    for _ in range(repeat):
+    for i in range(repeat):
+        if before is not None:
+            before(i)
         t0 = time.perf_counter()
         fn()
         samples.append((time.perf_counter() - t0) * 1000)
@@ -73,7 +80,7 @@ def measure(n: int, root: Path, repeat: int) -> list[tuple[str, str, str]]:
     service = QueryService(open_repo(repo), open_store(store))
     # the same service with the worktree watcher serve and mcp start (query/watch.py)
     watched = QueryService(open_repo(repo), open_store(store), watch=True)
-    server = serve(service, "127.0.0.1", 0)
+    server = serve(watched, "127.0.0.1", 0)  # as `freshindex serve` runs: with the watcher
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}"
 
@@ -95,15 +102,20 @@ def measure(n: int, root: Path, repeat: int) -> list[tuple[str, str, str]]:
             for i in range(10):
                 p = next(repo.glob(f"pkg{i:03d}/sub*/mod*.py"))
                 p.write_text(p.read_text() + f"\n\ndef dirty{i}():\n    return f{i}(1)\n")
+        edited = next(repo.glob("pkg020/sub*/mod*.py"))  # none of the 10 dirty files
+
+        def edit(i: int, path: Path = edited) -> None:  # one file changed before the answer
+            path.write_text(path.read_text() + f"\n# edit {i}\n")
+
         rows += [
             (
                 f"{state}: defs in process p50/p99 (ms)",
-                fmt(timings(lambda: service.answer("defs", {"name": "f123"}), repeat)),
+                fmt(timings(lambda: watched.answer("defs", {"name": "f123"}), repeat)),
                 "",
             ),
             (
                 f"{state}: refs in process p50/p99 (ms)",
-                fmt(timings(lambda: service.answer("refs", {"name": "g7"}), repeat)),
+                fmt(timings(lambda: watched.answer("refs", {"name": "g7"}), repeat)),
                 "",
             ),
             (
@@ -118,23 +130,24 @@ def measure(n: int, root: Path, repeat: int) -> list[tuple[str, str, str]]:
             ),
             (f"{state}: /status over HTTP p50/p99 (ms)", fmt(timings(http("/status"), repeat)), ""),
             (
-                f"{state}: status in process, scanning p50/p99 (ms)",
-                fmt(timings(service.status, repeat)),
-                "",
-            ),
-            (
-                f"{state}: status in process, watcher p50/p99 (ms)",
+                f"{state}: status in process p50/p99 (ms)",
                 fmt(timings(watched.status, repeat)),
                 "",
             ),
             (
-                f"{state}: defs in process, watcher p50/p99 (ms)",
-                fmt(timings(lambda: watched.answer("defs", {"name": "f123"}), repeat)),
+                f"{state}: status without a watcher (full read) p50/p99 (ms)",
+                fmt(timings(service.status, repeat)),
+                "",
+            ),
+            (
+                f"{state}: status after a 1-file edit (re-hash) p50/p99 (ms)",
+                fmt(timings(watched.status, repeat, before=edit)),
                 "",
             ),
             (f"{state}: git grep -w f123 p50/p99 (ms)", fmt(timings(grep("f123"), repeat)), ""),
             (f"{state}: git grep -w g7 p50/p99 (ms)", fmt(timings(grep("g7"), repeat)), ""),
         ]
+        subprocess.run(["git", "-C", str(repo), "checkout", "-q", "--", str(edited)], check=True)
     rows.append(("service RSS (MB)", f"{psutil.Process().memory_info().rss / 1e6:.0f}", ""))
     server.shutdown()
     server.server_close()
