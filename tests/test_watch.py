@@ -344,6 +344,13 @@ def test_many_changed_paths_are_one_full_read(watched: tuple[Path, Watcher]) -> 
     assert seen.source == "scan" and seen.cause == "changed"
     assert seen.state.tree == recipe_tree(repo)
     assert watcher.observe(open_repo(repo)).source == "checkpoint"
+    # one event names a folder moved in whole, holding more than a re-hash reads
+    outside = repo.parent / "vendored"
+    write_files(outside, {f"pkg/m{i}.py": f"m = {i}\n" for i in range(1100)})
+    outside.rename(repo / "vendored")
+    seen = watcher.observe(open_repo(repo))
+    assert seen.source == "scan" and seen.cause == "changed"
+    assert seen.state.tree == recipe_tree(repo) and len(seen.state.changed) > 1100
 
 
 # --- git at work: index.lock and a HEAD that moves during a read ------------------------

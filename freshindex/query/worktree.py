@@ -16,6 +16,7 @@ objects are written to the object database, as ``git add`` and
 from __future__ import annotations
 
 import os
+import posixpath
 import stat
 import time
 from collections.abc import Iterable, Iterator
@@ -257,7 +258,7 @@ def _state(
 
 
 def rehash(
-    repo: pygit2.Repository, previous: WorktreeState, named: Iterable[str]
+    repo: pygit2.Repository, previous: WorktreeState, named: Iterable[str], limit: int = 1024
 ) -> WorktreeState | None:
     """``previous`` with only the ``named`` worktree paths read again: what a
     watcher's events said changed since ``previous`` was read. A named folder
@@ -265,8 +266,9 @@ def rehash(
     ``previous`` before (a folder renamed or deleted whole gives one event).
 
     None when this cannot be done exactly and the caller must ``scan``: HEAD
-    is not ``previous``'s, the repository has submodules, or a path is in a
-    nested repository."""
+    is not ``previous``'s, the repository has submodules, a path is in a
+    nested repository, or the named folders hold more than ``limit`` paths
+    (a new ``node_modules``: the full read skips ignored folders whole)."""
     if repo.workdir is None or previous.submodules or _submodule_paths(repo):
         return None
     head = _head(repo)
@@ -286,14 +288,19 @@ def rehash(
                 rel = os.path.relpath(folder, workdir).replace(os.sep, "/")
                 paths.update(f"{rel}/{f}" for f in files)
                 paths.update(f"{rel}/{d}" for d in dirs if os.path.islink(os.path.join(folder, d)))
+                if len(paths) > limit:
+                    return None
         prefix = name + "/"
         paths.update(p for p in previous.edits if p.startswith(prefix))
         sub = _subtree(base, name)
         if sub is not None:
             paths.update(prefix + p for p in _blob_paths(sub))
+        if len(paths) > limit:
+            return None
     edits = dict(previous.edits)
+    nested: dict[str, bool] = {}
     for path in sorted(paths):
-        if _in_nested_repo(workdir, path):
+        if _in_nested_repo(workdir, path, nested):
             return None
         edits.pop(path, None)
         try:
@@ -322,11 +329,17 @@ def _blob_paths(tree: pygit2.Tree, prefix: str = "") -> Iterator[str]:
             yield name
 
 
-def _in_nested_repo(workdir: str, path: str) -> bool:
-    parts = path.split("/")[:-1]
-    return any(
-        os.path.lexists(os.path.join(workdir, *parts[: i + 1], ".git")) for i in range(len(parts))
-    )
+def _in_nested_repo(workdir: str, path: str, seen: dict[str, bool]) -> bool:
+    """Whether a folder above ``path`` (below the worktree's root) holds a
+    ``.git``; ``seen`` keeps each folder's answer for the next path."""
+    folder = posixpath.dirname(path)
+    if not folder:
+        return False
+    if folder not in seen:
+        seen[folder] = os.path.lexists(os.path.join(workdir, folder, ".git")) or _in_nested_repo(
+            workdir, folder, seen
+        )
+    return seen[folder]
 
 
 def _lookup(tree: pygit2.Tree | None, path: str) -> pygit2.Object | None:
