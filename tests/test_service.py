@@ -173,3 +173,16 @@ def test_gc_keeps_current_and_referenced_while_queries_run(served) -> None:  # t
     assert report.retained_keys > 0  # inherited shard files of the full build survive
     assert cli("--repo", str(repo), "--store", store_uri, "verify") == 0
     assert json.loads(get(base, "/defs?name=persist")[1])["results"]
+
+
+def test_http_json_keeps_a_file_name_that_is_not_utf8() -> None:
+    """orjson refuses surrogate-escaped names; the answer falls back to json,
+    which escapes them so a client gets the exact name back."""
+    from freshindex.service.http import _json
+
+    name = b"bad\xff.py".decode("utf-8", "surrogateescape")
+    response = _json(200, {"path": name, "b": 1, "a": [1.5, None]})
+    body = bytes(response.body)
+    assert body.endswith(b"\n") and json.loads(body) == {"a": [1.5, None], "b": 1, "path": name}
+    fast = bytes(_json(200, {"b": 1, "a": "x"}).body)
+    assert fast == b'{"a":"x","b":1}\n'  # orjson, keys sorted
