@@ -86,6 +86,29 @@ def test_nothing_changed_reuses_the_checkpoint_and_any_change_is_seen(
     assert service.watcher is not None and service.watcher.recrawls["git"] >= 1
 
 
+def test_one_worktree_state_is_parsed_once_and_an_edit_parses_again(
+    served: tuple[Path, QueryService],
+) -> None:
+    repo, service = served
+    write_files(
+        repo, {"app/models.py": "def persist(obj):\n    return 1\n\ndef first():\n    pass\n"}
+    )
+    names = lambda doc: sorted(r["name"] for r in doc["results"])  # noqa: E731
+    first = service.query("defs", "first")
+    assert first["freshness"] == "overlay" and names(first) == ["first"]
+    built = service.overlays.get(
+        (first["indexVersion"], first["headCommit"], first["worktreeTree"],
+         service._evaluate().config.digest)
+    )  # fmt: skip
+    assert built is not None
+    assert service._evaluate().overlay is built  # the same state: not parsed again
+    write_files(
+        repo, {"app/models.py": "def persist(obj):\n    return 1\n\ndef second():\n    pass\n"}
+    )
+    assert service.query("defs", "first")["results"] == []  # the edit, not the memo
+    assert names(service.query("defs", "second")) == ["second"]
+
+
 def test_lost_watcher_events_never_pass_for_a_verified_state(
     served: tuple[Path, QueryService],
 ) -> None:

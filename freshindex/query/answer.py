@@ -322,6 +322,32 @@ class Bases:
         return chosen, base
 
 
+class Overlays:
+    """The last overlays a service built, by what determines one: the base
+    version, HEAD, the worktree's tree and the configuration. A watcher's
+    checkpoint answers many questions about one worktree; each would parse
+    (or read from the disk cache) the same changed files again: 7 ms for
+    11 dirty files at 30,000."""
+
+    def __init__(self, keep: int = 4) -> None:
+        self.keep = keep
+        self._built: OrderedDict[tuple[str, ...], Overlay] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, ...]) -> Overlay | None:
+        with self._lock:
+            found = self._built.get(key)
+            if found is not None:
+                self._built.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, ...], overlay: Overlay) -> None:
+        with self._lock:
+            self._built[key] = overlay
+            while len(self._built) > self.keep:
+                self._built.popitem(last=False)
+
+
 def evaluate(
     repo: pygit2.Repository,
     version: IndexVersion,
@@ -330,6 +356,7 @@ def evaluate(
     base: Base | None = None,
     current: str | None = None,
     wt: WorktreeState | None = None,
+    overlays: Overlays | None = None,
 ) -> Answerer:
     """The envelope, and the overlay when answers need one.
 
@@ -391,8 +418,13 @@ def evaluate(
         env.freshness = Freshness.OVERLAY
         return Answerer(repo, version, env, None, config, wt)
     started = time.perf_counter()
+    key = (version.manifest.versionId, wt.head or "", wt.tree, config.digest)
     try:
-        overlay = build_overlay(repo, changes, config, worktree_index(repo, wt)[1])
+        overlay = overlays.get(key) if overlays is not None else None
+        if overlay is None:
+            overlay = build_overlay(repo, changes, config, worktree_index(repo, wt)[1])
+            if overlays is not None:
+                overlays.put(key, overlay)
     except (OSError, pygit2.GitError, ValueError) as err:
         env.freshness = Freshness.PARTIAL
         env.reasons.append(f"overlay could not be built ({err}); reading source directly")

@@ -20,7 +20,7 @@ from freshindex.core.exceptions import BadInput, WorktreeGone
 from freshindex.ops.health import HealthChecker
 from freshindex.ops.metrics import Metrics
 from freshindex.query import context as context_pkg
-from freshindex.query.answer import Answerer, Bases, evaluate, query_doc
+from freshindex.query.answer import Answerer, Bases, Overlays, evaluate, query_doc
 from freshindex.query.freshness import Envelope, Freshness, Relation
 from freshindex.query.reader import IndexVersion
 from freshindex.query.watch import Watcher
@@ -100,6 +100,9 @@ class QueryService:
         # the worktree proof from a watcher's checkpoint when nothing changed
         # (query/watch.py); without one, every answer scans
         self.watcher = Watcher(repo).start() if watch and repo.workdir else None
+        # overlays of the worktree states answered last (a checkpoint is
+        # answered many times)
+        self.overlays = Overlays()
 
     def close(self) -> None:
         if self.watcher is not None:
@@ -137,6 +140,7 @@ class QueryService:
             base=base,
             current=current.manifest.versionId,
             wt=seen.state if seen is not None else None,
+            overlays=self.overlays,
         )
         if seen is not None:
             answerer.envelope.worktreeSeq = seen.seq
