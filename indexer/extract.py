@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
-from freshindex.indexer import bind_python
+from freshindex.indexer import bind_go, bind_python
 from freshindex.indexer.languages import ts_language, ts_query
 from freshindex.indexer.schema import Binding, EdgeKind
 from freshindex.indexer.summary import summarize
@@ -330,6 +330,8 @@ def _query_edges(
             name = _last_segment(language, text(name_node))
             bindings[alias or name] = (module, name)
 
+    go_imports = {local: spec for local, (spec, _name) in bindings.items()}
+    go_scopes = bind_go.GoScopes(text) if language == "go" else None
     edges = []
     enclosing = _enclosing(ordered, [r[0].start_byte for r in ref_list])
     for (name_node, kind, module, alias), source in zip(ref_list, enclosing, strict=True):
@@ -346,6 +348,11 @@ def _query_edges(
                 binding, via = Binding.BOUND, f"import of {module}"
             elif not _relative_spec(language, module):
                 binding, via = Binding.EXTERNAL, f"import of {module}, not in the repository"
+        elif go_scopes is not None:
+            resolved, qualname, binding, via, module = _go_edge(
+                path, target, module, bind_go.claim(name_node, go_imports, go_scopes, text),
+                top_level, resolve,
+            )  # fmt: skip
         else:
             bound = bindings.get(target) if _bare_name(name_node) else None
             if bound is not None:
@@ -390,6 +397,31 @@ def _query_edges(
             )
         )
     return edges
+
+
+def _go_edge(
+    path: str,
+    target: str,
+    module: str,
+    claim: bind_go.Claim | None,
+    top_level: set[str],
+    resolve: Resolver | None,
+) -> tuple[str | None, str | None, Binding, str, str]:
+    """(resolved path, qualname, binding, via, module) of a Go reference
+    (indexer/bind_go.py): the package is found when linking."""
+    if claim is None:
+        return None, None, Binding.CANDIDATE, "", module
+    if claim.package is not None:
+        spec = claim.package
+        found = resolve("go", path, spec, target) if resolve else None
+        if found:
+            return found, target, Binding.BOUND, f"{claim.qualifier}.{target}: package {spec}", spec
+        return None, None, Binding.EXTERNAL, f"package {spec}, not in the repository", spec
+    if target in top_level:
+        return path, target, Binding.BOUND, "defined in this file", module
+    if claim.predeclared:
+        return path, target, Binding.BOUND, bind_go.PREDECLARED_VIA, module
+    return path, target, Binding.BOUND, "a package-level name of this file's package", module
 
 
 _MEMBER = ("member_expression", "selector_expression", "field_expression", "scoped_identifier")

@@ -112,9 +112,11 @@ def edge(edges: list[dict[str, Any]], path: str, line: int, target: str) -> dict
     return found[0]
 
 
-def linked(files: dict[str, str | bytes]) -> dict[tuple[str, int, str], tuple[str, str | None]]:
+def linked(
+    files: dict[str, str | bytes], language: str = "python"
+) -> dict[tuple[str, int, str], tuple[str, str | None]]:
     """(path, line, target) -> (binding, qualname of the definition it names)."""
-    symbols, edges = rows_of(files)
+    symbols, edges = rows_of(files, language)
     linker = table_linker(symbols, edges)
     out = {}
     for e in edges:
@@ -335,3 +337,52 @@ def test_java_classes_of_the_same_package_bind_without_an_import() -> None:
     assert named(2, "Base") == ("bound", "src/com/ex/Base.java")
     assert named(3, "User") == ("bound", "src/com/ex/User.java")
     assert named(4, "Missing") == ("candidate", None)
+
+
+GO_FILES: dict[str, str | bytes] = {
+    "go.mod": "module example.com/app\n",
+    "store/store.go": (
+        'package store\n\nimport "fmt"\n\ntype Store struct{}\n\n'
+        "func Open(p string) *Store {\n\tfmt.Println(p)\n\treturn &Store{}\n}\n\n"
+        "func (s *Store) Close() {\n\thelper()\n}\n"
+    ),
+    "store/util.go": (
+        'package store\n\nfunc helper() int {\n\treturn len("x")\n}\n\n'
+        "func max(a, b int) int { return a }\n"
+    ),
+    "store/store_test.go": 'package store\n\nfunc TestOpen() {\n\tOpen("x")\n\tmax(1, 2)\n}\n',
+    "cmd/main.go": (
+        'package main\n\nimport (\n\t"example.com/app/store"\n\tdb "example.com/app/store"\n)\n\n'
+        'func main() {\n\ts := store.Open("a")\n\ts.Close()\n\t_ = db.Store{}\n'
+        "\thelper := func() {}\n\thelper()\n\tmissing()\n}\n\n"
+        'func other(store int) {\n\t_ = store\n}\n\nfunc third() {\n\tstore.Open("b")\n}\n'
+    ),
+}
+
+
+def test_go_names_bind_across_the_files_of_their_package() -> None:
+    """A Go package is a folder: `store.Open` and a bare `helper()` name a
+    definition in any file of it; locals, receivers' members and other
+    packages stay what they are."""
+    found = linked(GO_FILES, "go")
+    assert found[("cmd/main.go", 9, "Open")] == ("bound", "store/store.go::Open")
+    assert found[("cmd/main.go", 11, "Store")] == ("bound", "store/store.go::Store")  # an alias
+    assert found[("cmd/main.go", 22, "Open")] == ("bound", "store/store.go::Open")
+    assert found[("store/store.go", 13, "helper")] == ("bound", "store/util.go::helper")
+    assert found[("store/store_test.go", 4, "Open")] == ("bound", "store/store.go::Open")
+    # a predeclared name the package declares itself is the package's
+    assert found[("store/store_test.go", 5, "max")] == ("bound", "store/util.go::max")
+    assert found[("store/util.go", 4, "len")] == ("external", None)
+    assert found[("store/store.go", 8, "Println")] == ("external", None)  # not in the repo
+    assert found[("cmd/main.go", 10, "Close")] == ("candidate", None)  # a variable's member
+    assert found[("cmd/main.go", 13, "helper")] == ("candidate", None)  # a local closure
+    assert found[("cmd/main.go", 14, "missing")] == ("candidate", None)  # defined nowhere
+
+
+def test_a_go_local_that_hides_an_import_is_not_the_package() -> None:
+    files = dict(GO_FILES)
+    files["cmd/main.go"] = (
+        'package main\n\nimport "example.com/app/store"\n\n'
+        'func main() {\n\tstore := open()\n\tstore.Open("a")\n}\n'
+    )
+    assert linked(files, "go")[("cmd/main.go", 7, "Open")] == ("candidate", None)

@@ -17,6 +17,7 @@ stale   — freshness cannot be proven (the indexed commit is not in the
 from __future__ import annotations
 
 import functools
+import posixpath
 import threading
 import time
 from collections import OrderedDict
@@ -98,7 +99,7 @@ class Answerer:
     def linker(self) -> Linker:
         """Links edges over this answer's view: overlay rows for a changed
         file, index rows for the rest (query/link.py)."""
-        return Linker(self._symbols_now, self._edges_now)
+        return Linker(self._symbols_now, self._edges_now, self._files_in)
 
     def rows_now(self, table: str, path: str) -> list[dict[str, Any]]:
         """A file's ``symbols``, ``edges`` or ``summaries`` rows as the answer
@@ -110,6 +111,18 @@ class Answerer:
 
     def origin_of(self, path: str) -> str:
         return "overlay" if self.overlay is not None and path in self.overlay.shadowed else "index"
+
+    def _files_in(self, folder: str) -> list[str]:
+        """The files directly in ``folder`` as the answer sees them (a file
+        the overlay deleted is listed and has no rows)."""
+        files = set(self.version.paths_in(folder))
+        if self.overlay is not None:
+            files.update(
+                str(d["path"])
+                for d in self.overlay.documents
+                if posixpath.dirname(str(d["path"])) == folder
+            )
+        return sorted(files)
 
     def _symbols_now(self, path: str) -> list[dict[str, Any]]:
         return self.rows_now("symbols", path)

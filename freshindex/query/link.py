@@ -12,6 +12,9 @@ overlay applied):
   ``import *``;
 - a class of the file has the head but not the member: the class's bases,
   themselves linked, in order (``super()`` starts there);
+- a Go file's package-level name not in the file: the other files of its
+  folder, which is its package (indexer/bind_go.py); a predeclared name
+  (``len``) that the package does not declare is ``external``;
 - anything else: the claim is not provable, and the edge is served as a
   ``candidate``.
 
@@ -25,9 +28,12 @@ per-file partial paths, stitched at query time.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from freshindex.indexer.bind_go import PREDECLARED_VIA
 
 Row = dict[str, Any]
 
@@ -52,11 +58,16 @@ class Linker:
         self,
         symbols_of: Callable[[str], list[Row]],
         edges_of: Callable[[str], list[Row]],
+        files_in: Callable[[str], list[str]] | None = None,
     ):
+        """``files_in(folder)``: the files directly in a folder, for Go's
+        packages (None: names are looked up in the claimed file only)."""
         self._symbols_of = symbols_of
         self._edges_of = edges_of
+        self._files_in = files_in
         self._defs: dict[str, dict[str, Row]] = {}
         self._edges: dict[str, list[Row]] = {}
+        self._packages: dict[str, list[str]] = {}
 
     def defs(self, path: str) -> dict[str, Row]:
         """qualname -> its first definition in the file."""
@@ -87,7 +98,10 @@ class Linker:
             return Link("bound", via, None, path)
         found = self.find(path, qual, skip_self=via.startswith("super()"))
         if found is None:
-            return Link("candidate", f"{via}; {qual} not found in {path}")
+            if via == PREDECLARED_VIA:
+                return Link("external", f"{qual} is predeclared in Go")
+            where = f"package {posixpath.dirname(path) or '.'}" if path.endswith(".go") else path
+            return Link("candidate", f"{via}; {qual} not found in {where}")
         if found["path"] != path or found["qualname"] != qual:
             via = f"{via}, then {found['qualname']} in {found['path']}"
         return Link("bound", via, found, found["path"])
@@ -99,6 +113,11 @@ class Linker:
         defs = self.defs(path)
         if not skip_self and qual in defs:
             return defs[qual]
+        if path.endswith(".go") and not skip_self:
+            for other in self.package_of(path):  # one Go package is one folder
+                hit = self.defs(other).get(qual)
+                if hit is not None:
+                    return hit
         parts = qual.split(".")
         # the longest prefix that is a class of this file: its member, or a base's
         for i in range(len(parts) - 1, 0, -1):
@@ -139,6 +158,18 @@ class Linker:
                 return hit
         return None
 
+    def package_of(self, path: str) -> list[str]:
+        """The other Go files of ``path``'s folder, test files last."""
+        folder = posixpath.dirname(path)
+        found = self._packages.get(folder)
+        if found is None:
+            files = self._files_in(folder) if self._files_in is not None else []
+            found = sorted(
+                (f for f in files if f.endswith(".go")), key=lambda f: (f.endswith("_test.go"), f)
+            )
+            self._packages[folder] = found
+        return [f for f in found if f != path]
+
     def bases(self, path: str, owner: str, depth: int) -> list[Row]:
         """The classes ``owner`` (a class of ``path``) derives from, linked."""
         out = []
@@ -162,4 +193,11 @@ def table_linker(symbols: list[Row], edges: list[Row]) -> Linker:
     for e in edges:
         if e["kind"] in ("import", "inherit"):
             edges_by_path.setdefault(e["path"], []).append(e)
-    return Linker(lambda p: by_path.get(p, []), lambda p: edges_by_path.get(p, []))
+    folders: dict[str, list[str]] = {}
+    for p in by_path:
+        folders.setdefault(posixpath.dirname(p), []).append(p)
+    return Linker(
+        lambda p: by_path.get(p, []),
+        lambda p: edges_by_path.get(p, []),
+        lambda folder: folders.get(folder, []),
+    )

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import os
+import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -222,6 +223,22 @@ class IndexVersion(TableSet):
 
     def edges_of(self, path: str) -> list[dict[str, Any]]:
         return self.rows_of("edges", path)
+
+    @functools.cached_property
+    def _folders(self) -> dict[str, list[str]]:
+        """folder -> the documents directly in it (made when first asked)."""
+        if self.memory is not None:
+            paths: Iterable[str] = self.memory.blob
+        else:
+            paths = self.read("documents", columns=["path"])["path"].to_pylist()
+        folders: dict[str, list[str]] = {}
+        for path in paths:
+            folders.setdefault(posixpath.dirname(path), []).append(path)
+        return folders
+
+    def paths_in(self, folder: str) -> list[str]:
+        """The documents directly in ``folder`` ("" for the root): a Go package."""
+        return self._folders.get(folder, [])
 
     def blobs(self, paths: Iterable[str]) -> dict[str, str]:
         """path -> blob OID from the documents table, reading only the shards
