@@ -109,6 +109,11 @@ async def check_every_tool(session: ClientSession, repo: Path, store: str, state
     )
     by_line = await call(session, "find_references", symbol="app/models.py:9")
     assert by_line["results"] == refs["results"]
+    assert refs["omitted"] == 0
+    # a limit keeps the first results (bound first) and says how many it left out
+    one = await call(session, "find_references", symbol="persist", limit=1)
+    assert len(refs["results"]) > 1 and one["results"] == refs["results"][:1]
+    assert one["omitted"] == len(refs["results"]) - 1
 
     context = await call(session, "get_context", target="persist", budget_tokens=400)
     assert context["usedTokens"] <= 400 and context["items"]
@@ -157,6 +162,7 @@ async def refusals(session: ClientSession) -> None:
         ("find_definitions", {"name": 12}),
         ("find_definitions", {}),
         ("get_context", {"target": "persist", "budget_tokens": -5}),
+        ("find_references", {"symbol": "persist", "limit": 0}),
     ]
     for tool, args in refused + malformed:
         result = await session.call_tool(tool, args)

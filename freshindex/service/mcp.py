@@ -36,6 +36,18 @@ FRESHNESS_GUIDE = (
 MAX_NAME = 512
 MAX_PATH = 4096
 MAX_SOURCE_LINES = 2000
+# results a lookup returns unless asked for more: a common name in a large
+# repository has thousands of references, more than a model's context holds
+DEFAULT_LIMIT = 200
+MAX_LIMIT = 5000
+Limit = Annotated[
+    int,
+    Field(
+        ge=1,
+        le=MAX_LIMIT,
+        description="at most this many results (bound first); 'omitted' says how many more",
+    ),
+]
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 
 Freshness = Literal["exact", "overlay", "partial", "stale"]
@@ -81,10 +93,15 @@ class Answer(BaseModel):
         description="false when partial or stale: an empty or short list proves nothing"
     )
     results: list[Location]
+    omitted: int = Field(
+        default=0,
+        description="results found but left out by 'limit' (ask again with a higher one)",
+    )
 
 
 class References(Answer):
     definitions: list[Location] = Field(description="the definitions the symbol names")
+    definitionsOmitted: int = Field(default=0, description="definitions left out by 'limit'")
     boundCount: int
     candidateCount: int
     externalCount: int
@@ -215,13 +232,17 @@ def build_server(service: QueryService) -> MCPServer:
     def find_definitions(
         name: Annotated[str, Field(min_length=1, max_length=MAX_NAME)],
         path_hint: Annotated[str | None, Field(max_length=MAX_PATH)] = None,
+        limit: Limit = DEFAULT_LIMIT,
     ) -> Answer:
         doc = _answering(lambda: service.query("defs", name))
         results = doc["results"]
         if path_hint:
             results = [r for r in results if path_hint in r["path"]]
         return Answer(
-            certificate=certificate(doc), complete=doc["complete"], results=_locations(results)
+            certificate=certificate(doc),
+            complete=doc["complete"],
+            results=_locations(results[:limit]),
+            omitted=max(0, len(results) - limit),
         )
 
     @server.tool(
@@ -234,13 +255,16 @@ def build_server(service: QueryService) -> MCPServer:
     )
     def find_references(
         symbol: Annotated[str, Field(min_length=1, max_length=MAX_PATH)],
+        limit: Limit = DEFAULT_LIMIT,
     ) -> References:
         doc = _answering(lambda: service.query("refs", symbol))
         return References(
             certificate=certificate(doc),
             complete=doc["complete"],
-            definitions=_locations(doc["definitions"]),
-            results=_locations(doc["results"]),
+            definitions=_locations(doc["definitions"][:limit]),
+            results=_locations(doc["results"][:limit]),
+            omitted=max(0, len(doc["results"]) - limit),
+            definitionsOmitted=max(0, len(doc["definitions"]) - limit),
             boundCount=len(doc["bound"]),
             candidateCount=len(doc["candidates"]),
             externalCount=len(doc["external"]),
