@@ -22,7 +22,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import pygit2
 
@@ -42,6 +42,9 @@ from freshindex.query.overlay import Overlay, build_overlay, change_set, worktre
 from freshindex.query.reader import IndexVersion
 from freshindex.query.worktree import WorktreeState, read_worktree
 from freshindex.storage import Store
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 # A partial answer reads at most this many candidate files (those whose bytes
 # contain the name), so an over-budget query stays bounded on a large repo.
@@ -273,6 +276,33 @@ def head_commit(repo: pygit2.Repository) -> str | None:
         return None
 
 
+class Recent(Generic[K, V]):
+    """The ``keep`` values last put or got, least recently used out; thread-safe."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        self._values: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            found = self._values.get(key)
+            if found is not None:
+                self._values.move_to_end(key)
+            return found
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._values[key] = value
+            self._values.move_to_end(key)
+            while len(self._values) > self.keep:
+                self._values.popitem(last=False)
+
+    def keys(self) -> list[K]:
+        with self._lock:
+            return list(self._values)
+
+
 class Bases:
     """Base selection (query/bases.py) for one store: which published version
     answers for this HEAD, with the versions it loaded kept for the next
@@ -284,29 +314,21 @@ class Bases:
     ) -> None:
         self.store = store
         self.in_memory = in_memory
-        self.keep = keep
         self.published = PublishedIndex(store, max_age)
-        self._loaded: OrderedDict[str, IndexVersion] = OrderedDict()
-        self._lock = threading.Lock()
+        self._loaded: Recent[str, IndexVersion] = Recent(keep)
 
     def version(self, version_id: str) -> IndexVersion:
-        with self._lock:
-            found = self._loaded.get(version_id)
-            if found is not None:
-                self._loaded.move_to_end(version_id)
-                return found
-        loaded = IndexVersion.load(self.store, version_id)  # outside the lock: seconds at scale
+        found = self._loaded.get(version_id)
+        if found is not None:
+            return found
+        loaded = IndexVersion.load(self.store, version_id)  # not under a lock: seconds at scale
         if self.in_memory:
             loaded = loaded.in_memory()
-        with self._lock:
-            self._loaded[version_id] = loaded
-            while len(self._loaded) > self.keep:
-                self._loaded.popitem(last=False)
+        self._loaded.put(version_id, loaded)
         return loaded
 
     def loaded(self) -> list[str]:
-        with self._lock:
-            return list(self._loaded)
+        return self._loaded.keys()
 
     def select(self, repo: pygit2.Repository, current: IndexVersion) -> tuple[IndexVersion, Base]:
         config = worktree_config(repo)
@@ -335,30 +357,13 @@ class Bases:
         return chosen, base
 
 
-class Overlays:
+def overlays(keep: int = 4) -> Recent[tuple[str, ...], Overlay]:
     """The last overlays a service built, by what determines one: the base
     version, HEAD, the worktree's tree and the configuration. A watcher's
     checkpoint answers many questions about one worktree; each would parse
     (or read from the disk cache) the same changed files again: 7 ms for
     11 dirty files at 30,000."""
-
-    def __init__(self, keep: int = 4) -> None:
-        self.keep = keep
-        self._built: OrderedDict[tuple[str, ...], Overlay] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[str, ...]) -> Overlay | None:
-        with self._lock:
-            found = self._built.get(key)
-            if found is not None:
-                self._built.move_to_end(key)
-            return found
-
-    def put(self, key: tuple[str, ...], overlay: Overlay) -> None:
-        with self._lock:
-            self._built[key] = overlay
-            while len(self._built) > self.keep:
-                self._built.popitem(last=False)
+    return Recent(keep)
 
 
 def evaluate(
@@ -369,7 +374,7 @@ def evaluate(
     base: Base | None = None,
     current: str | None = None,
     wt: WorktreeState | None = None,
-    overlays: Overlays | None = None,
+    overlays: Recent[tuple[str, ...], Overlay] | None = None,
 ) -> Answerer:
     """The envelope, and the overlay when answers need one.
 

@@ -20,7 +20,7 @@ from freshindex.core.exceptions import BadInput, WorktreeGone
 from freshindex.ops.health import HealthChecker
 from freshindex.ops.metrics import Metrics
 from freshindex.query import context as context_pkg
-from freshindex.query.answer import Answerer, Bases, Overlays, evaluate, query_doc
+from freshindex.query.answer import Answerer, Bases, evaluate, overlays, query_doc
 from freshindex.query.freshness import Envelope, Freshness, Relation
 from freshindex.query.reader import IndexVersion
 from freshindex.query.watch import Watcher
@@ -102,7 +102,7 @@ class QueryService:
         self.watcher = Watcher(repo).start() if watch and repo.workdir else None
         # overlays of the worktree states answered last (a checkpoint is
         # answered many times)
-        self.overlays = Overlays()
+        self.overlays = overlays()
 
     def close(self) -> None:
         if self.watcher is not None:
