@@ -187,6 +187,11 @@ def test_random_edits_commits_and_checkouts_interleaved_with_answers(
                 overlay_matches_a_fresh_parse(repo, service)
             if op == "none" and doc["worktreeSource"] == "scan":
                 assert proven(repo, service)["worktreeSource"] == "checkpoint"
+        watcher = service.watcher
+        assert watcher is not None
+        # no cookie is remembered once its answer is done (a long-lived
+        # service writes one per answer)
+        assert not watcher._cookies_awaited and not watcher._cookies_seen
     finally:
         service.close()
     assert reused > 0

@@ -43,6 +43,7 @@ import os
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -87,8 +88,9 @@ class Sync:
     event is back, every change made before it has been delivered. Written
     first, so the round trip overlaps the answer's other work."""
 
-    def __init__(self, path: Path | None):
+    def __init__(self, path: Path | None, forget: Callable[[str], None] = lambda name: None):
         self.path = path  # None: it could not be written
+        self._forget = forget  # the watcher stops waiting for it
 
     @property
     def name(self) -> str | None:
@@ -97,6 +99,7 @@ class Sync:
     def close(self) -> None:
         if self.path is not None:
             self.path.unlink(missing_ok=True)
+            self._forget(self.path.name)
             self.path = None
 
 
@@ -128,6 +131,10 @@ class Watcher:
         self._last_rules_seq = 0  # seq of the newest event on a _RULE_FILES file
         self._flood_seq = 0  # seq at which more than MAX_NAMED paths were pending
         self._named: dict[str, int] = {}  # worktree path -> seq that last named it
+        # cookies an answer waits for, and those of them whose event came
+        # (only these: a cookie's deletion, or one that came too late, is
+        # not kept for the life of the service)
+        self._cookies_awaited: set[str] = set()
         self._cookies_seen: set[str] = set()
         self._cookie_ids = itertools.count()
         self._stop = threading.Event()
@@ -220,7 +227,8 @@ class Watcher:
                 if path.is_relative_to(self.git_dir):
                     rel = path.relative_to(self.git_dir).as_posix()
                     if rel.startswith(COOKIE_PREFIX):
-                        self._cookies_seen.add(rel)
+                        if rel in self._cookies_awaited:
+                            self._cookies_seen.add(rel)
                     elif not rel.startswith(_GIT_NOISE) and not rel.endswith(".lock"):
                         self._last_git_seq = self.seq
                 elif path.is_relative_to(self.workdir) and path != self.workdir:
@@ -246,11 +254,19 @@ class Watcher:
     def begin(self) -> Sync:
         """Write a cookie now; ``observe`` waits for its event."""
         path = self.git_dir / f"{COOKIE_PREFIX}{os.getpid()}-{next(self._cookie_ids)}"
+        with self._cond:
+            self._cookies_awaited.add(path.name)  # before its event can come
         try:
             path.write_bytes(b"")
         except OSError:
+            self._forget_cookie(path.name)
             return Sync(None)
-        return Sync(path)
+        return Sync(path, self._forget_cookie)
+
+    def _forget_cookie(self, name: str) -> None:
+        with self._cond:
+            self._cookies_awaited.discard(name)
+            self._cookies_seen.discard(name)
 
     def _await(self, sync: Sync) -> bool:
         """Whether the cookie's event came back within SYNC_SECONDS."""
@@ -265,7 +281,6 @@ class Watcher:
                     if left <= 0 or not self.running:
                         return False
                     self._cond.wait(left)
-                self._cookies_seen.discard(name)
                 return True
         finally:
             sync.close()
