@@ -9,6 +9,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -186,3 +187,22 @@ def test_http_json_keeps_a_file_name_that_is_not_utf8() -> None:
     assert body.endswith(b"\n") and json.loads(body) == {"a": [1.5, None], "b": 1, "path": name}
     fast = bytes(_json(200, {"b": 1, "a": "x"}).body)
     assert fast == b'{"a":"x","b":1}\n'  # orjson, keys sorted
+
+
+def test_the_service_socket_lets_asyncio_turn_nagle_off() -> None:
+    """asyncio sets TCP_NODELAY only on IPPROTO_TCP sockets, and accepted
+    connections take the listening socket's proto: with proto 0 each answer
+    after the first on a kept-alive connection (an agent's HTTP client, MCP
+    over HTTP) waited ~40 ms for a delayed ACK (bench_query.py)."""
+    import socket
+
+    from freshindex.service.http import ServiceServer
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        return None
+
+    server = ServiceServer(app, "127.0.0.1", 0)
+    try:
+        assert server.socket.proto == socket.IPPROTO_TCP
+    finally:
+        server.server_close()

@@ -237,7 +237,12 @@ class ServiceServer:
 
     def __init__(self, app: ASGIApp, host: str, port: int) -> None:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        self.socket = socket.socket(family, socket.SOCK_STREAM)
+        # proto named: asyncio turns Nagle off (TCP_NODELAY) only on sockets
+        # whose proto is IPPROTO_TCP, and an accepted connection takes the
+        # listening socket's. With proto 0, every answer after the first on a
+        # kept-alive connection waited ~40 ms for a delayed ACK (measured:
+        # 48 ms against 3.5 ms on a new connection).
+        self.socket = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.socket.bind((host, port))
         self.socket.listen(128)

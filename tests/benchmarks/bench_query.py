@@ -21,6 +21,7 @@ Usage: python tests/benchmarks/bench_query.py [--sizes 4000 30000] [--repeat 40]
 from __future__ import annotations
 
 import argparse
+import http.client
 import os
 import statistics
 import subprocess
@@ -84,10 +85,24 @@ def measure(n: int, root: Path, repeat: int) -> list[tuple[str, str, str]]:
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}"
 
-    def http(path: str) -> Callable[[], bytes]:
+    def new_connection(path: str) -> Callable[[], bytes]:
+        """A new connection per call (curl, a script)."""
+
         def get() -> bytes:
             with urllib.request.urlopen(base + path, timeout=60) as resp:
                 return bytes(resp.read())
+
+        return get
+
+    def keep_alive(path: str) -> Callable[[], bytes]:
+        """One connection kept open for the row's calls (an agent's HTTP
+        client, MCP over HTTP); a new one per row, as uvicorn closes a
+        connection idle for 5 s."""
+        kept = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=60)
+
+        def get() -> bytes:
+            kept.request("GET", path)
+            return kept.getresponse().read()
 
         return get
 
@@ -120,15 +135,29 @@ def measure(n: int, root: Path, repeat: int) -> list[tuple[str, str, str]]:
             ),
             (
                 f"{state}: /defs over HTTP p50/p99 (ms)",
-                fmt(timings(http("/defs?name=f123"), repeat)),
+                fmt(timings(new_connection("/defs?name=f123"), repeat)),
                 "",
             ),
             (
                 f"{state}: /refs over HTTP p50/p99 (ms)",
-                fmt(timings(http("/refs?name=g7"), repeat)),
+                fmt(timings(new_connection("/refs?name=g7"), repeat)),
                 "",
             ),
-            (f"{state}: /status over HTTP p50/p99 (ms)", fmt(timings(http("/status"), repeat)), ""),
+            (
+                f"{state}: /status over HTTP p50/p99 (ms)",
+                fmt(timings(new_connection("/status"), repeat)),
+                "",
+            ),
+            (
+                f"{state}: /defs over HTTP, kept connection p50/p99 (ms)",
+                fmt(timings(keep_alive("/defs?name=f123"), repeat)),
+                "",
+            ),
+            (
+                f"{state}: /status over HTTP, kept connection p50/p99 (ms)",
+                fmt(timings(keep_alive("/status"), repeat)),
+                "",
+            ),
             (
                 f"{state}: status in process p50/p99 (ms)",
                 fmt(timings(watched.status, repeat)),
