@@ -9,6 +9,11 @@ the claim is (a file of the package, the name), and the linker looks the
 name up across the package's files when the index is read
 (freshindex/query/link.py, ``package_files``).
 
+A method's receiver has a known type: ``func (c *Command) Run() { c.Flags() }``
+names ``Command.Flags``, in any file of the package (or, through an
+embedded struct of a ``Command`` declared in the same file, the embedded
+type's method).
+
 What stays a candidate, never a guess:
 - a name declared inside the enclosing function (a parameter, ``:=``,
   ``var``, ``range``, a type switch's alias): ``f := load; f()`` names no
@@ -72,8 +77,15 @@ class Claim:
     package for ``pkg.F`` (None: this file's own package)."""
 
     package: str | None
-    qualifier: str = ""  # the import's local name in pkg.F
+    qualifier: str = ""  # the import's local name in pkg.F, or the receiver's name
     predeclared: bool = False  # a predeclared name: external unless the package has one
+    receiver_type: str = ""  # a member of the method's receiver: its type's name
+
+
+@dataclass(frozen=True)
+class _Function:
+    declared: frozenset[str]  # names declared in it, the receiver excluded
+    receiver: tuple[str, str] | None  # a method's (receiver name, its type's name)
 
 
 class GoScopes:
@@ -81,11 +93,24 @@ class GoScopes:
 
     def __init__(self, text: Callable[[ts.Node], str]):
         self._text = text
-        self._declared: dict[int, frozenset[str]] = {}
+        self._functions: dict[int, _Function] = {}
 
     def shadowed(self, node: ts.Node, name: str) -> bool:
         """Whether ``name`` is declared in the function holding ``node``
-        (anywhere in it, closures included: conservative)."""
+        (anywhere in it, closures included: conservative), its receiver too."""
+        f = self._function(node)
+        return f is not None and (
+            name in f.declared or (f.receiver is not None and f.receiver[0] == name)
+        )
+
+    def receiver_type(self, node: ts.Node, name: str) -> str | None:
+        """The type of the receiver ``name`` names where ``node`` is, if it does."""
+        f = self._function(node)
+        if f is None or f.receiver is None or f.receiver[0] != name or name in f.declared:
+            return None
+        return f.receiver[1]
+
+    def _function(self, node: ts.Node) -> _Function | None:
         outer = None
         walk = node.parent
         while walk is not None:
@@ -93,15 +118,20 @@ class GoScopes:
                 outer = walk
             walk = walk.parent
         if outer is None:
-            return False
-        found = self._declared.get(outer.start_byte)
+            return None
+        found = self._functions.get(outer.start_byte)
         if found is None:
-            found = self._declared[outer.start_byte] = self._collect(outer)
-        return name in found
+            found = self._functions[outer.start_byte] = self._collect(outer)
+        return found
 
-    def _collect(self, function: ts.Node) -> frozenset[str]:
+    def _collect(self, function: ts.Node) -> _Function:
         names: set[str] = set()
+        receiver = None
         stack = [function]
+        if function.type == "method_declaration":
+            node = function.child_by_field_name("receiver")
+            receiver = _receiver(node, self._text) if node is not None else None
+            stack = [c for c in function.named_children if c != node]
         while stack:
             node = stack.pop()
             if node.type in _NAMED_DECLARATIONS:
@@ -113,7 +143,32 @@ class GoScopes:
                         self._text(n) for n in _identifiers(left) if n.type == "identifier"
                     )
             stack.extend(node.named_children)
-        return frozenset(names)
+        return _Function(frozenset(names), receiver)
+
+
+def receiver_type_name(method: ts.Node, text: Callable[[ts.Node], str]) -> str:
+    """A method declaration's receiver type (``T`` of ``(s *T)``, ``(T)``,
+    ``(s T[K])``): its container."""
+    node = method.child_by_field_name("receiver")
+    found = _receiver(node, text) if node is not None else None
+    return found[1] if found else ""
+
+
+def _receiver(params: ts.Node, text: Callable[[ts.Node], str]) -> tuple[str, str] | None:
+    """(name, type name) of a receiver parameter list; name "" when unnamed."""
+    for decl in params.named_children:
+        if decl.type != "parameter_declaration":
+            continue
+        names = decl.children_by_field_name("name")
+        todo = [decl.child_by_field_name("type")]
+        while todo:
+            n = todo.pop(0)
+            if n is None:
+                continue
+            if n.type == "type_identifier":
+                return (text(names[0]) if names else ""), text(n)
+            todo.extend(n.named_children)
+    return None
 
 
 def _identifiers(node: ts.Node) -> list[ts.Node]:
@@ -142,6 +197,9 @@ def claim(
         if operand is None or operand.type not in ("identifier", "package_identifier"):
             return None  # a member of an expression: its type would take inference
         local = text(operand)
+        receiver = scopes.receiver_type(operand, local) if parent.type != "qualified_type" else None
+        if receiver:
+            return Claim(None, local, receiver_type=receiver)
         if local not in imports or scopes.shadowed(operand, local):
             return None  # a variable's member, or a local hiding the package
         return Claim(imports[local], local)

@@ -193,7 +193,7 @@ def extract(
     if language == "go":
         for d in ordered:
             if d.kind == "method":
-                d.container = _go_receiver(d.node, text)
+                d.container = bind_go.receiver_type_name(d.node, text)
     if language == "cpp":
         for d in ordered:
             scope = d.name_node.parent
@@ -411,6 +411,10 @@ def _go_edge(
     (indexer/bind_go.py): the package is found when linking."""
     if claim is None:
         return None, None, Binding.CANDIDATE, "", module
+    if claim.receiver_type:
+        qualname = f"{claim.receiver_type}.{target}"
+        via = f"{claim.qualifier}.{target}: a method of the receiver's type {claim.receiver_type}"
+        return path, qualname, Binding.BOUND, via, module
     if claim.package is not None:
         spec = claim.package
         found = resolve("go", path, spec, target) if resolve else None
@@ -497,19 +501,6 @@ def _enclosing(ordered: list[_Def], offsets: list[int]) -> list[str]:
             stack.pop()
         out.append(stack[-1].qualname if stack else "")
     return out
-
-
-def _go_receiver(node: ts.Node, text: Callable[[ts.Node], str]) -> str:
-    receiver = node.child_by_field_name("receiver")
-    if receiver is None:
-        return ""
-    todo = [receiver]
-    while todo:
-        n = todo.pop(0)
-        if n.type == "type_identifier":
-            return text(n)
-        todo.extend(n.children)
-    return ""
 
 
 def _last_segment(language: str, spec: str) -> str:

@@ -342,13 +342,18 @@ def test_java_classes_of_the_same_package_bind_without_an_import() -> None:
 GO_FILES: dict[str, str | bytes] = {
     "go.mod": "module example.com/app\n",
     "store/store.go": (
-        'package store\n\nimport "fmt"\n\ntype Store struct{}\n\n'
+        'package store\n\nimport "fmt"\n\ntype Store struct{ Base }\n\n'
         "func Open(p string) *Store {\n\tfmt.Println(p)\n\treturn &Store{}\n}\n\n"
-        "func (s *Store) Close() {\n\thelper()\n}\n"
+        "func (s *Store) Close() {\n\thelper()\n}\n\n"
+        "type Base struct{}\n\nfunc (b Base) Ping() {}\n\n"  # 16-18
+        "func (s *Store) Sync() func() {\n"  # 20
+        "\ts.Close()\n\ts.flush()\n\ts.Ping()\n\ts.missing()\n"  # 21-24
+        "\treturn func() { s.Close() }\n}\n\n"  # 25
+        "func (s *Store) Shadow() {\n\tif true {\n\t\ts := other()\n\t\ts.Close()\n\t}\n}\n"  # 28-33
     ),
     "store/util.go": (
         'package store\n\nfunc helper() int {\n\treturn len("x")\n}\n\n'
-        "func max(a, b int) int { return a }\n"
+        "func max(a, b int) int { return a }\n\nfunc (s *Store) flush() {}\n"
     ),
     "store/store_test.go": 'package store\n\nfunc TestOpen() {\n\tOpen("x")\n\tmax(1, 2)\n}\n',
     "cmd/main.go": (
@@ -377,6 +382,14 @@ def test_go_names_bind_across_the_files_of_their_package() -> None:
     assert found[("cmd/main.go", 10, "Close")] == ("candidate", None)  # a variable's member
     assert found[("cmd/main.go", 13, "helper")] == ("candidate", None)  # a local closure
     assert found[("cmd/main.go", 14, "missing")] == ("candidate", None)  # defined nowhere
+    # a method's receiver has a known type: its methods in any file of the
+    # package, and those promoted from a struct it embeds
+    assert found[("store/store.go", 21, "Close")] == ("bound", "store/store.go::Store.Close")
+    assert found[("store/store.go", 22, "flush")] == ("bound", "store/util.go::Store.flush")
+    assert found[("store/store.go", 23, "Ping")] == ("bound", "store/store.go::Base.Ping")
+    assert found[("store/store.go", 24, "missing")] == ("candidate", None)
+    assert found[("store/store.go", 25, "Close")] == ("bound", "store/store.go::Store.Close")
+    assert found[("store/store.go", 31, "Close")] == ("candidate", None)  # s redeclared
 
 
 def test_a_go_local_that_hides_an_import_is_not_the_package() -> None:
