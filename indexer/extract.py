@@ -365,7 +365,11 @@ def _query_edges(
                     binding, via = Binding.EXTERNAL, f"imported from {module}"
             elif kind == EdgeKind.CALL and (cls := _this_class(language, name_node, ordered)):
                 resolved, qualname = path, f"{cls}.{target}"
-                binding, via = Binding.BOUND, f"this.{target} in class {cls}"
+                explicit = name_node.parent is not None and name_node.parent.child_by_field_name(
+                    "object"
+                )
+                binding = Binding.BOUND
+                via = f"this.{target} in class {cls}" if explicit else f"{target}() in class {cls}"
             elif target in top_level and _bare_name(name_node):
                 resolved, qualname = path, target
                 binding, via = Binding.BOUND, "defined in this file"
@@ -437,18 +441,40 @@ def _bare_name(name_node: ts.Node) -> bool:
     return parent is None or parent.type not in _MEMBER or parent.child(0) == name_node
 
 
+_JAVA_TYPES = ("class", "interface", "enum")
+
+
 def _this_class(language: str, name_node: ts.Node, ordered: list[_Def]) -> str | None:
-    """``this.m()`` in a JS/TS class: the class's qualname."""
-    if language not in ("javascript", "typescript", "tsx"):
-        return None
+    """The class whose method a call names by its own rules: ``this.m()`` in
+    a JS/TS class; ``m()`` or ``this.m()`` in Java (a bare call is always a
+    method of the enclosing class, its bases, or an outer class). The
+    innermost class's qualname; the linker follows its bases, and a method
+    of an outer class stays a candidate. None inside an anonymous class."""
     parent = name_node.parent
-    if parent is None or parent.type != "member_expression":
+    if parent is None:
+        return None
+    if language in ("javascript", "typescript", "tsx"):
+        if parent.type != "member_expression":
+            return None
+        kinds: tuple[str, ...] = ("class",)
+    elif language == "java":
+        if parent.type != "method_invocation" or parent.child_by_field_name("name") != name_node:
+            return None
+        kinds = _JAVA_TYPES
+        body = parent.parent
+        while body is not None and body.type not in ("class_body", "interface_body", "enum_body"):
+            body = body.parent
+        owner = body.parent if body is not None else None
+        if owner is not None and owner.type == "object_creation_expression":
+            return None  # an anonymous class: its own methods come first
+    else:
         return None
     obj = parent.child_by_field_name("object")
-    if obj is None or obj.type != "this":
+    bare = language == "java" and obj is None  # m(): a method of the enclosing class
+    if not bare and (obj is None or obj.type != "this"):
         return None
     at = name_node.start_byte
-    holding = [d for d in ordered if d.kind == "class" and d.start <= at < d.end]
+    holding = [d for d in ordered if d.kind in kinds and d.start <= at < d.end]
     return max(holding, key=lambda d: d.start).qualname if holding else None
 
 

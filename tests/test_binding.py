@@ -399,3 +399,27 @@ def test_a_go_local_that_hides_an_import_is_not_the_package() -> None:
         'func main() {\n\tstore := open()\n\tstore.Open("a")\n}\n'
     )
     assert linked(files, "go")[("cmd/main.go", 7, "Open")] == ("candidate", None)
+
+
+def test_java_calls_on_this_class_bind_to_its_methods_and_its_bases() -> None:
+    files: dict[str, str | bytes] = {
+        "src/com/ex/Base.java": "package com.ex;\npublic class Base {\n    void audit() {}\n}\n",
+        "src/com/ex/Service.java": (
+            "package com.ex;\n"
+            "public class Service extends Base {\n"
+            "    void save() { validate(); this.validate(); audit(); missing(); }\n"  # 3
+            "    void validate() {}\n"
+            "    Runnable later() {\n"
+            "        return new Runnable() { public void run() { validate(); } };\n"  # 6
+            "    }\n"
+            "    Runnable lambda() { return () -> validate(); }\n"  # 8
+            "}\n"
+        ),
+    }
+    found = linked(files, "java")
+    path = "src/com/ex/Service.java"
+    assert found[(path, 3, "validate")] == ("bound", f"{path}::Service.validate")
+    assert found[(path, 3, "audit")] == ("bound", "src/com/ex/Base.java::Base.audit")  # inherited
+    assert found[(path, 3, "missing")] == ("candidate", None)
+    assert found[(path, 6, "validate")] == ("candidate", None)  # inside an anonymous class
+    assert found[(path, 8, "validate")] == ("bound", f"{path}::Service.validate")  # a lambda's this
