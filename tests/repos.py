@@ -213,7 +213,7 @@ EXPECTED_REFS = [
     ("render", "web/widget.js", 4, "web/dom.js"),
     ("helper", "go/server/server.go", 8, "go/server/server.go"),
     ("new", "rust/src/lib.rs", 12, None),
-    ("load", "java/com/example/UserService.java", 5, None),
+    ("load", "java/com/example/UserService.java", 5, "java/com/example/UserService.java"),
 ]
 
 
