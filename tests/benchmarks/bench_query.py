@@ -122,60 +122,23 @@ def measure(n: int, root: Path, repeat: int) -> list[tuple[str, str, str]]:
         def edit(i: int, path: Path = edited) -> None:  # one file changed before the answer
             path.write_text(path.read_text() + f"\n# edit {i}\n")
 
-        rows += [
-            (
-                f"{state}: defs in process p50/p99 (ms)",
-                fmt(timings(lambda: watched.answer("defs", {"name": "f123"}), repeat)),
-                "",
-            ),
-            (
-                f"{state}: refs in process p50/p99 (ms)",
-                fmt(timings(lambda: watched.answer("refs", {"name": "g7"}), repeat)),
-                "",
-            ),
-            (
-                f"{state}: /defs over HTTP p50/p99 (ms)",
-                fmt(timings(new_connection("/defs?name=f123"), repeat)),
-                "",
-            ),
-            (
-                f"{state}: /refs over HTTP p50/p99 (ms)",
-                fmt(timings(new_connection("/refs?name=g7"), repeat)),
-                "",
-            ),
-            (
-                f"{state}: /status over HTTP p50/p99 (ms)",
-                fmt(timings(new_connection("/status"), repeat)),
-                "",
-            ),
-            (
-                f"{state}: /defs over HTTP, kept connection p50/p99 (ms)",
-                fmt(timings(keep_alive("/defs?name=f123"), repeat)),
-                "",
-            ),
-            (
-                f"{state}: /status over HTTP, kept connection p50/p99 (ms)",
-                fmt(timings(keep_alive("/status"), repeat)),
-                "",
-            ),
-            (
-                f"{state}: status in process p50/p99 (ms)",
-                fmt(timings(watched.status, repeat)),
-                "",
-            ),
-            (
-                f"{state}: status without a watcher (full read) p50/p99 (ms)",
-                fmt(timings(service.status, repeat)),
-                "",
-            ),
-            (
-                f"{state}: status after a 1-file edit (re-hash) p50/p99 (ms)",
-                fmt(timings(watched.status, repeat, before=edit)),
-                "",
-            ),
-            (f"{state}: git grep -w f123 p50/p99 (ms)", fmt(timings(grep("f123"), repeat)), ""),
-            (f"{state}: git grep -w g7 p50/p99 (ms)", fmt(timings(grep("g7"), repeat)), ""),
+        # (what is measured, the call, what runs untimed before each call)
+        measured: list[tuple[str, Callable[[], object], Callable[[int], object] | None]] = [
+            ("defs in process", lambda: watched.answer("defs", {"name": "f123"}), None),
+            ("refs in process", lambda: watched.answer("refs", {"name": "g7"}), None),
+            ("/defs over HTTP", new_connection("/defs?name=f123"), None),
+            ("/refs over HTTP", new_connection("/refs?name=g7"), None),
+            ("/status over HTTP", new_connection("/status"), None),
+            ("/defs over HTTP, kept connection", keep_alive("/defs?name=f123"), None),
+            ("/status over HTTP, kept connection", keep_alive("/status"), None),
+            ("status in process", watched.status, None),
+            ("status without a watcher (full read)", service.status, None),
+            ("status after a 1-file edit (re-hash)", watched.status, edit),
+            ("git grep -w f123", grep("f123"), None),
+            ("git grep -w g7", grep("g7"), None),
         ]
+        for label, call, before in measured:  # in this order: the edit row dirties a file
+            rows.append((f"{state}: {label} p50/p99 (ms)", fmt(timings(call, repeat, before)), ""))
         subprocess.run(["git", "-C", str(repo), "checkout", "-q", "--", str(edited)], check=True)
     rows.append(("service RSS (MB)", f"{psutil.Process().memory_info().rss / 1e6:.0f}", ""))
     server.shutdown()
