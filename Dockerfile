@@ -18,10 +18,6 @@ WORKDIR /opt/freshindex
 
 COPY pyproject.toml README.md constraints.txt ./
 COPY freshindex ./freshindex
-COPY flows ./flows
-COPY tasks ./tasks
-COPY indexer ./indexer
-COPY storage ./storage
 RUN pip install -c constraints.txt .
 
 USER freshindex

@@ -172,10 +172,10 @@ def test_crafted_tree_paths_are_rejected_not_followed(
         "2",
     )
     assert code == 0, err
+    from freshindex.catalog.layout import read_pointer
+    from freshindex.catalog.reader import IndexVersion
     from freshindex.query.lookup import dump_rows
-    from freshindex.query.reader import IndexVersion
     from freshindex.storage import open_store
-    from freshindex.storage.catalog import read_pointer
 
     v = IndexVersion.current(open_store(store))
     assert read_pointer(open_store(store)).pointer is not None

@@ -10,9 +10,9 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
+from freshindex.catalog.layout import read_manifest, read_pointer
 from freshindex.cli import main
 from freshindex.storage import open_store
-from freshindex.storage.catalog import read_manifest, read_pointer
 from tests.conftest import new_bucket
 from tests.repos import EXPECTED_DEFS, EXPECTED_REFS, SAMPLE_FILES, make_repo
 

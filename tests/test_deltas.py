@@ -13,13 +13,13 @@ from pathlib import Path
 import pyarrow.dataset as ds
 import pytest
 
+from freshindex.catalog.layout import read_manifest, read_pointer
+from freshindex.catalog.manifest import TableEntry
+from freshindex.catalog.reader import IndexVersion
 from freshindex.cli import main
-from freshindex.core.manifest import TableEntry
 from freshindex.indexer.shard import rows_to_table
-from freshindex.query.reader import IndexVersion
 from freshindex.storage import open_store
 from freshindex.storage.base import sha256_hex
-from freshindex.storage.catalog import read_manifest, read_pointer
 from freshindex.tasks.io import encode_parquet
 from freshindex.tasks.update import inherited_tables, plan_update, update_one_shard
 from freshindex.tasks.validate import ValidationReport, validate_tables

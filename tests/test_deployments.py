@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from freshindex.catalog.layout import read_pointer
 from freshindex.cli import main
 from freshindex.storage import open_store
-from freshindex.storage.catalog import read_pointer
 from tests.conftest import BIN, stop
 from tests.repos import SAMPLE_FILES, commit_all, make_repo, write_files
 
@@ -94,7 +94,7 @@ def test_on_merge_deployment_moves_the_pointer(served: tuple[Path, str]) -> None
     assert run.state is not None and run.state.is_completed(), run.state  # type: ignore[attr-defined]
     pointer = read_pointer(open_store(store)).pointer
     assert pointer is not None
-    from freshindex.storage.catalog import read_manifest
+    from freshindex.catalog.layout import read_manifest
 
     assert read_manifest(open_store(store), pointer.version).sourceCommit == sha
 
@@ -178,7 +178,7 @@ def test_rollback_starts_the_rebuild_flow_run(
     doc = json.loads(out.getvalue())
     assert doc["current"] == first and doc["rebuildRun"]
     # the served on-merge deployment picks the run up and the index reaches HEAD again
-    from freshindex.storage.catalog import read_manifest
+    from freshindex.catalog.layout import read_manifest
 
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:

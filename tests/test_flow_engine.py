@@ -1,6 +1,6 @@
 """How freshindex runs Prefect flows: plain parameters and pickling by reference
 (flows/plain.py), flow runs off the main thread (flows/runtime.py), and the
-collector pause around imports (indexer/heap.py)."""
+collector pause around imports (process/collector.py)."""
 
 from __future__ import annotations
 
@@ -16,13 +16,12 @@ from prefect.client.orchestration import get_client
 from prefect.logging.handlers import APILogWorker
 from prefect.task_runners import ThreadPoolTaskRunner
 
-from freshindex.core import shutdown
 from freshindex.flows.build import build_flow
 from freshindex.flows.deployments import deployments
 from freshindex.flows.plain import PlainFlow, plain_flow
 from freshindex.flows.runtime import off_main_thread
 from freshindex.flows.update import update_flow
-from freshindex.indexer import heap
+from freshindex.process import collector, shutdown
 from freshindex.tasks.parse import parse_shard
 from freshindex.tasks.update import update_shard
 
@@ -85,19 +84,19 @@ def test_off_main_thread_returns_and_raises_as_the_call_would() -> None:
 
 
 def test_collector_is_paused_until_settled_or_resumed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(heap, "_settled_in", None)  # as in a fresh process
+    monkeypatch.setattr(collector, "_settled_in", None)  # as in a fresh process
     assert gc.isenabled()
-    heap.hold()
+    collector.hold()
     try:
         assert not gc.isenabled()
     finally:
-        heap.resume()  # a command that failed before settle()
+        collector.resume()  # a command that failed before settle()
     assert gc.isenabled()
-    heap.hold()
-    heap.settle()
+    collector.hold()
+    collector.settle()
     assert gc.isenabled()
     assert gc.get_freeze_count() > 0
-    heap.hold()  # settled: a later hold() changes nothing
+    collector.hold()  # settled: a later hold() changes nothing
     assert gc.isenabled()
 
 

@@ -13,11 +13,11 @@ from pathlib import Path
 import pygit2
 import pytest
 
+from freshindex.catalog.layout import read_manifest, read_pointer
 from freshindex.cli import main
 from freshindex.core.gitrepo import open_repo
 from freshindex.service import QueryService
 from freshindex.storage import open_store
-from freshindex.storage.catalog import read_manifest, read_pointer
 from tests.repos import SAMPLE_FILES, commit_all, git, make_repo, write_files
 from tests.test_service import get, serving
 

@@ -56,13 +56,14 @@ def test_dockerfile_is_slim_non_root_and_installs_from_pyproject() -> None:
     text = (ROOT / "Dockerfile").read_text()
     assert re.search(r"^FROM python:3\.11-slim", text, re.M)
     assert re.search(r"^USER (?!root)\S+", text, re.M)
-    # the tested versions, and every folder the package's symlinks point into
+    # the tested versions, and the one real tree: the package folder alone
     assert "pip install -c constraints.txt ." in text
     assert re.search(r"^COPY [^\n]*constraints\.txt", text, re.M)
-    for folder in ("freshindex", "flows", "tasks", "indexer", "storage"):
-        assert f"COPY {folder} ./{folder}" in text
-        if folder != "freshindex":
-            assert (ROOT / "freshindex" / folder).resolve() == (ROOT / folder).resolve()
+    assert "COPY freshindex ./freshindex" in text
+    for folder in ("flows", "tasks", "indexer", "storage"):
+        assert f"COPY {folder}" not in text  # signposts into the package, not code
+        assert (ROOT / folder).resolve() == (ROOT / "freshindex" / folder).resolve()
+        assert not (ROOT / "freshindex" / folder).is_symlink()
     assert '"freshindex"' in text  # the console script is the entrypoint
 
 

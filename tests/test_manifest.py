@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from freshindex.core.manifest import (
+from freshindex.catalog.manifest import (
     BuildKind,
     Counts,
     IndexerInfo,

@@ -1,4 +1,4 @@
-"""The in-memory index of a loaded version (freshindex/query/memory.py) answers
+"""The in-memory index of a loaded version (catalog/memory.py) answers
 exactly what Parquet answers, deltas and masks included."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 import pyarrow.dataset as ds
 import pytest
 
+from freshindex.catalog.reader import IndexVersion
 from freshindex.cli import main
-from freshindex.query.reader import IndexVersion
 from freshindex.storage import open_store
 from tests.repos import SAMPLE_FILES, build_template, commit_all, copy_built
 

@@ -27,7 +27,8 @@ GENERIC_NAMES = ("storage", "tasks", "flows", "indexer")
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh venv with freshindex installed from a wheel built here.
+    """A fresh venv with freshindex installed from a wheel built here, from a
+    tree whose top-level links are plain files.
 
     The dependencies are not installed again (Prefect alone takes minutes):
     the venv sees the test venv's site-packages through a path file, which
@@ -45,6 +46,14 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
             ".git", ".venv", "build", "*.egg-info", "__pycache__", ".*_cache"
         ),
     )
+    # as a checkout with core.symlinks=false has them (Git for Windows): the
+    # top-level signposts are text files holding the link; the package is real
+    for name in GENERIC_NAMES:
+        link = source / name
+        assert link.is_symlink(), name
+        target = os.readlink(link)
+        link.unlink()
+        link.write_text(target)
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp), str(source)],
         check=True,

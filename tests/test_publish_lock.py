@@ -136,8 +136,8 @@ def test_updates_for_one_merge_queue_on_the_lock_instead_of_conflicting(
     incremental update holds the slot from before it reads the pointer, so
     the second plans against the first's version and has nothing to do,
     rather than losing the pointer's compare-and-swap."""
+    from freshindex.catalog.layout import read_manifest, read_pointer
     from freshindex.storage import open_store
-    from freshindex.storage.catalog import read_manifest, read_pointer
 
     repo = make_repo(tmp_path / "repo", SAMPLE_FILES)
     store = (tmp_path / "store").as_uri()

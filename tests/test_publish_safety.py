@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from freshindex.catalog.layout import list_versions, read_manifest, read_pointer
 from freshindex.cli import main
 from freshindex.indexer.shard import sort_table
 from freshindex.ops.verify import verify_version
 from freshindex.storage import open_store
-from freshindex.storage.catalog import list_versions, read_manifest, read_pointer
 from freshindex.tasks.parse import index_shard
 from freshindex.tasks.plan import plan_build
 from freshindex.tasks.publish import finalize

@@ -8,11 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from freshindex.core.manifest import BuildKind, PublicationRecord
-from freshindex.ops.health import HealthChecker
-from freshindex.storage import Store, open_store
-from freshindex.storage.base import Blob
-from freshindex.storage.catalog import (
+from freshindex.catalog.layout import (
     CURRENT,
     RecordTail,
     newest_record,
@@ -22,6 +18,10 @@ from freshindex.storage.catalog import (
     record_key,
     records_before,
 )
+from freshindex.catalog.manifest import BuildKind, PublicationRecord
+from freshindex.ops.health import HealthChecker
+from freshindex.storage import Store, open_store
+from freshindex.storage.base import Blob
 from tests.test_storage import _pointer
 
 

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
+from freshindex.catalog.layout import list_versions, read_manifest, read_pointer
 from freshindex.cli import main
 from freshindex.core.gitrepo import open_repo
 from freshindex.ops.gc import collect
 from freshindex.service import QueryService, serve
 from freshindex.storage import open_store
-from freshindex.storage.catalog import list_versions, read_manifest, read_pointer
 from tests.repos import SAMPLE_FILES, commit_all, make_repo, write_files
 
 pytestmark = pytest.mark.slow

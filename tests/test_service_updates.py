@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from freshindex.catalog.layout import read_pointer
 from freshindex.core.gitrepo import open_repo
 from freshindex.flows.runtime import task_runner
 from freshindex.ops.metrics import Metrics
 from freshindex.service import QueryService, Updater
 from freshindex.storage import open_store
-from freshindex.storage.catalog import read_pointer
 from tests.conftest import (
     alive,
     cmdline,

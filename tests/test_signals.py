@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
 
+from freshindex.catalog.layout import read_pointer
 from freshindex.storage import open_store
-from freshindex.storage.catalog import read_pointer
 from freshindex.tasks.lock import lock_name
 from tests.conftest import alive, descendants, stop
 from tests.repos import commit_all, make_repo, write_files

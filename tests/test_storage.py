@@ -8,15 +8,15 @@ import uuid
 import boto3
 import pytest
 
+from freshindex.catalog.layout import CURRENT, PointerState, read_pointer, swap_pointer
+from freshindex.catalog.manifest import Pointer
 from freshindex.core.exceptions import (
     NotFound,
     PreconditionFailed,
     PublishConflict,
     StoreUnavailable,
 )
-from freshindex.core.manifest import Pointer
 from freshindex.storage import open_store
-from freshindex.storage.catalog import CURRENT, PointerState, read_pointer, swap_pointer
 from freshindex.storage.s3 import S3Store
 from tests.conftest import new_bucket
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from freshindex.catalog.layout import read_manifest, read_pointer, read_records, record_key
 from freshindex.cli import main
 from freshindex.core.exceptions import PublishConflict
 from freshindex.ops.rollback import rollback
 from freshindex.storage import open_store
-from freshindex.storage.catalog import read_manifest, read_pointer, read_records, record_key
 from tests.repos import SAMPLE_FILES, commit_all, git, make_repo, write_files
 
 pytestmark = pytest.mark.slow

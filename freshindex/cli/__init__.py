@@ -15,9 +15,8 @@ from typing import Any
 
 from freshindex.cli.context import Context
 from freshindex.cli.parser import build_parser
-from freshindex.core import shutdown
 from freshindex.core.exceptions import FreshindexError
-from freshindex.indexer import heap
+from freshindex.process import collector, shutdown
 
 log = logging.getLogger("freshindex")
 
@@ -30,7 +29,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             setattr(args, name, default)
     _setup_logging(args.verbose)
     on_main_thread = threading.current_thread() is threading.main_thread()
-    # SIGTERM ends the command and what it started (freshindex/core/shutdown.py)
+    # SIGTERM ends the command and what it started (process/shutdown.py)
     before = signal.signal(signal.SIGTERM, shutdown.terminate) if on_main_thread else None
     try:
         code = int(args.func(Context(args)))
@@ -46,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"freshindex: internal error: {type(err).__name__}: {err}", file=sys.stderr)
         code = 1
     finally:
-        heap.resume()  # a command that failed while it imported (indexer/heap.py)
+        collector.resume()  # a command that failed while it imported (process/collector.py)
         if on_main_thread:  # main() called in a longer-lived process (tests)
             signal.signal(signal.SIGTERM, before)
     sys.stdout.flush()

@@ -41,7 +41,7 @@ class Context:
 
     def current(self) -> Any:
         """The current published version (raises when there is none)."""
-        from freshindex.query.reader import IndexVersion
+        from freshindex.catalog.reader import IndexVersion
 
         return IndexVersion.current(self.store())
 

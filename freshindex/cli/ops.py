@@ -10,8 +10,8 @@ from freshindex.core.exceptions import FreshindexError, NoPublishedVersion
 
 
 def cmd_verify(ctx: Context) -> int:
+    from freshindex.catalog.layout import read_pointer
     from freshindex.ops.verify import verify_version
-    from freshindex.storage.catalog import read_pointer
 
     store = ctx.store()
     version = ctx.args.version
@@ -82,8 +82,8 @@ def cmd_rollback(ctx: Context) -> int:
 
 
 def cmd_gc(ctx: Context) -> int:
+    from freshindex.catalog.published import PublishedIndex, branch_bases
     from freshindex.ops.gc import collect
-    from freshindex.query.bases import PublishedIndex, branch_bases
 
     store = ctx.store()
     bases: dict[str, str] = {}
@@ -116,7 +116,7 @@ def cmd_gc(ctx: Context) -> int:
 
 
 def cmd_keygen(ctx: Context) -> int:
-    from freshindex.core.signing import generate
+    from freshindex.catalog.signing import generate
 
     out = Path(ctx.args.out).expanduser()
     priv, pub, kid = generate(out)

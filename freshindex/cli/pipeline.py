@@ -10,7 +10,7 @@ from typing import Any
 from freshindex.cli.context import Context, check_failed
 from freshindex.cli.progress import progress_bar
 from freshindex.core.exceptions import FreshindexError
-from freshindex.indexer import heap
+from freshindex.process import collector
 
 
 def _quiet_dask_client(verbose: bool) -> None:
@@ -29,7 +29,7 @@ def _quiet_dask_client(verbose: bool) -> None:
 
 
 def cmd_build(ctx: Context) -> int:
-    heap.hold()  # until the imports below are done: they make almost no garbage
+    collector.hold()  # until the imports below are done: they make almost no garbage
     from freshindex.core.gitrepo import resolve_commit
 
     args = ctx.args
@@ -48,7 +48,7 @@ def cmd_build(ctx: Context) -> int:
         api_ready = time.monotonic()
         from freshindex.flows.build import build_flow
 
-        heap.settle()  # the flow process's heap is Prefect's and the scheduler's
+        collector.settle()  # the flow process's heap is Prefect's and the scheduler's
         ctx.out.progress(f"building {commit.id} into {uri}")
         with progress_bar(not args.json):
             run = build_flow.with_options(task_runner=runtime.task_runner())
@@ -84,7 +84,7 @@ def cmd_build(ctx: Context) -> int:
 
 
 def cmd_update(ctx: Context) -> int:
-    heap.hold()  # until the imports below are done: they make almost no garbage
+    collector.hold()  # until the imports below are done: they make almost no garbage
     from freshindex.core.gitrepo import branch_of, resolve_commit
 
     args = ctx.args
@@ -101,7 +101,7 @@ def cmd_update(ctx: Context) -> int:
     with flow_runtime(args.runner, args.workers, args.dask_address) as runtime:
         from freshindex.flows.update import run_update
 
-        heap.settle()
+        collector.settle()
         ctx.out.progress(f"updating {uri} to {commit.id}")
         with progress_bar(not args.json):
             summary = off_main_thread(

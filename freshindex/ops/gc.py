@@ -20,10 +20,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from freshindex.core.exceptions import NotFound
-from freshindex.core.manifest import VersionState
-from freshindex.storage import Store
-from freshindex.storage.catalog import (
+from freshindex.catalog.layout import (
     VERSIONS,
     branch_pointers,
     list_versions,
@@ -31,6 +28,9 @@ from freshindex.storage.catalog import (
     read_pointer,
     staging_key,
 )
+from freshindex.catalog.manifest import VersionState
+from freshindex.core.exceptions import NotFound
+from freshindex.storage import Store
 
 DEFAULT_LEASE = timedelta(hours=6)
 

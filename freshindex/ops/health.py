@@ -6,7 +6,7 @@ Unhealthy when
   deliberate rollback is reported, not failed), or names one with no
   publication record (a crash between the pointer swap and the record);
 - any table file of the current version is missing, not its manifest's size,
-  or does not match its sha256 (storage/integrity.py: a local file is hashed
+  or does not match its sha256 (catalog/integrity.py: a local file is hashed
   again whenever its stat changed; a remote object, immutable, is hashed once
   per process and afterwards checked for presence and size);
 - the version a service has loaded differs from the one ``current.json`` names.
@@ -17,11 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from freshindex.catalog.integrity import local_file_problem, missing_or_resized
+from freshindex.catalog.layout import newest_record, read_manifest, read_pointer
+from freshindex.catalog.manifest import TableEntry
 from freshindex.core.exceptions import NotFound
-from freshindex.core.manifest import TableEntry
 from freshindex.storage import Store
-from freshindex.storage.catalog import newest_record, read_manifest, read_pointer
-from freshindex.storage.integrity import local_file_problem, missing_or_resized
 
 
 @dataclass

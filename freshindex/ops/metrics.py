@@ -18,10 +18,10 @@ from typing import Any
 import pygit2
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
+from freshindex.catalog.layout import RecordTail, read_manifest, read_pointer, staging_key
+from freshindex.catalog.manifest import Manifest
 from freshindex.core.exceptions import NotFound
-from freshindex.core.manifest import Manifest
 from freshindex.storage import Store
-from freshindex.storage.catalog import RecordTail, read_manifest, read_pointer, staging_key
 
 
 class Metrics:

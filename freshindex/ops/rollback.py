@@ -14,12 +14,8 @@ import json
 import uuid
 from dataclasses import dataclass
 
-from freshindex.core import signing
-from freshindex.core.exceptions import BadInput, CheckFailed
-from freshindex.core.manifest import Pointer
-from freshindex.ops.verify import verify_version
-from freshindex.storage import Store
-from freshindex.storage.catalog import (
+from freshindex.catalog import signing
+from freshindex.catalog.layout import (
     make_pointer,
     now_iso,
     read_pointer,
@@ -27,6 +23,10 @@ from freshindex.storage.catalog import (
     records_before,
     swap_pointer,
 )
+from freshindex.catalog.manifest import Pointer
+from freshindex.core.exceptions import BadInput, CheckFailed
+from freshindex.ops.verify import verify_version
+from freshindex.storage import Store
 
 REQUESTS = "requests/"
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from freshindex.core import signing
+from freshindex.catalog import signing
+from freshindex.catalog.layout import read_manifest, record_for
+from freshindex.catalog.manifest import Manifest, VersionState, content_digest, live_counts
 from freshindex.core.exceptions import NotFound, VerificationFailed
-from freshindex.core.manifest import Manifest, VersionState, content_digest, live_counts
 from freshindex.storage import Store
-from freshindex.storage.catalog import read_manifest, record_for
 
 
 def verify_version(store: Store, version: str) -> tuple[Manifest, list[str]]:

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from freshindex.core import signing
-from freshindex.storage import Store
-from freshindex.storage.catalog import (
+from freshindex.catalog import signing
+from freshindex.catalog.layout import (
     list_versions,
     read_manifest,
     read_pointer,
     read_records,
     record_for,
 )
+from freshindex.storage import Store
 
 
 def record_status(store: Store, seq: int | None) -> dict[str, Any]:

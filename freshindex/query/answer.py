@@ -26,20 +26,21 @@ from typing import Any, Generic, TypeVar
 
 import pygit2
 
+from freshindex.catalog.published import Published, PublishedIndex
+from freshindex.catalog.reader import IndexVersion
 from freshindex.core.exceptions import FreshindexError
 from freshindex.indexer.config import CONFIG_FILE, IndexConfig, parse_config
 from freshindex.indexer.document import SNIFF_BYTES, classify
 from freshindex.indexer.extract import ParseBudgetExceeded, extract
 from freshindex.indexer.languages import grammar_versions, indexer_digest
-from freshindex.indexer.schema import EDGES, SORT_KEYS, SYMBOLS
+from freshindex.indexer.schema import EDGES, ID_COLUMNS, SORT_KEYS, SYMBOLS
 from freshindex.query import lookup as query
 from freshindex.query import references
-from freshindex.query.bases import Base, Published, PublishedIndex, choose_base
+from freshindex.query.bases import Base, choose_base
 from freshindex.query.freshness import Envelope, Freshness, Relation, basic_envelope
 from freshindex.query.guard import WorktreeGuard
 from freshindex.query.link import Linker, table_linker
 from freshindex.query.overlay import Overlay, build_overlay, change_set, worktree_index
-from freshindex.query.reader import IndexVersion
 from freshindex.query.worktree import WorktreeState, read_worktree
 from freshindex.storage import Store
 
@@ -188,7 +189,7 @@ class Answerer:
                 r["target_symbol_id"] = link.symbol["symbol_id"] if link.symbol else None
         if not ids:
             for r in rows:
-                for column in query.ID_COLUMNS:
+                for column in ID_COLUMNS:
                     r.pop(column, None)
         keys = SORT_KEYS[table]
         return sorted(rows, key=lambda r: tuple(r[k] for k in keys))

@@ -12,12 +12,12 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from freshindex.query.reader import IndexVersion
+from freshindex.catalog.reader import IndexVersion
+from freshindex.indexer.schema import ID_COLUMNS
 
 DUMP_TABLES = ("symbols", "edges", "documents", "refs", "summaries", "tombstones")
 # Columns that carry identity rather than content: a full build cannot know
 # the rename history an incremental one carried ids through.
-ID_COLUMNS = {"symbol_id", "target_symbol_id"}
 
 
 def split_name(name: str) -> tuple[str, str | None]:

@@ -26,7 +26,6 @@ import pygit2
 import zstandard
 
 from freshindex.core import gitrepo
-from freshindex.core.cache import cache_dir
 from freshindex.core.tree import TreeEntry
 from freshindex.indexer.config import IndexConfig
 from freshindex.indexer.document import SNIFF_BYTES, classify
@@ -34,6 +33,7 @@ from freshindex.indexer.extract import FileRows, ParseBudgetExceeded, extract
 from freshindex.indexer.languages import indexer_digest
 from freshindex.indexer.resolve import PathIndex
 from freshindex.indexer.schema import EDGES, SUMMARIES, SYMBOLS
+from freshindex.process.cache import cache_dir
 from freshindex.query.freshness import changed_between
 from freshindex.query.guard import WorktreeGuard
 from freshindex.query.worktree import WorktreeState

@@ -25,8 +25,8 @@ from typing import Any
 
 import pygit2
 
+from freshindex.catalog.manifest import Submodule
 from freshindex.core.exceptions import BadInput, WorktreeMoving
-from freshindex.core.manifest import Submodule
 from freshindex.core.tree import storable_path
 
 _WT_CHANGED = (

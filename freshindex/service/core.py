@@ -16,13 +16,13 @@ from typing import Any
 
 import pygit2
 
+from freshindex.catalog.reader import IndexVersion
 from freshindex.core.exceptions import BadInput, WorktreeGone
 from freshindex.ops.health import HealthChecker
 from freshindex.ops.metrics import Metrics
 from freshindex.query import context as context_pkg
 from freshindex.query.answer import Answerer, Bases, evaluate, overlays, query_doc
 from freshindex.query.freshness import Envelope, Freshness, Relation
-from freshindex.query.reader import IndexVersion
 from freshindex.query.watch import Watcher
 from freshindex.storage import Store
 
@@ -92,7 +92,7 @@ class QueryService:
         self.metrics = Metrics()
         self.health = HealthChecker(store)
         self._lock = threading.Lock()
-        # the version with its rows in memory (query/memory.py)
+        # the version with its rows in memory (catalog/memory.py)
         self.version = IndexVersion.current(store).in_memory()
         # other published versions a branch's HEAD is answered from
         # (query/bases.py), in memory too, the three last used

@@ -149,7 +149,7 @@ def test_a_running_service_follows_a_forced_branch_switch(
 def test_update_on_a_branch_publishes_to_its_own_pointer_from_the_nearest_version(
     two_versions: tuple[Path, str, str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from freshindex.storage.catalog import branch_pointers, read_pointer
+    from freshindex.catalog.layout import branch_pointers, read_pointer
 
     repo, store, v1, v2 = two_versions
     git(repo, "checkout", "-q", "-b", "feature/x", "v1")

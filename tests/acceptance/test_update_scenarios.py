@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 import freshindex.tasks.update as task_update
+from freshindex.catalog.layout import read_manifest, read_pointer
 from freshindex.cli import main
 from freshindex.storage import open_store
-from freshindex.storage.catalog import read_manifest, read_pointer
 from tests.repos import commit_all, git, make_repo, write_files
 
 pytestmark = pytest.mark.slow

@@ -35,11 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 import pygit2  # noqa: E402
 
-from freshindex.core.manifest import Pointer, PublicationRecord  # noqa: E402
-from freshindex.query.answer import Bases  # noqa: E402
-from freshindex.query.reader import IndexVersion  # noqa: E402
-from freshindex.storage import open_store  # noqa: E402
-from freshindex.storage.catalog import (  # noqa: E402
+from freshindex.catalog.layout import (  # noqa: E402
     CURRENT,
     manifest_key,
     new_version_id,
@@ -48,6 +44,10 @@ from freshindex.storage.catalog import (  # noqa: E402
     read_pointer,
     record_key,
 )
+from freshindex.catalog.manifest import Pointer, PublicationRecord  # noqa: E402
+from freshindex.catalog.reader import IndexVersion  # noqa: E402
+from freshindex.query.answer import Bases  # noqa: E402
+from freshindex.storage import open_store  # noqa: E402
 from tests.repos import GIT_ENV, commit_all, git  # noqa: E402
 
 BIN = Path(sys.executable).parent

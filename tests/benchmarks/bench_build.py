@@ -38,9 +38,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from freshindex.flows.runtime import server_environment  # noqa: E402
-from freshindex.indexer import heap  # noqa: E402
 from freshindex.indexer.extract import ParseBudgetExceeded, extract  # noqa: E402
 from freshindex.indexer.languages import language_for  # noqa: E402
+from freshindex.process import collector  # noqa: E402
 from tests.conftest import free_port, stop, wait_http  # noqa: E402
 from tests.repos import commit_all, git  # noqa: E402
 
@@ -71,7 +71,7 @@ def stdlib_repo(dest: Path, copies: int = 1) -> tuple[int, int]:
 def pure_parse_seconds(repo: Path) -> float:
     paths = [p for p in repo.rglob("*.py") if ".git" not in p.parts]
     datas = [(str(p.relative_to(repo)), p.read_bytes()) for p in paths]
-    heap.settle()  # as the shard tasks do: the same collector settings on both sides
+    collector.settle()  # as the shard tasks do: the same collector settings on both sides
     t0 = time.perf_counter()
     for rel, data in datas:
         lang = language_for(rel)

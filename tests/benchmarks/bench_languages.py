@@ -40,9 +40,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from freshindex.core.cache import cache_dir  # noqa: E402
 from freshindex.indexer.extract import extract, parse  # noqa: E402
 from freshindex.indexer.languages import language_for  # noqa: E402
+from freshindex.process.cache import cache_dir  # noqa: E402
 
 PYPI = ["zstandard", "greenlet", "pybind11", "JPype1", "pythonnet", "pygments"]
 DEBIAN = [

@@ -38,10 +38,10 @@ sys.path.insert(0, str(ROOT))
 
 import jedi  # noqa: E402
 
+from freshindex.catalog.reader import IndexVersion  # noqa: E402
 from freshindex.core.gitrepo import open_repo  # noqa: E402
 from freshindex.query import references  # noqa: E402
 from freshindex.query.answer import evaluate  # noqa: E402
-from freshindex.query.reader import IndexVersion  # noqa: E402
 from freshindex.storage import open_store  # noqa: E402
 
 BIN = Path(sys.executable).parent

@@ -5,12 +5,12 @@ The flow modules too: every task's context carries its flow, which unpickles by
 importing the flow's module (building the Flow object's parameter schema).
 
 The collector is paused while they load and the result frozen
-(indexer/heap.py), so the forked workers start with a frozen heap they share
+(process/collector.py), so the forked workers start with a frozen heap they share
 copy-on-write."""
 
-from freshindex.indexer import heap
+from freshindex.process import collector
 
-heap.hold()
+collector.hold()
 
 import distributed  # noqa: E402, F401
 import prefect_dask  # noqa: E402, F401
@@ -19,4 +19,4 @@ import freshindex.flows.build  # noqa: E402
 import freshindex.flows.update  # noqa: E402
 import freshindex.tasks.parse  # noqa: E402, F401
 
-heap.settle()
+collector.settle()

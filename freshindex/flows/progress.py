@@ -16,8 +16,8 @@ from typing import Any, Protocol
 
 from prefect.futures import PrefectFuture, as_completed
 
+from freshindex.catalog.manifest import TableEntry
 from freshindex.core.exceptions import CheckFailed
-from freshindex.core.manifest import TableEntry
 
 
 class ShardFailed(CheckFailed):

@@ -19,12 +19,12 @@ import pyarrow.parquet as pq
 import pygit2
 
 from freshindex.core import gitrepo
-from freshindex.core.cache import cache_dir
 from freshindex.core.exceptions import UnknownRevision
 from freshindex.core.tree import TreeEntry
 from freshindex.indexer.config import CONFIG_FILE, IndexConfig, parse_config
 from freshindex.indexer.resolve import PathIndex
 from freshindex.indexer.shard import partition
+from freshindex.process.cache import cache_dir
 from freshindex.storage import Store, open_store
 
 

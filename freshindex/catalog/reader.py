@@ -6,7 +6,7 @@ may serve queries, and only while its table files check out:
 - before it serves, every table file must exist with the size its manifest
   gives;
 - every answer checks every file's content (``TableSet.verified``): a stat
-  per file while nothing changed, a hash when it did (storage/integrity.py);
+  per file while nothing changed, a hash when it did (catalog/integrity.py);
 - a version loaded into memory (``in_memory``, the warm service) answers
   from rows read from files that were checked as they were read; a file it
   reads later is checked then. Its answers do not stat every file again
@@ -30,15 +30,15 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.dataset as ds
 
-from freshindex.core.cache import cache_dir
+from freshindex.catalog.integrity import local_file_problem, missing_or_resized
+from freshindex.catalog.layout import read_manifest, read_pointer
+from freshindex.catalog.manifest import Manifest, Pointer, TableEntry, VersionState
+from freshindex.catalog.memory import MemoryIndex
 from freshindex.core.exceptions import NoPublishedVersion, NotFound, VerificationFailed
-from freshindex.core.manifest import Manifest, Pointer, TableEntry, VersionState
 from freshindex.indexer.schema import BASE_TABLES, TABLES, delta_of
 from freshindex.indexer.shard import shard_of, sort_table
-from freshindex.query.memory import MemoryIndex
+from freshindex.process.cache import cache_dir
 from freshindex.storage import Store
-from freshindex.storage.catalog import read_manifest, read_pointer
-from freshindex.storage.integrity import local_file_problem, missing_or_resized
 
 
 def cache_root() -> Path:
@@ -154,7 +154,7 @@ class IndexVersion(TableSet):
         # else: the rows in memory came from files checked as they were read
 
     def in_memory(self) -> IndexVersion:
-        """Load the rows queries look up into memory (query/memory.py): for a
+        """Load the rows queries look up into memory (catalog/memory.py): for a
         warm service; a one-shot CLI query reads only what it needs."""
         if self.memory is None:
             self.memory = MemoryIndex(self)

@@ -8,20 +8,7 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 import freshindex
-from freshindex.core.exceptions import PreconditionFailed, PublishConflict
-from freshindex.core.manifest import (
-    BuildKind,
-    Counts,
-    IndexerInfo,
-    Manifest,
-    PublicationRecord,
-    TableEntry,
-    VersionState,
-)
-from freshindex.core.signing import sign, signing_key
-from freshindex.indexer.languages import grammar_versions, indexer_digest
-from freshindex.storage import Store
-from freshindex.storage.catalog import (
+from freshindex.catalog.layout import (
     branch_pointer_key,
     make_pointer,
     manifest_key,
@@ -30,6 +17,19 @@ from freshindex.storage.catalog import (
     publish,
     swap_pointer,
 )
+from freshindex.catalog.manifest import (
+    BuildKind,
+    Counts,
+    IndexerInfo,
+    Manifest,
+    PublicationRecord,
+    TableEntry,
+    VersionState,
+)
+from freshindex.catalog.signing import sign, signing_key
+from freshindex.core.exceptions import PreconditionFailed, PublishConflict
+from freshindex.indexer.languages import grammar_versions, indexer_digest
+from freshindex.storage import Store
 from freshindex.tasks.io import store_for
 from freshindex.tasks.lock import RequestedLock, locked
 from freshindex.tasks.plan import BuildPlan

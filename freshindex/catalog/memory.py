@@ -29,7 +29,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 if TYPE_CHECKING:
-    from freshindex.query.reader import TableSet
+    from freshindex.catalog.reader import TableSet
 
 # table -> the columns a query looks rows up by
 KEYS: dict[str, tuple[str, ...]] = {

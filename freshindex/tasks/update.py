@@ -30,11 +30,20 @@ import pyarrow.dataset as ds
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
+from freshindex.catalog.layout import (
+    branch_pointer_key,
+    new_version_id,
+    next_seq,
+    read_pointer,
+    write_staging,
+)
+from freshindex.catalog.manifest import Manifest, Submodule, TableEntry
+from freshindex.catalog.published import PublishedIndex, nearest_published_ancestor
+from freshindex.catalog.reader import IndexVersion
 from freshindex.core import gitrepo
 from freshindex.core.exceptions import FreshindexError
-from freshindex.core.manifest import Manifest, Submodule, TableEntry
+from freshindex.core.history import Relation, changed_between, relation_of
 from freshindex.core.tree import TreeEntry
-from freshindex.indexer import heap
 from freshindex.indexer.config import IndexConfig
 from freshindex.indexer.languages import grammar_versions, indexer_digest
 from freshindex.indexer.schema import BASE_TABLES, delta_of
@@ -45,16 +54,7 @@ from freshindex.indexer.shard import (
     shard_of,
     sort_table,
 )
-from freshindex.query.bases import PublishedIndex, nearest_published_ancestor
-from freshindex.query.freshness import Relation, changed_between, relation_of
-from freshindex.query.reader import IndexVersion
-from freshindex.storage.catalog import (
-    branch_pointer_key,
-    new_version_id,
-    next_seq,
-    read_pointer,
-    write_staging,
-)
+from freshindex.process import collector
 from freshindex.tasks.compat import Sealed, unseal
 from freshindex.tasks.io import (
     config_at,
@@ -371,7 +371,7 @@ def update_one_shard(
     """The new tables of one touched shard (plain function; the task wraps it).
     The flow passes the plan Sealed (tasks/compat.py): it is large, and
     neither Prefect nor Dask should look inside it."""
-    heap.settle()
+    collector.settle()
     return _touch_shard(unseal(plan), sb, seq)
 
 

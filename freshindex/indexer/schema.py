@@ -17,7 +17,7 @@ are and write, next to them, a *delta*: ``delta-documents``, ``delta-symbols``,
 ``delta-edges`` and ``delta-refs`` (same schemas) with the current rows of
 the paths changed since the base was written, and ``masks``: the base paths
 whose rows no longer count. A shard's rows are its base rows whose path is
-not masked, plus its delta rows (freshindex/query/reader.py). When the delta grows
+not masked, plus its delta rows (catalog/reader.py). When the delta grows
 past a fraction of the base, the next update folds it back into a new base.
 
 Lines are 1-based, columns 0-based byte offsets (shared/CONTRACT.md).
@@ -193,3 +193,7 @@ SORT_KEYS: dict[str, list[str]] = {
     "masks": ["path"],
 }
 SORT_KEYS.update({delta_of(t): SORT_KEYS[t] for t in BASE_TABLES})
+
+# columns that hold ids derived from content; `dump --no-ids` drops them to
+# compare two indexes built with different id schemes
+ID_COLUMNS = frozenset({"symbol_id", "target_symbol_id"})

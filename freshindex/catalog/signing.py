@@ -20,8 +20,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from freshindex.catalog.manifest import PublicationRecord
 from freshindex.core.exceptions import ConfigError
-from freshindex.core.manifest import PublicationRecord
 
 
 def key_id(public: Ed25519PublicKey) -> str:

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from freshindex.core import shutdown
-from freshindex.core.cache import cache_dir
 from freshindex.core.exceptions import CheckFailed
+from freshindex.process import shutdown
+from freshindex.process.cache import cache_dir
 
 T = TypeVar("T")
 QUIET_DASK_CONFIG = Path(__file__).parent / "dask-quiet"
@@ -206,7 +206,7 @@ def prefect_api() -> Iterator[str]:
         )
         since = datetime.datetime.now(datetime.UTC).isoformat()
         server = EmbeddedApi()
-        # SIGTERM (freshindex/core/shutdown.py) kills this server rather than asking
+        # SIGTERM (process/shutdown.py) kills this server rather than asking
         # it to stop: asked, its task-run recorder, still flushing the events of
         # the shards being cut short, printed tracebacks on this command's
         # stderr (seen in CI). Its SQLite database stays consistent when the
@@ -428,7 +428,7 @@ def off_main_thread(call: Callable[[], T]) -> T:
     For a flow run, Prefect's flow engine installs a SIGTERM handler that
     raises an exception wherever the process is (measured: once it surfaced
     as a PydanticSerializationError, once it was swallowed and the build went
-    on; freshindex/core/shutdown.py). The engine installs it only on the main
+    on; process/shutdown.py). The engine installs it only on the main
     thread: ``signal.signal`` refuses elsewhere, which it expects. A flow run
     on another thread therefore leaves the command's own handler in place, no
     patch of the engine needed. The waiting main thread is where signals

@@ -8,19 +8,19 @@ import pyarrow as pa
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
+from freshindex.catalog.layout import table_key
+from freshindex.catalog.manifest import TableEntry
 from freshindex.core import gitrepo
-from freshindex.core.manifest import TableEntry
-from freshindex.indexer import heap
 from freshindex.indexer.shard import build_shard_tables, doc_counts
+from freshindex.process import collector
 from freshindex.storage.base import sha256_hex
-from freshindex.storage.catalog import table_key
 from freshindex.tasks.io import encode_parquet, store_for, tree_partition, worker_git_dir
 from freshindex.tasks.plan import ShardJob
 
 
 def index_shard(job: ShardJob, shard: int) -> list[TableEntry]:
     """Plain function (the task body), callable without Prefect in tests."""
-    heap.settle()
+    collector.settle()
     git_dir = worker_git_dir(job.git_dir, job.commit, job.mirror_url)
     repo = gitrepo.cached_repo(git_dir)
     parts, paths = tree_partition(git_dir, job.tree, job.shards)

@@ -22,8 +22,8 @@ import os
 import time
 from collections.abc import Iterable
 
-from freshindex.core.cache import cache_dir
-from freshindex.core.manifest import TableEntry
+from freshindex.catalog.manifest import TableEntry
+from freshindex.process.cache import cache_dir
 from freshindex.storage.base import Store
 
 RACY_SECONDS = 2.0

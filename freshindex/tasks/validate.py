@@ -29,8 +29,8 @@ from dataclasses import dataclass
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from freshindex.catalog.manifest import TableEntry, live_counts
 from freshindex.core.exceptions import NotFound
-from freshindex.core.manifest import TableEntry, live_counts
 from freshindex.indexer.schema import BASE_TABLES, DELTA_TABLES, DocStatus
 from freshindex.indexer.shard import doc_counts, sort_table
 from freshindex.storage import Store

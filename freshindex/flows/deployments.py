@@ -23,15 +23,15 @@ from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 from prefect.states import Completed, Failed
 
-from freshindex.core.manifest import TableEntry
+from freshindex.catalog.layout import read_pointer
+from freshindex.catalog.manifest import TableEntry
+from freshindex.catalog.reader import IndexVersion, TableSet
 from freshindex.flows import progress
 from freshindex.flows.build import build_flow, publish_artifact, summarize
 from freshindex.flows.plain import plain_flow
 from freshindex.flows.update import update_flow
-from freshindex.query.lookup import ID_COLUMNS
-from freshindex.query.reader import IndexVersion, TableSet
+from freshindex.indexer.schema import ID_COLUMNS
 from freshindex.storage import Store
-from freshindex.storage.catalog import read_pointer
 from freshindex.tasks.io import store_for
 from freshindex.tasks.lock import publish_lock
 from freshindex.tasks.parse import parse_shard

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
-from freshindex.core import shutdown
+from freshindex.process import shutdown
 
 log = logging.getLogger("freshindex")
 
@@ -217,7 +217,7 @@ class RequestedLock:
         )
         self._thread.start()
         # SIGTERM: give the slot back (or the request up) before the process
-        # ends, instead of leaving the slot to its lease (freshindex/core/shutdown.py)
+        # ends, instead of leaving the slot to its lease (process/shutdown.py)
         self._unregister = shutdown.on_terminate(self._on_terminate)
 
     def _on_terminate(self) -> None:

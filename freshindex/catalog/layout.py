@@ -28,6 +28,7 @@ from urllib.parse import quote, unquote
 
 from pydantic import ValidationError
 
+from freshindex.catalog.manifest import Manifest, Pointer, PublicationRecord, VersionState
 from freshindex.core.exceptions import (
     CommitStateUnknown,
     NotFound,
@@ -35,7 +36,6 @@ from freshindex.core.exceptions import (
     PublishConflict,
     VerificationFailed,
 )
-from freshindex.core.manifest import Manifest, Pointer, PublicationRecord, VersionState
 from freshindex.storage.base import Store
 
 CURRENT = "current.json"

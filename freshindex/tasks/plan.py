@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
+from freshindex.catalog.layout import PointerState, new_version_id, read_pointer, write_staging
+from freshindex.catalog.manifest import Submodule
 from freshindex.core import gitrepo
 from freshindex.core.exceptions import ConfigError
-from freshindex.core.manifest import Submodule
 from freshindex.indexer.config import IndexConfig
-from freshindex.storage.catalog import PointerState, new_version_id, read_pointer, write_staging
 from freshindex.tasks.io import config_at, store_for, tree_entries
 
 

@@ -14,7 +14,7 @@ from prefect.artifacts import create_table_artifact
 from prefect.states import Completed, Failed
 from prefect.utilities.annotations import quote
 
-from freshindex.core.manifest import TableEntry
+from freshindex.catalog.manifest import TableEntry
 from freshindex.flows import progress
 from freshindex.flows.plain import plain_flow
 from freshindex.ops.metrics import flow_artifact_rows

@@ -15,12 +15,12 @@ from prefect import task, unmapped
 from prefect.cache_policies import NO_CACHE
 from prefect.states import Completed, Failed
 
-from freshindex.core.manifest import BuildKind, TableEntry
+from freshindex.catalog.layout import CURRENT, branch_pointer_key
+from freshindex.catalog.manifest import BuildKind, TableEntry
 from freshindex.flows import progress
 from freshindex.flows.build import as_is, publish_artifact, summarize
 from freshindex.flows.plain import plain_flow
 from freshindex.ops.rollback import pending_requests
-from freshindex.storage.catalog import CURRENT, branch_pointer_key
 from freshindex.tasks.compat import Sealed
 from freshindex.tasks.io import store_for
 from freshindex.tasks.lock import RequestedLock, locked, requested_lock
