@@ -20,9 +20,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import re
 import tomllib
-from dataclasses import asdict, dataclass, field
+from typing import Annotated
+
+from pathspec import PathSpec
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from freshindex.core.exceptions import ConfigError
 from freshindex.indexer.languages import LANGUAGES
@@ -81,26 +83,45 @@ DEFAULT_REBUILD_PATTERNS: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class IndexConfig:
-    include: tuple[str, ...] = ("**",)
-    exclude: tuple[str, ...] = ()
+PatternList = tuple[str, ...]
+Positive = Annotated[int, Field(strict=True, ge=1)]
+
+
+class IndexConfig(BaseModel):
+    """The rules a version's rows were made with; frozen, and refused whole
+    (one line naming the key) when a value or key is wrong."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    include: PatternList = ("**",)
+    exclude: PatternList = ()
     languages: tuple[str, ...] = tuple(sorted(LANGUAGES))
-    shards: int = 128
-    overlay_budget_files: int = 500
-    rebuild_patterns: tuple[str, ...] = DEFAULT_REBUILD_PATTERNS
+    shards: Positive = 128
+    overlay_budget_files: Positive = 500
+    rebuild_patterns: PatternList = DEFAULT_REBUILD_PATTERNS
     # 2 MB: the largest hand-written source file in CPython's stdlib is ~0.7 MB;
     # bigger files are nearly always generated data.
-    max_file_bytes: int = 2_000_000
+    max_file_bytes: Positive = 2_000_000
     # Work bound per file for tree-sitter, which has no timeout of its own in
     # 0.26: a parse may take factor x bytes / 100 progress steps (see
     # indexer/extract.py for the measurement); past that the file is skipped
     # with reason parse-budget.
-    max_parse_work_factor: int = 8
-    secret_patterns: tuple[str, ...] = field(default=SECRET_PATTERNS)
+    max_parse_work_factor: Positive = 8
+    # not settable from the file: the built-in rules always apply
+    secret_patterns: PatternList = SECRET_PATTERNS
+
+    @field_validator("languages")
+    @classmethod
+    def _supported(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        bad = sorted(set(value) - set(LANGUAGES))
+        if bad:
+            raise ValueError(
+                f"unsupported language(s) {', '.join(bad)}; supported: {', '.join(sorted(LANGUAGES))}"
+            )
+        return value
 
     def canonical_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
+        return json.dumps(self.model_dump(), sort_keys=True, separators=(",", ":"))
 
     @functools.cached_property
     def digest(self) -> str:  # every answer compares it: made once per config
@@ -129,62 +150,35 @@ def parse_config(data: bytes | None) -> IndexConfig:
         raw = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise ConfigError(f"{CONFIG_FILE} is not valid TOML: {err}") from err
-    known = {f for f in IndexConfig.__dataclass_fields__ if f != "secret_patterns"}
-    unknown = sorted(set(raw) - known)
-    if unknown:
-        raise ConfigError(f"{CONFIG_FILE}: unknown key(s) {', '.join(unknown)}")
-    values: dict[str, object] = {}
-    for key, value in raw.items():
-        default = getattr(IndexConfig, key)
-        if isinstance(default, tuple):
-            if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-                raise ConfigError(f"{CONFIG_FILE}: {key} must be a list of strings")
-            values[key] = tuple(value)
-        elif isinstance(default, int):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ConfigError(f"{CONFIG_FILE}: {key} must be a positive integer")
-            values[key] = value
-    langs = values.get("languages", ())
-    bad = sorted(set(langs) - set(LANGUAGES)) if isinstance(langs, tuple) else []
-    if bad:
-        raise ConfigError(
-            f"{CONFIG_FILE}: unsupported language(s) {', '.join(bad)}; "
-            f"supported: {', '.join(sorted(LANGUAGES))}"
-        )
-    return IndexConfig(**values)  # type: ignore[arg-type]
+    if "secret_patterns" in raw:
+        raise ConfigError(f"{CONFIG_FILE}: unknown key(s) secret_patterns")
+    # TOML arrays arrive as lists; the model's tuples are its frozen form
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()}
+    try:
+        return IndexConfig.model_validate(values)
+    except ValidationError as err:
+        first = err.errors()[0]
+        key = ".".join(str(part) for part in first["loc"][:1]) or "?"
+        if first["type"] == "extra_forbidden":
+            unknown = sorted(set(raw) - set(IndexConfig.model_fields))
+            raise ConfigError(f"{CONFIG_FILE}: unknown key(s) {', '.join(unknown)}") from None
+        if first["type"] == "value_error":
+            raise ConfigError(f"{CONFIG_FILE}: {first['ctx']['error']}") from None
+        kind = "a positive integer" if key in _INTEGERS else "a list of strings"
+        raise ConfigError(f"{CONFIG_FILE}: {key} must be {kind}") from None
 
 
-def matches_any(path: str, patterns: tuple[str, ...] | list[str]) -> bool:
-    return any(_glob_regex(p).match(path) for p in patterns)
+_INTEGERS = {k for k, f in IndexConfig.model_fields.items() if f.annotation is int}
 
 
 @functools.cache
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    """gitignore-flavoured globs: ``*`` stays in one segment, ``**`` crosses them,
-    and a pattern without ``/`` matches the file's name at any depth."""
-    pat = pattern.strip("/")
-    anchored = "/" in pat
-    out = []
-    i = 0
-    while i < len(pat):
-        c = pat[i]
-        if pat.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pat.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif c == "*":
-            out.append("[^/]*")
-            i += 1
-        elif c == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(c))
-            i += 1
-    body = "".join(out)
-    prefix = "" if anchored else "(?:.*/)?"
-    # a pattern naming a directory also matches everything under it
-    # DOTALL: a file name may hold a newline, and `**` must still match it
-    return re.compile(f"^{prefix}{body}(?:/.*)?$", re.DOTALL)
+def _spec(patterns: tuple[str, ...]) -> PathSpec:
+    return PathSpec.from_lines("gitignore", patterns)
+
+
+def matches_any(path: str, patterns: tuple[str, ...] | list[str]) -> bool:
+    """gitignore-style globs (pathspec): ``*`` stays in one segment, ``**``
+    crosses them, a pattern without ``/`` matches a name at any depth, and a
+    folder's pattern matches everything under it. A newline in a file name
+    is matched as any other character (pathspec's ``.`` would stop at it)."""
+    return _spec(tuple(patterns)).match_file(path.replace("\n", "\0"))

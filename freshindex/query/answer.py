@@ -20,11 +20,11 @@ import functools
 import posixpath
 import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import pygit2
+from cachetools import LRUCache
 
 from freshindex.catalog.published import Published, PublishedIndex
 from freshindex.catalog.reader import IndexVersion
@@ -278,26 +278,21 @@ def head_commit(repo: pygit2.Repository) -> str | None:
 
 
 class Recent(Generic[K, V]):
-    """The ``keep`` values last put or got, least recently used out; thread-safe."""
+    """The ``keep`` values last put or got, least recently used out
+    (cachetools' LRU), behind a lock: answers run on several threads."""
 
     def __init__(self, keep: int) -> None:
         self.keep = keep
-        self._values: OrderedDict[K, V] = OrderedDict()
+        self._values: LRUCache[K, V] = LRUCache(maxsize=keep)
         self._lock = threading.Lock()
 
     def get(self, key: K) -> V | None:
         with self._lock:
-            found = self._values.get(key)
-            if found is not None:
-                self._values.move_to_end(key)
-            return found
+            return self._values.get(key)
 
     def put(self, key: K, value: V) -> None:
         with self._lock:
             self._values[key] = value
-            self._values.move_to_end(key)
-            while len(self._values) > self.keep:
-                self._values.popitem(last=False)
 
     def keys(self) -> list[K]:
         with self._lock:

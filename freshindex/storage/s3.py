@@ -173,19 +173,16 @@ class S3Store(Store):
     def _objects(self, prefix: str, start_after: str | None = None) -> Iterator[tuple[str, int]]:
         full = self._key(prefix)
         strip = len(self.prefix) + 1 if self.prefix else 0
-        token: str | None = None
-        while True:
-            kwargs: dict[str, Any] = {"Prefix": full}
-            if token:
-                kwargs["ContinuationToken"] = token
-            elif start_after is not None:
-                kwargs["StartAfter"] = self._key(start_after)
-            resp = self._call(prefix, self.client.list_objects_v2, **kwargs)
-            for obj in resp.get("Contents", []):
-                yield obj["Key"][strip:], int(obj.get("Size", 0))
-            if not resp.get("IsTruncated"):
-                break
-            token = resp["NextContinuationToken"]
+        kwargs: dict[str, Any] = {"Bucket": self.bucket, "Prefix": full}
+        if start_after is not None:
+            kwargs["StartAfter"] = self._key(start_after)
+        pages = self.client.get_paginator("list_objects_v2").paginate(**kwargs)
+        try:
+            for page in pages:
+                for obj in page.get("Contents", []):
+                    yield obj["Key"][strip:], int(obj.get("Size", 0))
+        except (botocore.exceptions.BotoCoreError, botocore.exceptions.ClientError) as err:
+            raise self._fail(err, prefix) from err
 
     def list(self, prefix: str, start_after: str | None = None) -> Iterator[str]:
         return iter(sorted(key for key, _ in self._objects(prefix, start_after)))
