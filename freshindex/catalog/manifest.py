@@ -2,7 +2,7 @@
 
 Frozen pydantic models with one canonical JSON form (sorted keys, no spaces)
 over which digests are computed; changed only by copying (``model_copy``).
-Field names are the contract's (shared/CONTRACT.md), hence camelCase.
+Field names are the contract's (docs/contract.md), hence camelCase.
 """
 
 from __future__ import annotations

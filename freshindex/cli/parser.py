@@ -1,4 +1,4 @@
-"""The command line: every command, flag and default (shared/CONTRACT.md lists
+"""The command line: every command, flag and default (docs/contract.md lists
 the ones users rely on)."""
 
 from __future__ import annotations

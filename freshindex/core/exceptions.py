@@ -1,6 +1,6 @@
 """Every error freshindex raises on purpose, in one flat module (as pyiceberg does).
 
-Each class carries the exit code the CLI turns it into (shared/CONTRACT.md):
+Each class carries the exit code the CLI turns it into (docs/contract.md):
 0 success, 1 a check failed, 2 bad usage or bad input, 3 freshness not provable
 under ``--require-fresh``. The CLI prints ``str(err)`` as one line; messages say
 what was wrong and, where it helps, what to do.

@@ -1,6 +1,6 @@
 """Where flows run: one Prefect API for the flow and every Dask worker, and the task runner.
 
-Measured here (shared/reference/prefect-notes.md): with no PREFECT_API_URL
+Measured here (measured on a 2-core machine): with no PREFECT_API_URL
 each LocalCluster worker starts its own temporary Prefect server (128 trivial
 tasks: 20-39 s); with one API handed to all of them, 8-14 s. So when none is
 configured we start exactly one and export its URL before any worker exists.

@@ -20,7 +20,7 @@ whose rows no longer count. A shard's rows are its base rows whose path is
 not masked, plus its delta rows (catalog/reader.py). When the delta grows
 past a fraction of the base, the next update folds it back into a new base.
 
-Lines are 1-based, columns 0-based byte offsets (shared/CONTRACT.md).
+Lines are 1-based, columns 0-based byte offsets (docs/contract.md).
 """
 
 from __future__ import annotations

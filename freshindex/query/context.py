@@ -133,7 +133,7 @@ def build(
             for n in targets
         ],
         "items": package.items,
-        "results": package.items,  # every query answer has `results` (shared/CONTRACT.md)
+        "results": package.items,  # every query answer has `results` (docs/contract.md)
         "leftOut": package.left_out,
         "omitted": len(package.left_out),
         "budgetTokens": budget_tokens,
@@ -573,7 +573,7 @@ def _place(
     item: dict[str, Any] = {
         # a target definition keeps the role name it always had
         "role": "definition" if c.role == "target" and c.node is not None else c.role,
-        # the contract's result fields (shared/CONTRACT.md), so `results` is the items
+        # the contract's result fields (docs/contract.md), so `results` is the items
         "kind": c.node.kind if c.node is not None else c.role,
         "startCol": 0,
         "endCol": len(last.encode("utf-8")),

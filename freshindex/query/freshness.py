@@ -1,6 +1,6 @@
 """The freshness proof: how the current index version relates to HEAD and the worktree.
 
-Every query answer carries this envelope (shared/CONTRACT.md, Freshness). The
+Every query answer carries this envelope (docs/contract.md, "The freshness envelope"). The
 words are closed sets; a reason is one short sentence saying why freshness is
 not ``exact``.
 """

@@ -6,7 +6,7 @@ GET /defs?name=X, /refs?name=X (name: NAME, Qualified.name or path:line; or ?id=
 /healthz (200 healthy, 503 not), /metrics (Prometheus text); POST /reload,
 POST /update?rev=REV (with ``serve --updates``); OpenAPI at /docs; MCP at /mcp.
 The JSON of every REST endpoint is what it was on ``http.server``
-(shared/CONTRACT.md).
+(docs/contract.md).
 
 Who may do what: with FRESHINDEX_TOKEN set, every request needs
 ``Authorization: Bearer <token>`` (401 otherwise). Without one the service

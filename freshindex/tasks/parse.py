@@ -75,7 +75,7 @@ def write_shard(
 
 
 # One task per shard, never per file: each Prefect task costs 50-100 ms of
-# API round trips on a Dask worker (shared/reference/prefect-notes.md).
+# API round trips on a Dask worker (measured on a 2-core machine).
 # The task wraps index_shard itself, which is importable by its own name, so
 # pickle ships it by reference (see flows/plain.py, "Pickling").
 parse_shard = task(name="parse-shard", retries=2, retry_delay_seconds=1, cache_policy=NO_CACHE)(

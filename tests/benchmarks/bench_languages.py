@@ -239,4 +239,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from tests.benchmarks.report import table_file
+
+    with table_file("languages"):
+        main()

@@ -240,4 +240,7 @@ def _line_kind(repo: Path, site: Site) -> str:
 
 
 if __name__ == "__main__":
-    main()
+    from tests.benchmarks.report import table_file
+
+    with table_file("refs"):
+        main()

@@ -14,7 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.acceptance.test_update_scenarios import assert_same_as_full, full_build, ok, update
+from tests.integration.acceptance.test_update_scenarios import (
+    assert_same_as_full,
+    full_build,
+    ok,
+    update,
+)
 from tests.repos import commit_all, git, make_repo, write_files
 
 pytestmark = pytest.mark.slow

@@ -18,8 +18,8 @@ from freshindex.cli import main
 from freshindex.core.gitrepo import open_repo
 from freshindex.service import QueryService
 from freshindex.storage import open_store
+from tests.integration.test_service import get, serving
 from tests.repos import SAMPLE_FILES, commit_all, git, make_repo, write_files
-from tests.test_service import get, serving
 
 pytestmark = pytest.mark.slow
 

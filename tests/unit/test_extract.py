@@ -16,7 +16,7 @@ from freshindex.indexer.languages import LANGUAGES, language_for
 from freshindex.indexer.resolve import PathIndex
 from freshindex.indexer.schema import EDGES, SUMMARIES, SYMBOLS
 
-FIXTURES = Path(__file__).parent / "fixtures" / "lang"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "lang"
 
 
 def rows_text(path: str, data: bytes) -> str:

@@ -21,7 +21,7 @@ from tests.repos import SAMPLE_FILES, make_repo
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GENERIC_NAMES = ("storage", "tasks", "flows", "indexer")
 
 

@@ -22,7 +22,7 @@ from freshindex.catalog.manifest import BuildKind, PublicationRecord
 from freshindex.ops.health import HealthChecker
 from freshindex.storage import Store, open_store
 from freshindex.storage.base import Blob
-from tests.test_storage import _pointer
+from tests.integration.test_storage import _pointer
 
 
 class Counted(Store):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 
 import pygit2
@@ -12,33 +11,9 @@ import pytest
 
 from freshindex.cli import main
 from freshindex.query.worktree import scan
-from tests.repos import SAMPLE_FILES, commit_all, git, make_repo, write_files
+from tests.repos import SAMPLE_FILES, commit_all, git, make_repo, recipe_tree, write_files
 
 pytestmark = pytest.mark.slow
-
-
-def recipe_tree(repo: Path) -> str:
-    """The reference article's recipe, run with git itself on a temporary index."""
-    tmp = repo.parent / f"tmp-index-{os.getpid()}"
-    env = {**os.environ, "GIT_INDEX_FILE": str(tmp)}
-    try:
-        subprocess.run(["git", "-C", str(repo), "read-tree", "HEAD"], env=env, check=True)
-        subprocess.run(
-            ["git", "-C", str(repo), "-c", "core.filemode=true", "add", "-A", "--", "."],
-            env=env,
-            check=True,
-        )
-        return subprocess.run(
-            ["git", "-C", str(repo), "write-tree"],
-            env=env,
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
-    finally:
-        for p in (tmp, Path(str(tmp) + ".lock")):
-            if p.exists():
-                p.unlink()
 
 
 def cli(capsys: pytest.CaptureFixture[str], repo: Path, *argv: str) -> tuple[int, dict]:  # type: ignore[type-arg]

@@ -29,8 +29,8 @@ from tests.conftest import (
     temporary_prefect_servers,
     wait_http,
 )
+from tests.integration.test_service import cli, get, serving
 from tests.repos import SAMPLE_FILES, commit_all, make_repo, write_files
-from tests.test_service import cli, get, serving
 
 pytestmark = pytest.mark.slow
 

@@ -8,7 +8,7 @@ import re
 from importlib import metadata
 from pathlib import Path
 
-CONSTRAINTS = Path(__file__).resolve().parents[1] / "constraints.txt"
+CONSTRAINTS = Path(__file__).resolve().parents[2] / "constraints.txt"
 # the ones whose behaviour freshindex leans on; every pin is compared below
 KEY = (
     "prefect",

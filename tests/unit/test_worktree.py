@@ -8,8 +8,7 @@ from pathlib import Path
 import pygit2
 
 from freshindex.query.worktree import scan
-from tests.repos import make_repo, write_files
-from tests.test_freshness import recipe_tree
+from tests.repos import make_repo, recipe_tree, write_files
 
 
 def test_file_becomes_directory_and_directory_becomes_file(tmp_path: Path) -> None:

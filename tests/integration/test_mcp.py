@@ -29,8 +29,8 @@ from freshindex.service import QueryService
 from freshindex.service.http import serve
 from freshindex.storage import open_store
 from tests.conftest import BIN
+from tests.integration.test_service import serving
 from tests.repos import SAMPLE_FILES, commit_all, git, make_repo, recipe_tree, write_files
-from tests.test_service import serving
 
 pytestmark = pytest.mark.slow
 
