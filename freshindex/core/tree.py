@@ -20,18 +20,16 @@ def storable_path(path: str) -> str:
     """A git path as every table, answer and JSON document holds it: valid UTF-8.
 
     pygit2 hands over a name that is not UTF-8 surrogate-escaped, which Arrow
-    cannot store. Such a path is written with each backslash as ``\\x5c`` and
-    each byte that is not UTF-8 as ``\\xNN``, so every backslash of a stored
-    path starts an escape and the bytes can be recovered exactly. A path with
-    a backslash is ``invalid-path`` (indexer/document.py), so these are
-    recorded, never parsed nor read."""
-    if "\\" not in path:
-        if path.isascii():
-            return path
-        try:
-            path.encode("utf-8")
-            return path
-        except UnicodeEncodeError:
-            pass
-    raw = path.encode("utf-8", "surrogateescape").replace(b"\\", b"\\x5c")
-    return raw.decode("utf-8", "backslashreplace")
+    cannot store. Such a path is written with each byte that is not UTF-8 as
+    ``\\xNN``, as Python's ``backslashreplace`` writes it; a name that is
+    valid UTF-8 is kept as it is, backslashes included, so every tree entry's
+    row carries the name git shows for it. A path with a backslash is
+    ``invalid-path`` (indexer/document.py): recorded, never parsed nor read."""
+    if path.isascii():
+        return path
+    try:
+        path.encode("utf-8")
+        return path
+    except UnicodeEncodeError:
+        pass
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

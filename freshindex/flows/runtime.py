@@ -24,6 +24,7 @@ from typing import Any, TypeVar, cast
 from freshindex.core.exceptions import CheckFailed
 from freshindex.process import shutdown
 from freshindex.process.cache import cache_dir
+from freshindex.process.tether import tethered
 
 T = TypeVar("T")
 QUIET_DASK_CONFIG = Path(__file__).parent / "dask-quiet"
@@ -145,6 +146,8 @@ class EmbeddedApi:
             stderr=subprocess.STDOUT,
             env=server_environment({**os.environ, "PREFECT_UI_ENABLED": "false"}),
             start_new_session=True,  # a Ctrl-C in the terminal is the command's to handle
+            # and it dies with this process, even one that was SIGKILLed
+            preexec_fn=tethered(),  # noqa: PLW1509 (fork then one prctl; no lock is taken)
         )
 
     def wait_ready(self) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pygit2
@@ -192,3 +193,52 @@ def test_versions_on_an_empty_s3_store(
         capsys, "--repo", str(sample_repo), "--store", f"s3://{bucket}/i", "versions"
     )
     assert code == 0, err
+
+
+# one name of each byte class a crafted tree can hold and git would refuse or
+# a checkout could not hold: each must have its documents row, never be missing
+ODD_NAMES = [
+    b"back\\slash.py", b"ctl\x01.py", b"tab\tname.py", b"new\nline.py", b"esc\x1b.py",
+    b"trail.py.", b"space.py ", b"L" * 250 + b".py", b"Case.py", b"case.py",
+    "caf\u00e9.py".encode(), "cafe\u0301.py".encode(), b"lat\xe9.py", b"\xff\xfe.py",
+    b"..", b".", b"colon:name.py", b"star*.py", b'quote".py', b"CON", b"nul.py",
+]  # fmt: skip
+
+
+def test_every_tree_entry_gets_a_documents_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], prefect_api: str
+) -> None:
+    repo_path = make_repo(tmp_path / "r", {"a.py": "x = 1\n"})
+    repo = pygit2.Repository(str(repo_path))
+    blob = repo.create_blob(b"def odd():\n    pass\n").raw
+
+    # TreeBuilder refuses most of these names: write the tree objects directly
+    def tree(entries: list[tuple[bytes, int, bytes]]) -> bytes:
+        raw = b"".join(f"{m:o} ".encode() + n + b"\0" + o for n, m, o in sorted(entries))
+        return repo.odb.write(pygit2.GIT_OBJECT_TREE, raw).raw
+
+    inner = tree([(n, 0o100644, blob) for n in ODD_NAMES if n not in (b"..", b".")])
+    head = repo.head.peel(pygit2.Commit)
+    top = [(e.name.encode(), e.filemode, e.id.raw) for e in head.tree]
+    top += [(n, 0o100644, blob) for n in ODD_NAMES] + [(b"sub", 0o40000, inner)]
+    sig = pygit2.Signature("t", "t@example.com")
+    repo.create_commit("refs/heads/odd", sig, sig, "odd", pygit2.Oid(raw=tree(top)), [head.id])
+    listed = subprocess.run(
+        ["git", "-C", str(repo_path), "ls-tree", "-r", "-z", "--name-only", "odd"],
+        capture_output=True, check=True,
+    ).stdout.split(b"\0")  # fmt: skip
+    expected = sorted(n.decode("utf-8", "backslashreplace") for n in listed if n)
+    store = (tmp_path / "store").as_uri()
+    code, _, err = run(capsys, "--repo", str(repo_path), "--store", store, "build",
+                       "--rev", "odd", "--runner", "threads", "--shards", "4")  # fmt: skip
+    assert code == 0, err
+    from freshindex.catalog.reader import IndexVersion
+    from freshindex.query.lookup import dump_rows
+    from freshindex.storage import open_store
+
+    docs = list(dump_rows(IndexVersion.current(open_store(store)), "documents"))
+    assert sorted(d["path"] for d in docs) == expected
+    by_path = {d["path"]: d for d in docs}
+    for name in ("back\\slash.py", "lat\\xe9.py", "..", "sub/back\\slash.py"):
+        assert by_path[name]["reason"] == "invalid-path", by_path[name]
+    assert not [d for d in docs if d["path"].endswith("slash.py") and d["status"] == "parsed"]
