@@ -231,8 +231,10 @@ def prefect_api() -> Iterator[str]:
             updates[PREFECT_API_SSL_CERT_FILE] = bundle
     try:
         with temporary_settings(updates=updates):
-            yield url
-            _flush_prefect_logs()
+            try:
+                yield url
+            finally:  # a failed run's logs too, while the API still answers
+                _flush_prefect_logs()
     finally:
         if server is not None:
             unkilled()
@@ -394,9 +396,10 @@ class EarlyCluster:
     def close(self) -> None:
         self._done.wait()
         self._unregister()
-        if self.cluster is not None:
+        cluster, self.cluster = self.cluster, None  # closed once, whoever asks first
+        if cluster is not None:
             with contextlib.suppress(Exception):
-                self.cluster.close()
+                cluster.close()
 
 
 def task_runner(
@@ -507,7 +510,14 @@ def flow_runtime(
     early = EarlyCluster(workers) if kind == "dask" and not dask_address else None
     try:
         with prefect_api() as api_url:
-            yield Runtime(api_url, kind, workers, dask_address, early)
+            try:
+                yield Runtime(api_url, kind, workers, dask_address, early)
+            finally:
+                # workers report task states and logs to the API: they stop
+                # before it does, or a failed build's workers printed "All
+                # connection attempts failed" and "Error logging to API"
+                if early is not None:
+                    early.close()
     finally:
         if early is not None:
-            early.close()
+            early.close()  # the API never started

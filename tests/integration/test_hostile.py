@@ -308,9 +308,21 @@ def test_store_errors_are_one_line(
         one_line(code, err, 2, needle)
 
 
-def test_s3_server_stopped_mid_build_is_one_line(prefect_api: str, tmp_path: Path) -> None:
-    """moto stops while shard tasks write: the build fails within bounded time,
-    with one error line and no traceback, and nothing becomes current."""
+@pytest.mark.parametrize(
+    ("api", "at", "runner"),
+    [
+        ("session", "shards", "threads"),
+        ("embedded", "staging", "dask"),
+        ("embedded", "shards", "dask"),
+    ],
+)
+def test_s3_server_stopped_mid_build_is_one_line(
+    prefect_api: str, tmp_path: Path, api: str, at: str, runner: str
+) -> None:
+    """moto stops while the build plans or while shard tasks write: the build
+    fails within bounded time, with one error line and no traceback (nor a
+    library's complaint that its own endpoint went away), and nothing becomes
+    current. ``embedded``: the command starts and stops its own Prefect API."""
     import subprocess
     import time
 
@@ -327,19 +339,23 @@ def test_s3_server_stopped_mid_build_is_one_line(prefect_api: str, tmp_path: Pat
     env = {**os.environ, "AWS_ENDPOINT_URL": url, "AWS_ACCESS_KEY_ID": "testing",
            "AWS_SECRET_ACCESS_KEY": "testing-secret", "AWS_REGION": "us-east-1"}  # fmt: skip
     env.pop("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", None)  # the CLI's own default
+    if api == "embedded":
+        env = {k: v for k, v in env.items() if not k.startswith("PREFECT_API")}
+        env["PREFECT_HOME"] = str(tmp_path / "prefect-home")
     s3 = boto3.client("s3", endpoint_url=url, region_name="us-east-1",
                       aws_access_key_id="testing", aws_secret_access_key="testing-secret")  # fmt: skip
     s3.create_bucket(Bucket="midbuild")
     build = subprocess.Popen(
         [str(BIN / "freshindex"), "--repo", str(repo), "--store", "s3://midbuild/i",
-         "build", "--runner", "threads", "--shards", "64", "--workers", "1"],
+         "build", "--runner", runner, "--shards", "64", "--workers", "1"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and build.poll() is None:
             listed = s3.list_objects_v2(Bucket="midbuild", Prefix="i/versions/")
-            if any("/shards/" in o["Key"] for o in listed.get("Contents", [])):
+            keys = [o["Key"] for o in listed.get("Contents", [])]
+            if any(("/shards/" if at == "shards" else "staging.json") in k for k in keys):
                 break
             time.sleep(0.1)
         stop(proc)
