@@ -147,7 +147,7 @@ class EmbeddedApi:
             env=server_environment({**os.environ, "PREFECT_UI_ENABLED": "false"}),
             start_new_session=True,  # a Ctrl-C in the terminal is the command's to handle
             # and it dies with this process, even one that was SIGKILLed
-            preexec_fn=tethered(),  # noqa: PLW1509 (fork then one prctl; no lock is taken)
+            preexec_fn=tethered(),
         )
 
     def wait_ready(self) -> None:

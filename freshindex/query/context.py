@@ -42,6 +42,7 @@ from freshindex.indexer.document import SNIFF_BYTES, classify
 from freshindex.indexer.extract import ParseBudgetExceeded, extract
 from freshindex.query import references
 from freshindex.query.answer import Answerer
+from freshindex.query.freshness import Freshness
 from freshindex.query.guard import WorktreeGuard
 from freshindex.query.overlay import worktree_index
 from freshindex.query.tokens import DEFAULT_COUNTER, TokenCounter
@@ -123,6 +124,9 @@ def build(
             walk.node(d, 0, "target", "the definition asked for")
             for d in references.definitions(answerer, target)
         ]
+        if not targets and answerer.freshness in (Freshness.EXACT, Freshness.OVERLAY):
+            # proven absent: an empty package would read as "nothing depends on it"
+            raise BadInput(f"no definition named {target!r} and no such file in the worktree")
     else:
         raise BadInput("name a target: a symbol, a file, or --changed")
     candidates = walk.expand(targets, files)
@@ -253,14 +257,18 @@ class _Walk:
     def importers(self, paths: list[str]) -> list[Candidate]:
         """Files that import a target's file: its tests (distance 1) and other
         dependents (distance 2), each as the lines around the import."""
+        import pyarrow as pa
         import pyarrow.dataset as ds
 
+        if not paths:
+            return []
         shadowed = self.a.overlay.shadowed if self.a.overlay else set()
+        wanted = pa.array(paths, pa.string())  # typed: an inferred set may be null-typed
         rows = [
             e
             for e in self.a.version.select(
                 "edges",
-                (ds.field("kind") == "import") & ds.field("resolved_path").isin(paths),
+                (ds.field("kind") == "import") & ds.field("resolved_path").isin(wanted),
                 ["path", "start_line", "module", "resolved_path"],
             ).to_pylist()
             if e["path"] not in shadowed

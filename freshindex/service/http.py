@@ -31,17 +31,36 @@ import orjson
 import uvicorn
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import Response
+from fastapi.responses import PlainTextResponse, Response
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from freshindex.core.exceptions import FreshindexError
+from freshindex.query.answers import (
+    ContextPackage,
+    Definitions,
+    Envelope,
+    Health,
+    Problem,
+    References,
+    Reloaded,
+    UpdateSummary,
+)
 from freshindex.service.core import QueryService
 from freshindex.service.mcp import build_server
 
 log = logging.getLogger("freshindex")
 
 WRITES = {("POST", "/update"), ("POST", "/reload")}
+
+# what each error status of the REST endpoints means, for their OpenAPI entries
+ERRORS = {
+    400: "bad input: the message names the parameter or what was wrong",
+    403: "refused: writes need a token, or updates are off",
+    409: "require_fresh was set and the answer is not exact or overlay",
+    500: "the index could not answer (a check failed): the message says which",
+}
 
 
 def is_loopback(host: str) -> bool:
@@ -92,9 +111,9 @@ def create_app(service: QueryService, host: str = "127.0.0.1", token: str | None
     async def not_found(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 404:
             return _error(404, f"no such endpoint {request.url.path}")
-        if exc.status_code == 405:
-            return _error(404, "POST /reload or /update only")
-        return _error(exc.status_code, str(exc.detail))
+        response = _error(exc.status_code, str(exc.detail))
+        response.headers.update(getattr(exc, "headers", None) or {})  # 405's Allow
+        return response
 
     @api.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> Response:
@@ -115,60 +134,103 @@ def create_app(service: QueryService, host: str = "127.0.0.1", token: str | None
     def params(**given: str | None) -> dict[str, str]:
         return {k: v for k, v in given.items() if v is not None}
 
-    def symbol_query(kind: str, summary: str) -> None:
-        @api.get(f"/{kind}", summary=summary, name=kind)
+    def flag(value: bool) -> str | None:
+        return "1" if value else None
+
+    def documented(ok: type[BaseModel], *codes: int) -> dict[int | str, dict[str, Any]]:
+        """The OpenAPI responses of an endpoint: its answer, and each error as a Problem."""
+        out: dict[int | str, dict[str, Any]] = {200: {"model": ok}}
+        for code in (400, *codes):
+            out[code] = {"model": Problem, "description": ERRORS[code]}
+        return out
+
+    fresh = Query(False, description="answer 409 unless freshness is exact or overlay")
+
+    def symbol_query(kind: str, summary: str, model: type[BaseModel]) -> None:
+        @api.get(
+            f"/{kind}", summary=summary, name=kind, responses=documented(model, 409, 500)
+        )
         def handler(
-            name: str | None = Query(None, description="NAME, Qualified.name or path:line"),
-            id: str | None = Query(None, description="the symbolId of one definition"),
-            require_fresh: str | None = None,
+            name: str | None = Query(
+                None, min_length=1, description="NAME, Qualified.name or path:line"
+            ),
+            id: str | None = Query(None, min_length=1, description="the symbolId of a definition"),
+            require_fresh: bool = fresh,
         ) -> Response:
             if name is None and id is None:
                 return _error(400, "missing ?name= (or ?id=)")
-            return answer(kind, params(name=name, id=id, require_fresh=require_fresh))
+            return answer(kind, params(name=name, id=id, require_fresh=flag(require_fresh)))
 
-    symbol_query("defs", "Definitions of a symbol, with the freshness envelope")
-    symbol_query("refs", "References to a symbol, bound then candidates, with the envelope")
+    symbol_query("defs", "Definitions of a symbol, with the freshness envelope", Definitions)
+    symbol_query(
+        "refs", "References to a symbol, bound then candidates, with the envelope", References
+    )
 
     @api.get(
-        "/context", summary="A context package for a symbol, a file, or the changes in progress"
+        "/context",
+        summary="A context package for a symbol, a file, or the changes in progress",
+        responses=documented(ContextPackage, 409, 500),
     )
     def context(
-        target: str | None = None,
-        budget: str | None = Query(None, description="tokens, estimated at 4 bytes each"),
-        changed: str | None = Query(None, description="1: the uncommitted changes (and since)"),
-        since: str | None = Query(None, description="a revision: also the commits after it"),
-        require_fresh: str | None = None,
+        target: str | None = Query(None, min_length=1, description="NAME, path or path:line"),
+        budget: int = Query(2000, ge=1, le=1_000_000, description="tokens, at most"),
+        changed: bool = Query(False, description="the uncommitted changes (and since)"),
+        since: str | None = Query(
+            None, min_length=1, description="a revision: also the commits after it"
+        ),
+        require_fresh: bool = fresh,
     ) -> Response:
-        if target is None and changed is None and since is None:
+        if target is None and not changed and since is None:
             return _error(400, "missing ?target= (or ?changed=1, ?since=REV)")
         return answer(
             "context",
             params(
                 target=target,
-                budget=budget,
-                changed=changed,
+                budget=str(budget),
+                changed=flag(changed),
                 since=since,
-                require_fresh=require_fresh,
+                require_fresh=flag(require_fresh),
             ),
         )
 
-    @api.get("/status", summary="Freshness of the loaded version against HEAD and the worktree")
+    @api.get(
+        "/status",
+        summary="Freshness of the loaded version against HEAD and the worktree",
+        responses=documented(Envelope, 500),
+    )
     def status() -> Response:
         return _json(200, service.status())
 
-    @api.get("/healthz", summary="200 healthy, 503 not (pointer, records, table files)")
+    @api.get(
+        "/healthz",
+        summary="200 healthy, 503 not (pointer, records, table files)",
+        responses={200: {"model": Health}, 503: {"model": Health, "description": "unhealthy"}},
+    )
     def healthz() -> Response:
         return _json(*service.healthz())
 
-    @api.get("/metrics", summary="Prometheus metrics")
+    @api.get(
+        "/metrics",
+        summary="Prometheus metrics",
+        response_class=PlainTextResponse,
+        responses={200: {"content": {"text/plain": {}}, "description": "the exposition format"}},
+    )
     def metrics() -> Response:
         return Response(service.scrape(), media_type="text/plain; version=0.0.4")
 
-    @api.post("/reload", summary="Load the version current.json names now")
+    @api.post(
+        "/reload",
+        summary="Load the version current.json names now",
+        responses=documented(Reloaded, 403, 500),
+    )
     def reload() -> Response:
         return _json(200, {"loaded": service.reload()})
 
-    @api.post("/update", summary="Run an update to rev in this process and load it (--updates)")
+    @api.post(
+        "/update",
+        summary="Run an update to rev in this process and load it (--updates)",
+        responses=documented(UpdateSummary, 403, 409, 500),
+    )
     def update(rev: str = "HEAD") -> Response:
         try:
             return _json(*service.update(rev))

@@ -5,6 +5,7 @@ environment, which every child inherits, and by the build's session."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -89,7 +90,5 @@ def test_a_sigkilled_build_leaves_no_process(tmp_path: Path, kill_at: str) -> No
     finally:
         for line in left:  # leave no orphan to the rest of the suite either
             pid = int(line.split(":", 1)[0])
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass

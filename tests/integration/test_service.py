@@ -206,3 +206,17 @@ def test_the_service_socket_lets_asyncio_turn_nagle_off() -> None:
         assert server.socket.proto == socket.IPPROTO_TCP
     finally:
         server.server_close()
+
+
+@pytest.mark.parametrize("target", ["nonexistent.py", "README", "a.b.c", "\x00"])
+def test_a_context_target_that_names_nothing_is_a_400_not_a_crash(
+    served: tuple[Path, str, str], target: str
+) -> None:
+    """A context target that names no definition and no file used to reach
+    pyarrow with an untyped empty value set: a 500 and a traceback in the log."""
+    from urllib.parse import quote
+
+    _repo, _store, base = served
+    code, body = get(base, f"/context?target={quote(target)}")
+    assert code == 400, body
+    assert "no definition named" in json.loads(body)["error"]
