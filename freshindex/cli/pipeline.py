@@ -93,6 +93,23 @@ def cmd_update(ctx: Context) -> int:
     uri = ctx.store_uri()
     ctx.store().check_writable()
     started = time.monotonic()
+    from freshindex.tasks.mode import Mode, assess
+
+    # nothing to do is decided before Prefect or Dask start: a no-op costs
+    # what a status costs, not an API's start (the flow decides again, under
+    # the publish slot, when there is work)
+    seen = assess(str(Path(repo.path).resolve()), uri, str(commit.id), branch_of(repo, args.rev))
+    if seen.mode == Mode.NOOP:
+        noop = {
+            "outcome": "noop",
+            "mode": Mode.NOOP,
+            "reason": seen.reason,
+            "version": seen.parent.manifest.versionId if seen.parent else None,
+            "prefectApi": None,
+            "wallSeconds": round(time.monotonic() - started, 3),
+        }
+        ctx.out.doc(noop, lambda: print(seen.reason))
+        return 0
     from freshindex.flows.runtime import flow_runtime, off_main_thread
 
     _quiet_dask_client(args.verbose)
@@ -120,7 +137,7 @@ def cmd_update(ctx: Context) -> int:
 
     def human() -> None:
         if status == "noop":
-            print(f"nothing to do: {summary.get('reason')}")
+            print(summary.get("reason"))
         elif status == "published":
             print(
                 f"published {summary['version']} ({summary['mode']}: {summary['modeReason']}; "

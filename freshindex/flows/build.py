@@ -7,16 +7,20 @@ Prefect UI) with the reason as the state message, without a traceback.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from typing import Any, TypeVar, cast
 
 from prefect import unmapped
-from prefect.artifacts import create_table_artifact
+from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.states import Completed, Failed
 from prefect.utilities.annotations import quote
 
 from freshindex.catalog.manifest import TableEntry
+from freshindex.core.exceptions import FreshindexError
 from freshindex.flows import progress
 from freshindex.flows.plain import plain_flow
+from freshindex.flows.target import target
 from freshindex.ops.metrics import flow_artifact_rows
 from freshindex.tasks.lock import requested_lock
 from freshindex.tasks.parse import parse_shard
@@ -33,12 +37,56 @@ def as_is(value: T) -> T:
 
 
 def publish_artifact(key: str, summary: dict[str, Any]) -> None:
-    """The run's numbers as a table on the flow-run page (and in the API)."""
+    """The run's numbers as a table on the flow-run page (and in the API),
+    and one log line saying what the run did."""
     create_table_artifact(
         key=key,
         table=flow_artifact_rows(summary),
         description=f"{summary.get('outcome')}: {summary.get('version')}",
     )
+    say(_story(summary))
+
+
+def _story(summary: dict[str, Any]) -> str:
+    outcome = summary.get("outcome")
+    if outcome == "published":
+        counts = summary.get("counts") or {}
+        mode = summary.get("mode") or summary.get("buildKind") or "full"
+        return (
+            f"published {summary.get('version')} ({mode}) of {str(summary.get('sourceCommit'))[:12]}: "
+            f"{counts.get('documents', 0)} documents, {counts.get('symbols', 0)} symbols, "
+            f"{counts.get('edges', 0)} edges"
+        )
+    return f"{outcome}: {summary.get('reason') or summary.get('modeReason') or ''}".rstrip(": ")
+
+
+def say(line: str) -> None:
+    """One line in the run's log (at INFO: the run page shows it); outside a
+    run (tests calling a flow's function) nothing."""
+    from prefect.exceptions import MissingContextError
+    from prefect.logging import get_run_logger
+
+    with contextlib.suppress(MissingContextError):
+        get_run_logger().info(line)
+
+
+def quiet_task_runs() -> None:
+    """Task runs' own "Finished in state Completed()" lines are not logged at
+    INFO: a 128-shard run printed 131 of them and nothing else. Warnings and
+    failures still are."""
+    logging.getLogger("prefect.task_runs").setLevel(logging.WARNING)
+
+
+def nothing_to_do(reason: str) -> None:
+    """A run that had nothing to do says so on its own page."""
+    create_markdown_artifact(key="freshindex-noop", markdown=f"**{reason}**", description=reason)
+    say(reason)
+
+
+def refused(err: Exception) -> Any:
+    """A run that cannot start (no repository named): Failed, with one line."""
+    say(f"not run: {err}")
+    return Failed(message=str(err))
 
 
 def summarize(outcome: Outcome) -> dict[str, Any]:
@@ -60,12 +108,19 @@ def summarize(outcome: Outcome) -> dict[str, Any]:
 
 @plain_flow(name="freshindex-build", log_prints=True, validate_parameters=False)
 def build_flow(
-    repo: str,
-    store: str,
+    repo: str | None = None,
+    store: str | None = None,
     rev: str = "HEAD",
     shards: int | None = None,
     mirror_url: str | None = None,
 ) -> Any:
+    """A full build of ``rev``; ``repo`` and ``store`` default to the
+    worker's FRESHINDEX_REPO and FRESHINDEX_STORE (flows/target.py)."""
+    quiet_task_runs()
+    try:
+        repo, store = target(repo, store)
+    except FreshindexError as err:
+        return refused(err)
     # The publish slot is asked for before the shards, in the background, and
     # held until the pointer has moved. Asked for after them, the request met
     # the Prefect server still recording 128 tasks' states: on SQLite the

@@ -26,9 +26,11 @@ from prefect.states import Completed, Failed
 from freshindex.catalog.layout import read_pointer
 from freshindex.catalog.manifest import TableEntry
 from freshindex.catalog.reader import IndexVersion, TableSet
+from freshindex.core.exceptions import FreshindexError
 from freshindex.flows import progress
-from freshindex.flows.build import build_flow, publish_artifact, summarize
+from freshindex.flows.build import build_flow, publish_artifact, quiet_task_runs, refused, summarize
 from freshindex.flows.plain import plain_flow
+from freshindex.flows.target import target
 from freshindex.flows.update import update_flow
 from freshindex.indexer.schema import ID_COLUMNS
 from freshindex.storage import Store
@@ -99,7 +101,16 @@ def drift_markdown(result: dict[str, Any]) -> str:
 
 
 @plain_flow(name="freshindex-nightly", validate_parameters=False)
-def nightly_flow(repo: str, store: str, rev: str = "HEAD", shards: int | None = None) -> Any:
+def nightly_flow(
+    repo: str | None = None, store: str | None = None, rev: str = "HEAD", shards: int | None = None
+) -> Any:
+    """A full rebuild of ``rev`` compared with the current version of the same
+    commit; ``repo`` and ``store`` default to the worker's environment."""
+    quiet_task_runs()
+    try:
+        repo, store = target(repo, store)
+    except FreshindexError as err:
+        return refused(err)
     current = read_pointer(store_for(store)).pointer
     plan = plan_build(repo, store, rev, shards)
     futures = parse_shard.map(unmapped(plan.job), range(plan.job.shards))
@@ -131,11 +142,15 @@ def nightly_flow(repo: str, store: str, rev: str = "HEAD", shards: int | None = 
 
 
 @plain_flow(name="freshindex-manual", validate_parameters=False)
-def manual_flow(repo: str, store: str, rev: str = "HEAD", full: bool = False) -> Any:
-    """The Run button in the Prefect UI: a full rebuild or an incremental update of REV."""
+def manual_flow(
+    repo: str | None = None, store: str | None = None, rev: str = "HEAD", full: bool = False
+) -> Any:
+    """The Run button in the Prefect UI: a full rebuild or an incremental update
+    of REV, run as this flow run itself (not a subflow), so the page the user
+    clicked holds its outcome, its artifact and its log line."""
     if full:
-        return build_flow(repo=repo, store=store, rev=rev, return_state=True)
-    return update_flow(repo=repo, store=store, rev=rev, return_state=True)
+        return build_flow.fn(repo=repo, store=store, rev=rev)
+    return update_flow.fn(repo=repo, store=store, rev=rev)
 
 
 def deployments(repo: str, store: str, cron: str = "0 2 * * *") -> list[Any]:

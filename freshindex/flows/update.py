@@ -17,9 +17,18 @@ from prefect.states import Completed, Failed
 
 from freshindex.catalog.layout import CURRENT, branch_pointer_key
 from freshindex.catalog.manifest import BuildKind, TableEntry
+from freshindex.core.exceptions import FreshindexError
 from freshindex.flows import progress
-from freshindex.flows.build import as_is, publish_artifact, summarize
+from freshindex.flows.build import (
+    as_is,
+    nothing_to_do,
+    publish_artifact,
+    quiet_task_runs,
+    refused,
+    summarize,
+)
 from freshindex.flows.plain import plain_flow
+from freshindex.flows.target import target
 from freshindex.ops.rollback import pending_requests
 from freshindex.tasks.compat import Sealed
 from freshindex.tasks.io import store_for
@@ -59,14 +68,21 @@ def publish_update(
 
 @plain_flow(name="freshindex-update", validate_parameters=False)
 def update_flow(
-    repo: str,
-    store: str,
+    repo: str | None = None,
+    store: str | None = None,
     rev: str = "HEAD",
     mirror_url: str | None = None,
     branch: str | None = None,
 ) -> Any:
-    """``branch``: the local branch REV was named by, when the caller resolved
+    """An incremental update to ``rev``. ``repo`` and ``store`` default to the
+    worker's FRESHINDEX_REPO and FRESHINDEX_STORE (flows/target.py);
+    ``branch``: the local branch REV was named by, when the caller resolved
     REV to a commit first (tasks/update.py, plan_update)."""
+    quiet_task_runs()
+    try:
+        repo, store = target(repo, store)
+    except FreshindexError as err:
+        return refused(err)
     # An incremental update holds the publish slot from before it reads the
     # current pointer until it has published: per-merge updates queue instead
     # of losing the pointer's compare-and-swap to one another, and the slot is
@@ -77,6 +93,7 @@ def update_flow(
         lock.wait()
         plan = plan_update(repo, store, rev, mirror_url, branch)
         if plan.mode == Mode.NOOP:
+            nothing_to_do(plan.reason)
             return Completed(
                 message=plan.reason,
                 data={

@@ -31,21 +31,14 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from freshindex.catalog.layout import (
-    branch_pointer_key,
     new_version_id,
     next_seq,
-    read_pointer,
     write_staging,
 )
 from freshindex.catalog.manifest import Manifest, Submodule, TableEntry
-from freshindex.catalog.published import PublishedIndex, nearest_published_ancestor
 from freshindex.catalog.reader import IndexVersion
 from freshindex.core import gitrepo
-from freshindex.core.exceptions import FreshindexError
-from freshindex.core.history import Relation, changed_between, relation_of
 from freshindex.core.tree import TreeEntry
-from freshindex.indexer.config import IndexConfig
-from freshindex.indexer.languages import grammar_versions, indexer_digest
 from freshindex.indexer.schema import BASE_TABLES, delta_of
 from freshindex.indexer.shard import (
     build_shard_tables,
@@ -57,22 +50,15 @@ from freshindex.indexer.shard import (
 from freshindex.process import collector
 from freshindex.tasks.compat import Sealed, unseal
 from freshindex.tasks.io import (
-    config_at,
     decode_parquet,
     store_for,
     tree_entries,
     tree_partition,
     worker_git_dir,
 )
+from freshindex.tasks.mode import Mode, assess
 from freshindex.tasks.parse import write_shard
 from freshindex.tasks.plan import BuildPlan, ShardJob
-
-
-class Mode:
-    NOOP = "noop"
-    INCREMENTAL = "incremental"
-    SHARD_REBUILD = "shard-rebuild"
-    FULL = "full"
 
 
 @dataclass(frozen=True)
@@ -104,20 +90,6 @@ class UpdatePlan:
         )
 
 
-def _symlinks_among(repo: Any, trees: tuple[str, ...], paths: set[str]) -> list[str]:
-    """The paths that are symlinks in either tree."""
-    found = set()
-    for tree_id in trees:
-        tree: Any = repo.get(tree_id)
-        for p in paths:
-            try:
-                if tree[p].filemode == 0o120000:
-                    found.add(p)
-            except KeyError:
-                continue
-    return sorted(found)
-
-
 def _stem_names(path: str) -> set[str]:
     """Names an import could use for a file: its stem, or its folder for
     __init__.py / index.* / mod.rs."""
@@ -135,37 +107,6 @@ def _segments(spec: str) -> set[str]:
     return {p for p in spec.split(".") if p}
 
 
-def decide(
-    parent: IndexVersion | None,
-    config: IndexConfig,
-    relation: Relation,
-    changed: int,
-    forcing: list[str],
-) -> tuple[str, str]:
-    if parent is None:
-        return Mode.FULL, "no current version to update from"
-    m = parent.manifest
-    if m.indexer.digest != indexer_digest():
-        return Mode.FULL, "indexer changed since the current version was built"
-    running = grammar_versions(sorted(m.grammars.keys() - {"tree-sitter"}))
-    if any(running.get(k) != v for k, v in m.grammars.items()):
-        return Mode.FULL, "a grammar version changed"
-    if m.configDigest != config.digest:
-        return Mode.FULL, "freshindex.toml changed"
-    if relation == Relation.EQUAL:
-        return Mode.NOOP, "REV is the indexed commit"
-    if relation != Relation.ANCESTOR:
-        return Mode.FULL, f"REV does not descend from the indexed commit ({relation})"
-    if forcing:
-        return Mode.FULL, f"{forcing[0]} changed: it changes how other files resolve"
-    if changed > config.overlay_budget_files:
-        return (
-            Mode.SHARD_REBUILD,
-            f"{changed} changed files exceed the budget of {config.overlay_budget_files}",
-        )
-    return Mode.INCREMENTAL, f"{changed} changed file(s) within budget"
-
-
 @task(name="plan-update", cache_policy=NO_CACHE)
 def plan_update(
     repo_path: str,
@@ -176,32 +117,11 @@ def plan_update(
 ) -> UpdatePlan:
     """``branch``: the branch other than main's that REV names, as the caller
     saw it before resolving REV to a commit; else found from REV here."""
-    repo = gitrepo.open_repo(repo_path)
-    commit = gitrepo.resolve_commit(repo, rev)
-    config = config_at(repo, commit)
-    store = store_for(store_uri)
-    base = read_pointer(store)
-    parent = IndexVersion.load(store, base.pointer.version, base.pointer) if base.pointer else None
-    branch = branch or gitrepo.branch_of(repo, rev)
-    if branch is not None and parent is not None:
-        # a branch other than main's: its versions go to its own pointer, from
-        # the nearest published version its commit descends from
-        base = read_pointer(store, branch_pointer_key(branch))
-        parent = _branch_parent(repo, store, str(commit.id), parent)
-    relation = Relation.UNKNOWN
-    changes: list[tuple[str, str | None, str]] = []
-    if parent is not None:
-        relation, _lag = relation_of(repo, parent.manifest.sourceCommit, str(commit.id))
-        if relation == Relation.ANCESTOR:
-            changes = changed_between(repo, parent.manifest.sourceCommit, str(commit.id))
+    seen = assess(repo_path, store_uri, rev, branch)
+    repo, commit, config, store = seen.repo, seen.commit, seen.config, seen.store
+    base, parent, branch, mode, reason = seen.base, seen.parent, seen.branch, seen.mode, seen.reason
+    changes = seen.changes
     touched = {p for _s, old, new in changes for p in (old, new) if p}
-    forcing = sorted(p for p in touched if config.forces_rebuild(p))
-    if parent is not None and touched:
-        # a symlink added, removed or retargeted can change what every import
-        # through it resolves to (indexer/resolve.py): rebuild rather than guess
-        links = _symlinks_among(repo, (parent.manifest.sourceTree, str(commit.tree_id)), touched)
-        forcing += [f"{p} (a symlink)" for p in links]
-    mode, reason = decide(parent, config, relation, len(touched), forcing)
 
     entries = tree_entries(str(repo.path), str(commit.tree_id))
     version = new_version_id(str(commit.id))
@@ -325,21 +245,6 @@ def plan_update(
     }
     write_staging(store, version, {"sourceCommit": job.commit, "shards": job.shards, "mode": mode})
     return UpdatePlan(build, mode, reason, parent.manifest, batches, batch)
-
-
-def _branch_parent(repo: Any, store: Any, commit: str, current: IndexVersion) -> IndexVersion:
-    """The version a branch's update starts from: the nearest published
-    ancestor of ``commit`` (main's versions or the branch's own), when the
-    running code can update from it; else main's current version (which
-    decide() then turns into a full build if the branch does not descend
-    from it)."""
-    found = nearest_published_ancestor(repo, commit, PublishedIndex(store).refresh())
-    if found is None or found[0].version == current.manifest.versionId:
-        return current
-    try:
-        return IndexVersion.load(store, found[0].version)
-    except FreshindexError:
-        return current
 
 
 def _parent_tables(parent: Manifest, shard: int) -> dict[str, TableEntry]:

@@ -160,3 +160,30 @@ def test_gc_keeps_the_base_a_delta_stands_on(
     assert main([*argv, "verify"]) == 0
     assert main([*argv, "--json", "defs", "added"]) == 0
     assert json.loads(capsys.readouterr().out.splitlines()[-1])["results"]
+
+
+def test_a_noop_update_starts_no_prefect_api(tmp_path: Path, prefect_api: str) -> None:
+    """Nothing to do is decided before Prefect or Dask start: the command
+    ends with the reason, and no API is started for it (the environment has
+    none to reuse)."""
+    import json
+    import os
+    import subprocess
+
+    from tests.conftest import BIN
+
+    repo = make_repo(tmp_path / "repo", {"a.py": "def a():\n    return 1\n"})
+    store = (tmp_path / "store").as_uri()
+    cmd = [str(BIN / "freshindex"), "--repo", str(repo), "--store", store, "--json"]
+    built = subprocess.run([*cmd, "build", "--runner", "threads", "--shards", "2"],
+                           capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert built.returncode == 0, built.stderr
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
+    done = subprocess.run([*cmd, "update"], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    head = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True,
+                          text=True, check=True).stdout.strip()  # fmt: skip
+    assert doc["outcome"] == "noop" and doc["prefectApi"] is None
+    assert doc["reason"].startswith(f"nothing to do: {head} is already indexed")
+    assert "starting one local Prefect API" not in done.stderr
