@@ -16,7 +16,7 @@ RUN apt-get update \
 RUN useradd --create-home --uid 10001 freshindex
 WORKDIR /opt/freshindex
 
-COPY pyproject.toml README.md constraints.txt ./
+COPY pyproject.toml README.md constraints.txt prefect.yaml ./
 COPY freshindex ./freshindex
 RUN pip install -c constraints.txt .
 

@@ -49,10 +49,15 @@ def cmd_versions(ctx: Context) -> int:
     rows = version_rows(ctx.store())
 
     def human() -> None:
+        print(f"  {'version':<44} {'state':<9} {'seq':>5}  {'commit':<12}  signed  verified")
         for r in rows:
             mark = "*" if r["current"] else " "
+            record = r.get("record") or {}
+            signed = "yes" if record.get("signed") else "no"
+            verified = "yes" if record.get("verified") else "no"
             print(
-                f"{mark} {r['version']}  {r['state']:<9} seq={r.get('seq', '-')}  {str(r.get('sourceCommit', ''))[:12]}"
+                f"{mark} {r['version']:<44} {r['state']:<9} {r.get('seq', '-')!s:>5}  "
+                f"{str(r.get('sourceCommit', ''))[:12]:<12}  {signed:<6}  {verified}"
             )
 
     ctx.out.doc({"versions": rows}, human)

@@ -183,6 +183,14 @@ def build_parser() -> argparse.ArgumentParser:
     mc.add_argument(
         "--updates", action="store_true", help="offer the request_update tool (runs updates here)"
     )
+    mc.add_argument(
+        "--print-config",
+        nargs="?",
+        const="mcpServers",
+        choices=["mcpServers", "vscode"],
+        help="print an agent host's MCP configuration for this repository and exit: "
+        "mcpServers (Claude Desktop, Claude Code, Cursor; the default) or vscode",
+    )
     mc.set_defaults(func=serve.cmd_mcp)
 
     dp = sub.add_parser(

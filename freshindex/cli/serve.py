@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import sys
+from pathlib import Path
 from typing import Any
 
 from freshindex.cli.context import Context
@@ -62,6 +64,9 @@ def cmd_serve(ctx: Context) -> int:
 def cmd_mcp(ctx: Context) -> int:
     """The MCP server on stdin/stdout, for an agent's config. stdout carries
     only the protocol: everything else this process says goes to stderr."""
+    if ctx.args.print_config:
+        print(json.dumps(mcp_config(ctx, ctx.args.print_config), indent=2))
+        return 0
     from freshindex.service.mcp import build_server
 
     with contextlib.ExitStack() as stack:
@@ -72,3 +77,17 @@ def cmd_mcp(ctx: Context) -> int:
         )
         build_server(service).run("stdio")
     return 0
+
+
+def mcp_config(ctx: Context, host: str) -> dict[str, Any]:
+    """The server entry an agent host needs: this interpreter by absolute
+    path (a host started elsewhere has another PATH, and may not find a
+    `freshindex` on it), the repository, and the store when it is not the
+    default."""
+    args = ["-m", "freshindex", "--repo", str(Path(ctx.repo.workdir or ctx.repo.path).resolve())]
+    if ctx.args.store:
+        args += ["--store", ctx.args.store]
+    entry: dict[str, Any] = {"command": sys.executable, "args": [*args, "mcp"]}
+    if host == "vscode":
+        return {"servers": {"freshindex": {"type": "stdio", **entry}}}
+    return {"mcpServers": {"freshindex": entry}}

@@ -65,7 +65,8 @@ def version_rows(store: Store) -> list[dict[str, Any]]:
             else {
                 "seq": record.seq,
                 "signed": bool(record.signature),
-                "check": signing.check(record, public).reason,
+                "verified": (verdict := signing.check(record, public)).ok,
+                "check": verdict.reason,
             }
         )
         rows.append(row)

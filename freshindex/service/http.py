@@ -32,6 +32,7 @@ import uvicorn
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import PlainTextResponse, Response
+from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -100,7 +101,9 @@ def create_app(service: QueryService, host: str = "127.0.0.1", token: str | None
         async with mcp.session_manager.run():  # the mounted app's own lifespan never runs
             yield
 
-    api = FastAPI(
+    # /docs and /redoc from assets a package ships: the CDN FastAPI's pages
+    # load from is out of reach on many machines an index runs on
+    api = FastAPIOffline(
         title="freshindex",
         description="Definitions, references and context of one git repository, each answer "
         "with the proof of the code version it belongs to.",

@@ -69,6 +69,10 @@ def test_build_publishes_a_complete_verified_version(built, run_cli) -> None:  #
     code, out, _ = run_cli("--repo", str(repo), "--store", store_uri, "--json", "versions")
     rows = json.loads(out)["versions"]
     assert rows[0]["current"] and rows[0]["state"] == "complete" and rows[0]["seq"] == 1
+    # unsigned here (no FRESHINDEX_SIGNING_KEY): both columns say so
+    assert rows[0]["record"]["signed"] is False and rows[0]["record"]["verified"] is False
+    code, out, _ = run_cli("--repo", str(repo), "--store", store_uri, "versions")
+    assert "signed  verified" in out.splitlines()[0]
 
 
 @pytest.mark.parametrize(("name", "path", "line", "kind"), EXPECTED_DEFS)

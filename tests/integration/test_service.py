@@ -220,3 +220,19 @@ def test_a_context_target_that_names_nothing_is_a_400_not_a_crash(
     code, body = get(base, f"/context?target={quote(target)}")
     assert code == 400, body
     assert "no definition named" in json.loads(body)["error"]
+
+
+def test_docs_pages_need_no_network(served: tuple[Path, str, str]) -> None:
+    """/docs and /redoc load their scripts from the service itself."""
+    import re
+
+    _repo, _store, base = served
+    for page in ("/docs", "/redoc"):
+        code, body = get(base, page)
+        html = body.decode()
+        assert code == 200 and "cdn" not in html.lower(), html[:500]
+        assets = re.findall(r'(?:src|href)="(/[^"]+\.(?:js|css))"', html)
+        assert assets, html[:500]
+        for asset in assets:
+            status, content = get(base, asset)
+            assert status == 200 and len(content) > 1000, asset

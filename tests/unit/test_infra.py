@@ -74,3 +74,26 @@ def test_compose_prefect_server_batches_its_task_run_recorder() -> None:
 
     env = compose()["services"]["prefect-server"]["environment"]
     assert {k: str(env.get(k)) for k in SERVER_SETTINGS} == SERVER_SETTINGS
+
+
+def test_compose_worker_and_deploy_step_match_prefect_yaml() -> None:
+    """The one-shot deploy registers prefect.yaml's deployments on the pool the
+    worker polls; the worker names the repository its flow runs read."""
+    s = compose()["services"]
+    project = yaml.safe_load((ROOT / "prefect.yaml").read_text())
+    pools = {d["work_pool"]["name"] for d in project["deployments"]}
+    assert len(pools) == 1
+    pool = pools.pop()
+    deploy = " ".join(s["prefect-deploy"]["command"])
+    assert f"work-pool create {pool} --type process" in deploy and "deploy --all" in deploy
+    assert s["prefect-worker"]["entrypoint"] == ["prefect", "worker", "start", "--pool", pool]
+    env = s["prefect-worker"]["environment"]
+    assert env["FRESHINDEX_REPO"] == "/repo" and env["FRESHINDEX_STORE"].startswith("s3://")
+    assert "COPY pyproject.toml README.md constraints.txt prefect.yaml ./" in (
+        ROOT / "Dockerfile"
+    ).read_text()
+    # module entrypoints: the worker needs the installed package, not a checkout
+    for d in project["deployments"]:
+        module, _, name = d["entrypoint"].partition(":")
+        assert module.startswith("freshindex.flows.") and name.endswith("_flow")
+        assert d["name"].endswith("-pool")  # never the served deployments' names
