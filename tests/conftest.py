@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from freshindex.flows.runtime import server_environment
+from freshindex.flows.api import server_environment
 from tests.repos import SAMPLE_FILES, git, make_repo
 
 BIN = Path(sys.executable).parent

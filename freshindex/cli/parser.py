@@ -201,6 +201,13 @@ def build_parser() -> argparse.ArgumentParser:
     dp.add_argument("--cron", default="0 2 * * *", help="nightly schedule, UTC")
     dp.set_defaults(func=pipeline.cmd_deployments)
 
+    ap = sub.add_parser(
+        "api", parents=[common], help="keep one Prefect API running across commands (a laptop's)"
+    )
+    ap.add_argument("action", choices=["start", "stop", "status"])
+    ap.add_argument("--port", type=_positive, default=None, help="start: its port (default: free)")
+    ap.set_defaults(func=pipeline.cmd_api)
+
     rb = sub.add_parser("rollback", parents=[common], help="switch current back to a good version")
     rb.add_argument(
         "--to", default=None, help="version id (default: the previous signed, complete one)"

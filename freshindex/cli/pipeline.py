@@ -182,3 +182,32 @@ def request_rebuild_run(ctx: Context) -> str | None:
         logging.getLogger("freshindex").info("no rebuild flow run started: %s", err)
         return None
     return str(run.id)
+
+
+def cmd_api(ctx: Context) -> int:
+    """``freshindex api start|stop|status``: the kept Prefect API (flows/kept_api.py)."""
+    from freshindex.flows import kept_api
+
+    action = ctx.args.action
+    if action == "start":
+        kept, started = kept_api.start(ctx.args.port)
+        doc = {"url": kept.url, "pid": kept.pid, "started": started, "log": kept.log}
+
+        def human() -> None:
+            print(f"{'started' if started else 'already running'}: {kept.url} (pid {kept.pid})")
+            print("build and update use it while it runs; other tools want:")
+            print(f"export PREFECT_API_URL={kept.url}")
+    elif action == "stop":
+        stopped = kept_api.stop()
+        doc = {"stopped": stopped is not None, "url": stopped.url if stopped else None}
+
+        def human() -> None:
+            print(f"stopped {stopped.url}" if stopped else "no kept Prefect API is running")
+    else:
+        found = kept_api.find()
+        doc = {"running": found is not None, "url": found.url if found else None}
+
+        def human() -> None:
+            print(f"running: {found.url} (pid {found.pid})" if found else "not running")
+    ctx.out.doc(doc, human)
+    return 0

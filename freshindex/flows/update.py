@@ -153,7 +153,7 @@ def run_update(
     branch: str | None = None,
 ) -> dict[str, Any]:
     """One update flow run in this process, under the Prefect API already set
-    up (flows.runtime.prefect_api); its summary, the `update --json` document.
+    up (flows.api.prefect_api); its summary, the `update --json` document.
     Used by `freshindex update` and by `freshindex serve --updates`, which runs
     every update in one warm process."""
     from freshindex.flows.runtime import state_data

@@ -1,5 +1,5 @@
 """What a LocalCluster worker needs before its first shard task, imported once
-by the forkserver its workers are forked from (flows/runtime.py,
+by the forkserver its workers are forked from (flows/cluster.py,
 _fork_workers_from_a_server): ~2.5 s of CPU per process (Prefect alone ~1.3 s).
 The flow modules too: every task's context carries its flow, which unpickles by
 importing the flow's module (building the Flow object's parameter schema).

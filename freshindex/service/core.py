@@ -34,7 +34,7 @@ class Updater:
 
     Prefect and the flow are imported here, when the service starts, so that no
     merge waits for them. The caller has set up the Prefect API
-    (flows.runtime.prefect_api) for the life of the service, and made this
+    (flows.api.prefect_api) for the life of the service, and made this
     object inside it: updates run in the context it was made in. A request
     thread starts with no context of its own, and there Prefect falls back to
     its global settings, read from the environment at import (or when its

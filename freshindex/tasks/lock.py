@@ -99,7 +99,7 @@ def _acquire(client: Any, name: str, deadline: float) -> UUID:
     snapshot). Prefect's `concurrency()` retries through its client, which
     then sleeps 2 s, then 4 s: a free slot took 2.4-6.8 s to get. Asked again
     after 0.1-0.5 s, it is granted as soon as the recorder is idle (0-4 s).
-    With the recorder batched (flows/runtime.py SERVER_SETTINGS, used by every
+    With the recorder batched (flows/api.py SERVER_SETTINGS, used by every
     server freshindex starts) the first request is granted."""
     import httpx
     from prefect.settings import PREFECT_CLIENT_MAX_RETRIES, temporary_settings

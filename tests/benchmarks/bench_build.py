@@ -37,7 +37,7 @@ import psutil
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from freshindex.flows.runtime import server_environment  # noqa: E402
+from freshindex.flows.api import server_environment  # noqa: E402
 from freshindex.indexer.extract import ParseBudgetExceeded, extract  # noqa: E402
 from freshindex.indexer.languages import language_for  # noqa: E402
 from freshindex.process import collector  # noqa: E402

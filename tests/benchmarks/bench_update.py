@@ -42,7 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from freshindex.flows.runtime import server_environment  # noqa: E402
+from freshindex.flows.api import server_environment  # noqa: E402
 from tests.benchmarks.bench_status import make  # noqa: E402
 from tests.conftest import free_port, stop, wait_http  # noqa: E402
 from tests.repos import commit_all, git  # noqa: E402

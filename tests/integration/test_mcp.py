@@ -282,7 +282,7 @@ def test_without_a_token_writes_only_on_loopback(built: tuple[Path, str]) -> Non
 
 
 def test_request_update_with_updates_loads_the_new_version(built: tuple[Path, str]) -> None:
-    from freshindex.flows.runtime import task_runner
+    from freshindex.flows.cluster import task_runner
     from freshindex.service import Updater
 
     repo, store = built

@@ -16,7 +16,7 @@ import pytest
 
 from freshindex.catalog.layout import read_pointer
 from freshindex.core.gitrepo import open_repo
-from freshindex.flows.runtime import task_runner
+from freshindex.flows.cluster import task_runner
 from freshindex.ops.metrics import Metrics
 from freshindex.service import QueryService, Updater
 from freshindex.storage import open_store

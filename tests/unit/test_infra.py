@@ -70,7 +70,7 @@ def test_dockerfile_is_slim_non_root_and_installs_from_pyproject() -> None:
 def test_compose_prefect_server_batches_its_task_run_recorder() -> None:
     """The server settings freshindex applies to the servers it starts
     (flows/runtime.py) are the compose server's too."""
-    from freshindex.flows.runtime import SERVER_SETTINGS
+    from freshindex.flows.api import SERVER_SETTINGS
 
     env = compose()["services"]["prefect-server"]["environment"]
     assert {k: str(env.get(k)) for k in SERVER_SETTINGS} == SERVER_SETTINGS
