@@ -169,8 +169,6 @@ def prefect_api() -> Iterator[str]:
     the logs are flushed (stopping it first made exits hang ~67 s on "Error
     logging to API")."""
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
-    from prefect.settings import PREFECT_API_SSL_CERT_FILE, PREFECT_API_URL, temporary_settings
-
     url = os.environ.get("PREFECT_API_URL")
     if not url:
         from freshindex.flows.kept_api import find
@@ -195,6 +193,11 @@ def prefect_api() -> Iterator[str]:
         # stderr (seen in CI). Its SQLite database stays consistent when the
         # process is killed; the lost events are of task runs killed anyway.
         unkilled = shutdown.api_started_here(server.process.pid)
+    # imported while the server starts: Prefect's import (~1 s of CPU) and the
+    # server's own start overlap instead of following each other
+    from prefect.settings import PREFECT_API_SSL_CERT_FILE, PREFECT_API_URL, temporary_settings
+
+    if server is not None:
         try:
             server.wait_ready()
         except BaseException:
@@ -202,6 +205,7 @@ def prefect_api() -> Iterator[str]:
             server.stop()
             raise
         url = server.url
+    assert url is not None  # given, kept, or just started
     os.environ["PREFECT_API_URL"] = url  # inherited by LocalCluster workers
     updates: dict[Any, Any] = {PREFECT_API_URL: url}
     if url.startswith("http://") and "PREFECT_API_SSL_CERT_FILE" not in os.environ:
