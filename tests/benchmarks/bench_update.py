@@ -8,7 +8,13 @@ README recommends. Each change size is timed twice, on two commits:
   import, the flow run; thread runner);
 - warm: `POST /update` to a `freshindex serve --updates` started after the
   full build (the flow run in a process that imported Prefect once), timed
-  from request to response, which comes after the new version is loaded.
+  from request to response, which comes after the new version is loaded;
+- own API: `freshindex update` with no PREFECT_API_URL, so the command starts
+  and stops its own Prefect API (a laptop with no server);
+- deployment: the `on-merge-pool` deployment of prefect.yaml on a process
+  work pool, with `prefect worker start` already running (polling every
+  second: PREFECT_WORKER_QUERY_SECONDS=1); the flow run's own start to end
+  as the API records it, and in parentheses submission to completion.
 
 Corpora:
 - ``stdlib`` (default): real code. CPython's standard library ``.py`` files
@@ -111,18 +117,33 @@ def main() -> None:
     )
     print(
         "| corpus | files | MB | full build (s) | changed files | update cold (s) | cold / full "
-        "| update warm (s) | warm / full | mode | shards rewritten |"
+        "| update warm (s) | warm / full | cold, own API (s) | on-merge deployment (s) "
+        "| mode | shards rewritten |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    worker: subprocess.Popen[bytes] | None = None
     try:
         wait_http(f"http://127.0.0.1:{port}/api/health", server, 120, "prefect server")
         env["PREFECT_API_URL"] = f"http://127.0.0.1:{port}/api"
+        own = {k: v for k, v in env.items() if k != "PREFECT_API_URL"}
+        prefect = [str(BIN / "prefect"), "--no-prompt"]
+        subprocess.run([*prefect, "work-pool", "create", "freshindex", "--type", "process"],
+                       env=env, check=True, capture_output=True)  # fmt: skip
+        subprocess.run([*prefect, "deploy", "--all"], cwd=ROOT, env=env, check=True,
+                       capture_output=True)  # fmt: skip
         for n in args.sizes:
             repo = stdlib_corpus(work, n) if args.corpus == "stdlib" else make(work, n)
             files = sorted(p for p in repo.rglob("*.py") if ".git" not in p.parts)
             mb = sum(p.stat().st_size for p in files) / 1e6
             fi = [str(BIN / "freshindex"), "--repo", str(repo), "--json"]
             full, _ = timed([*fi, "build"], env)
+            if worker is not None:
+                stop(worker)
+            worker = subprocess.Popen(
+                [*prefect, "worker", "start", "--pool", "freshindex"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                env={**env, "FRESHINDEX_REPO": str(repo), "PREFECT_WORKER_QUERY_SECONDS": "1"},
+            )  # fmt: skip
             port = free_port()
             service = subprocess.Popen(
                 [*fi, "serve", "--updates", "--port", str(port)],
@@ -137,17 +158,44 @@ def main() -> None:
                     cold, doc = timed([*fi, "update"], env)
                     edit(repo, files, k, f"warm{k}")
                     warm, wdoc = posted(f"http://127.0.0.1:{port}/update")
-                    assert doc["outcome"] == wdoc["outcome"] == "published", (doc, wdoc)
+                    edit(repo, files, k, f"own{k}")
+                    alone, odoc = timed([*fi, "update"], own)
+                    edit(repo, files, k, f"deployed{k}")
+                    sha = git(repo, "rev-parse", "HEAD")
+                    ran, submitted = deployed(env, sha)
+                    outcomes = {doc["outcome"], wdoc["outcome"], odoc["outcome"]}
+                    assert outcomes == {"published"}, (doc, wdoc, odoc)
                     print(
                         f"| {args.corpus} | {len(files)} | {mb:.0f} | {full:.1f} | {k} "
                         f"| {cold:.1f} | {cold / full:.0%} | {warm:.1f} | {warm / full:.0%} "
+                        f"| {alone:.1f} | {ran:.1f} ({submitted:.1f}) "
                         f"| {doc['mode']} | {doc['shardsRewritten']} |",
                         flush=True,
                     )
             finally:
                 stop(service)
     finally:
+        if worker is not None:
+            stop(worker)
         stop(server)
+
+
+def deployed(env: dict[str, str], sha: str) -> tuple[float, float]:
+    """(the on-merge flow run's start to end, submission to completion)."""
+    code = (
+        "import json, sys, time\n"
+        "from prefect.deployments import run_deployment\n"
+        "t0 = time.perf_counter()\n"
+        f"run = run_deployment('freshindex-update/on-merge-pool', parameters={{'rev': {sha!r}}},"
+        " timeout=600, poll_interval=0.2)\n"
+        "took = time.perf_counter() - t0\n"
+        "assert run.state.is_completed(), run.state.message\n"
+        "print(json.dumps([(run.end_time - run.start_time).total_seconds(), took]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                         capture_output=True, text=True).stdout  # fmt: skip
+    ran, took = json.loads(out.strip().splitlines()[-1])
+    return float(ran), float(took)
 
 
 if __name__ == "__main__":
