@@ -12,6 +12,10 @@ server keeps serving.
 
 from __future__ import annotations
 
+import functools
+import inspect
+import typing
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from mcp.server import MCPServer
@@ -197,6 +201,175 @@ def _answering(fn: Any) -> Any:
         raise ToolError(f"{type(err).__name__}: {err}") from err
 
 
+# every tool, as (function, how it is offered); build_server binds each to a
+# QueryService. A tool is a module-level function of (service, arguments).
+TOOLS: list[tuple[Callable[..., Any], dict[str, Any]]] = []
+
+
+def tool(
+    updates: bool = False, **offered: Any
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Record a tool; ``updates``: offered only by a service that runs updates."""
+
+    def record(fn: Callable[..., Any]) -> Callable[..., Any]:
+        TOOLS.append((fn, {**offered, "updates": updates}))
+        return fn
+
+    return record
+
+
+def _bound(fn: Callable[..., Any], service: QueryService) -> Callable[..., Any]:
+    """``fn`` with its service given: the signature and type hints the SDK reads
+    (for the input and output schemas) are fn's, less the service."""
+
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return fn(service, *args, **kwargs)
+
+    hints = typing.get_type_hints(fn, include_extras=True)  # resolved here, where they are named
+    sig = inspect.signature(fn)
+    params = [p.replace(annotation=hints[p.name]) for p in list(sig.parameters.values())[1:]]
+    call.__signature__ = sig.replace(  # type: ignore[attr-defined]
+        parameters=params, return_annotation=hints["return"]
+    )
+    call.__annotations__ = {k: v for k, v in hints.items() if k != "service"}
+    return call
+
+
+@tool(
+    description="The freshness of the index against HEAD and the worktree now. " + FRESHNESS_GUIDE,
+    annotations=READ_ONLY,
+)
+def index_status(service: QueryService) -> Status:
+    doc = _answering(service.status)
+    return Status(
+        certificate=certificate(doc),
+        indexVersion=doc.get("indexVersion"),
+        relation=doc["relation"],
+        lagCommits=doc.get("lagCommits"),
+        changedFiles=doc.get("changedFiles", 0),
+        dirtyFiles=doc.get("dirtyFiles", 0),
+    )
+
+
+@tool(
+    description="Where a symbol is defined. name: a bare name (get_user) or a qualified "
+    "one (Model.save); path_hint: keep definitions whose path contains it. " + FRESHNESS_GUIDE,
+    annotations=READ_ONLY,
+)
+def find_definitions(
+    service: QueryService,
+    name: Annotated[str, Field(min_length=1, max_length=MAX_NAME)],
+    path_hint: Annotated[str | None, Field(max_length=MAX_PATH)] = None,
+    limit: Limit = DEFAULT_LIMIT,
+) -> Answer:
+    doc = _answering(lambda: service.query("defs", name))
+    results = doc["results"]
+    if path_hint:
+        results = [r for r in results if path_hint in r["path"]]
+    return Answer(
+        certificate=certificate(doc),
+        complete=doc["complete"],
+        results=_locations(results[:limit]),
+        omitted=max(0, len(results) - limit),
+    )
+
+
+@tool(
+    description="The places that use a symbol (calls, imports, inheritance, type uses, "
+    "uses as a value). symbol: a bare name, a qualified name (Model.save, "
+    "pkg.models.Model.save), or path:line of its definition. Results bound to the "
+    "definition come first, then candidates (name-matched, not provable), then external "
+    "ones; each says its binding and how it was bound. " + FRESHNESS_GUIDE,
+    annotations=READ_ONLY,
+)
+def find_references(
+    service: QueryService,
+    symbol: Annotated[str, Field(min_length=1, max_length=MAX_PATH)],
+    limit: Limit = DEFAULT_LIMIT,
+) -> References:
+    doc = _answering(lambda: service.query("refs", symbol))
+    return References(
+        certificate=certificate(doc),
+        complete=doc["complete"],
+        definitions=_locations(doc["definitions"][:limit]),
+        results=_locations(doc["results"][:limit]),
+        omitted=max(0, len(doc["results"]) - limit),
+        definitionsOmitted=max(0, len(doc["definitions"]) - limit),
+        boundCount=len(doc["bound"]),
+        candidateCount=len(doc["candidates"]),
+        externalCount=len(doc["external"]),
+    )
+
+
+@tool(
+    description="A context package: start from a symbol, a file path, or changed=true (the "
+    "worktree's uncommitted changes, plus the commits after `since`), and get the targets, "
+    "the public contracts they use or are used by, callers, callees, tests, configuration "
+    "and recent commit subjects, in that priority, cut to fit budget_tokens (estimated at 4 "
+    "bytes a token). A body that does not fit is replaced by its summary; what is left out "
+    "is listed with the reason. Every fragment carries its path, lines, blob and origin. "
+    + FRESHNESS_GUIDE,
+    annotations=READ_ONLY,
+)
+def get_context(
+    service: QueryService,
+    target: Annotated[str | None, Field(max_length=MAX_PATH)] = None,
+    budget_tokens: Annotated[int, Field(ge=1, le=200_000)] = 2000,
+    changed: bool = False,
+    since: Annotated[str | None, Field(max_length=MAX_NAME)] = None,
+) -> ContextPackage:
+    doc = _answering(lambda: service.context(target, budget_tokens, changed, since))
+    return ContextPackage(
+        certificate=certificate(doc),
+        items=[Fragment(**{k: v for k, v in i.items() if k != "symbolId"}) for i in doc["items"]],
+        leftOut=[LeftOut(**g) for g in doc["leftOut"]],
+        omitted=doc["omitted"],
+        budgetTokens=doc["budgetTokens"],
+        usedTokens=doc["usedTokens"],
+        tokenizer=doc["tokenizer"],
+        markdown=doc["markdown"],
+    )
+
+
+@tool(
+    description="Lines of a file of the repository as they are in the worktree now, "
+    f"with the file's blob OID (at most {MAX_SOURCE_LINES} lines). Paths outside the "
+    "repository and secret files are refused.",
+    annotations=READ_ONLY,
+)
+def read_source(
+    service: QueryService,
+    path: Annotated[str, Field(min_length=1, max_length=MAX_PATH)],
+    start_line: Annotated[int, Field(ge=1)] = 1,
+    end_line: Annotated[int | None, Field(ge=1)] = None,
+) -> Source:
+    doc = _answering(lambda: service.source(path, start_line, end_line, MAX_SOURCE_LINES))
+    return Source(certificate=certificate(doc), **{k: doc[k] for k in doc if k != "envelope"})
+
+
+@tool(
+    updates=True,
+    description="Run an incremental update of the index to rev (default HEAD; it must "
+    "already be in the repository) and load it. Slow: seconds.",
+    annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=True),
+)
+def request_update(
+    service: QueryService,
+    rev: Annotated[str, Field(min_length=1, max_length=MAX_NAME)] = "HEAD",
+) -> UpdateResult:
+    code, doc = _answering(lambda: service.update(rev))
+    if code >= 400:
+        raise ToolError(str(doc.get("error", f"update failed ({code})")))
+    return UpdateResult(
+        outcome=str(doc.get("outcome")),
+        loaded=doc.get("loaded"),
+        version=doc.get("version"),
+        mode=doc.get("mode"),
+        reason=doc.get("modeReason") or doc.get("reason"),
+    )
+
+
 def build_server(service: QueryService) -> MCPServer:
     """The MCP server over a warm QueryService."""
     server: MCPServer = MCPServer(
@@ -207,132 +380,9 @@ def build_server(service: QueryService) -> MCPServer:
         ),
         log_level="WARNING",
     )
-
-    @server.tool(
-        description="The freshness of the index against HEAD and the worktree now. "
-        + FRESHNESS_GUIDE,
-        annotations=READ_ONLY,
-    )
-    def index_status() -> Status:
-        doc = _answering(service.status)
-        return Status(
-            certificate=certificate(doc),
-            indexVersion=doc.get("indexVersion"),
-            relation=doc["relation"],
-            lagCommits=doc.get("lagCommits"),
-            changedFiles=doc.get("changedFiles", 0),
-            dirtyFiles=doc.get("dirtyFiles", 0),
-        )
-
-    @server.tool(
-        description="Where a symbol is defined. name: a bare name (get_user) or a qualified "
-        "one (Model.save); path_hint: keep definitions whose path contains it. " + FRESHNESS_GUIDE,
-        annotations=READ_ONLY,
-    )
-    def find_definitions(
-        name: Annotated[str, Field(min_length=1, max_length=MAX_NAME)],
-        path_hint: Annotated[str | None, Field(max_length=MAX_PATH)] = None,
-        limit: Limit = DEFAULT_LIMIT,
-    ) -> Answer:
-        doc = _answering(lambda: service.query("defs", name))
-        results = doc["results"]
-        if path_hint:
-            results = [r for r in results if path_hint in r["path"]]
-        return Answer(
-            certificate=certificate(doc),
-            complete=doc["complete"],
-            results=_locations(results[:limit]),
-            omitted=max(0, len(results) - limit),
-        )
-
-    @server.tool(
-        description="The places that use a symbol (calls, imports, inheritance, type uses, "
-        "uses as a value). symbol: a bare name, a qualified name (Model.save, "
-        "pkg.models.Model.save), or path:line of its definition. Results bound to the "
-        "definition come first, then candidates (name-matched, not provable), then external "
-        "ones; each says its binding and how it was bound. " + FRESHNESS_GUIDE,
-        annotations=READ_ONLY,
-    )
-    def find_references(
-        symbol: Annotated[str, Field(min_length=1, max_length=MAX_PATH)],
-        limit: Limit = DEFAULT_LIMIT,
-    ) -> References:
-        doc = _answering(lambda: service.query("refs", symbol))
-        return References(
-            certificate=certificate(doc),
-            complete=doc["complete"],
-            definitions=_locations(doc["definitions"][:limit]),
-            results=_locations(doc["results"][:limit]),
-            omitted=max(0, len(doc["results"]) - limit),
-            definitionsOmitted=max(0, len(doc["definitions"]) - limit),
-            boundCount=len(doc["bound"]),
-            candidateCount=len(doc["candidates"]),
-            externalCount=len(doc["external"]),
-        )
-
-    @server.tool(
-        description="A context package: start from a symbol, a file path, or changed=true (the "
-        "worktree's uncommitted changes, plus the commits after `since`), and get the targets, "
-        "the public contracts they use or are used by, callers, callees, tests, configuration "
-        "and recent commit subjects, in that priority, cut to fit budget_tokens (estimated at 4 "
-        "bytes a token). A body that does not fit is replaced by its summary; what is left out "
-        "is listed with the reason. Every fragment carries its path, lines, blob and origin. "
-        + FRESHNESS_GUIDE,
-        annotations=READ_ONLY,
-    )
-    def get_context(
-        target: Annotated[str | None, Field(max_length=MAX_PATH)] = None,
-        budget_tokens: Annotated[int, Field(ge=1, le=200_000)] = 2000,
-        changed: bool = False,
-        since: Annotated[str | None, Field(max_length=MAX_NAME)] = None,
-    ) -> ContextPackage:
-        doc = _answering(lambda: service.context(target, budget_tokens, changed, since))
-        return ContextPackage(
-            certificate=certificate(doc),
-            items=[
-                Fragment(**{k: v for k, v in i.items() if k != "symbolId"}) for i in doc["items"]
-            ],
-            leftOut=[LeftOut(**g) for g in doc["leftOut"]],
-            omitted=doc["omitted"],
-            budgetTokens=doc["budgetTokens"],
-            usedTokens=doc["usedTokens"],
-            tokenizer=doc["tokenizer"],
-            markdown=doc["markdown"],
-        )
-
-    @server.tool(
-        description="Lines of a file of the repository as they are in the worktree now, "
-        f"with the file's blob OID (at most {MAX_SOURCE_LINES} lines). Paths outside the "
-        "repository and secret files are refused.",
-        annotations=READ_ONLY,
-    )
-    def read_source(
-        path: Annotated[str, Field(min_length=1, max_length=MAX_PATH)],
-        start_line: Annotated[int, Field(ge=1)] = 1,
-        end_line: Annotated[int | None, Field(ge=1)] = None,
-    ) -> Source:
-        doc = _answering(lambda: service.source(path, start_line, end_line, MAX_SOURCE_LINES))
-        return Source(certificate=certificate(doc), **{k: doc[k] for k in doc if k != "envelope"})
-
-    if service.updater is not None:
-
-        @server.tool(
-            description="Run an incremental update of the index to rev (default HEAD; it must "
-            "already be in the repository) and load it. Slow: seconds.",
-            annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=True),
-        )
-        def request_update(
-            rev: Annotated[str, Field(min_length=1, max_length=MAX_NAME)] = "HEAD",
-        ) -> UpdateResult:
-            code, doc = _answering(lambda: service.update(rev))
-            if code >= 400:
-                raise ToolError(str(doc.get("error", f"update failed ({code})")))
-            return UpdateResult(
-                outcome=str(doc.get("outcome")),
-                loaded=doc.get("loaded"),
-                version=doc.get("version"),
-                mode=doc.get("mode"),
-                reason=doc.get("modeReason") or doc.get("reason"),
-            )
-
+    for fn, offered in TOOLS:
+        options = {k: v for k, v in offered.items() if k != "updates"}
+        if offered["updates"] and service.updater is None:
+            continue
+        server.tool(name=fn.__name__, **options)(_bound(fn, service))
     return server

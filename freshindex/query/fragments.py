@@ -1,0 +1,58 @@
+"""What a context package is made of: the definitions reached (nodes), the
+fragments that may go in (candidates) by tier, and the package itself."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+CALLER_CONTEXT_LINES = 3
+MAX_DISTANCE = 2
+MAX_NEIGHBOURS = 40  # callers or callees walked per definition
+HISTORY_COMMITS = 3
+CONFIG_HEAD_LINES = 40  # a package manifest's head: name, dependencies, entry points
+HISTORY_WALK = 400  # commits looked at for the history notes
+
+# tiers, in the order the budget is filled
+TARGET, CONTRACT, RISK, IMPLEMENTATION, CONFIG, HISTORY = range(6)
+TIER_NAMES = ("target", "contract", "high-risk", "implementation", "config", "history")
+
+
+@dataclass
+class Node:
+    """A definition reached by the walk."""
+
+    symbol_id: str
+    path: str
+    qualname: str
+    kind: str
+    start_line: int
+    end_line: int
+    exported: bool
+    origin: str
+    distance: int
+    role: str  # target | caller | callee | test | candidate
+    why: str
+
+
+@dataclass
+class Candidate:
+    tier: int
+    distance: int
+    role: str
+    path: str
+    start_line: int
+    end_line: int
+    name: str
+    why: str
+    origin: str
+    node: Node | None = None  # a definition: its summary can stand in
+    text: str | None = None  # given text (history, a contract's summary)
+    form: str = "body"
+
+
+@dataclass
+class Package:
+    items: list[dict[str, Any]] = field(default_factory=list)
+    left_out: list[dict[str, Any]] = field(default_factory=list)
+    used: int = 0
