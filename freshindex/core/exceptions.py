@@ -47,6 +47,11 @@ class PathRefused(BadInput):
     (absolute, ``..``, a symlink out of it), inside ``.git``, or a secret."""
 
 
+class UnknownTarget(BadInput):
+    """A defs/refs/context target that names no definition the answer can see:
+    an error, never an empty list that reads as "no callers"."""
+
+
 class NoPublishedVersion(BadInput):
     """The store has no current version yet: run `freshindex build` first."""
 

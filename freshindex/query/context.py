@@ -37,7 +37,6 @@ from freshindex.query import references
 from freshindex.query.answer import Answerer
 from freshindex.query.expansion import Walk
 from freshindex.query.fragments import TIER_NAMES
-from freshindex.query.freshness import Freshness
 from freshindex.query.guard import WorktreeGuard
 from freshindex.query.packing import fill
 from freshindex.query.rendering import markdown
@@ -71,9 +70,6 @@ def build(
             walk.node(d, 0, "target", "the definition asked for")
             for d in references.definitions(answerer, target)
         ]
-        if not targets and answerer.freshness in (Freshness.EXACT, Freshness.OVERLAY):
-            # proven absent: an empty package would read as "nothing depends on it"
-            raise BadInput(f"no definition named {target!r} and no such file in the worktree")
     else:
         raise BadInput("name a target: a symbol, a file, or --changed")
     candidates = walk.expand(targets, files)

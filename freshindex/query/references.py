@@ -19,10 +19,11 @@ apart.
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import TYPE_CHECKING, Any
 
-from freshindex.core.exceptions import BadInput
+from freshindex.core.exceptions import BadInput, UnknownTarget
 from freshindex.query import lookup
 from freshindex.query.freshness import Freshness
 
@@ -47,7 +48,10 @@ def definitions(
 ) -> list[Result]:
     """The definitions a target names, as ``defs`` results."""
     if symbol_id:
-        return _by_id(answerer, symbol_id)
+        by_id = _by_id(answerer, symbol_id)
+        if not by_id and answerer.freshness in (Freshness.EXACT, Freshness.OVERLAY):
+            raise UnknownTarget(f"no definition with id {symbol_id!r} in this repository")
+        return by_id
     if not target or not target.strip():
         raise BadInput("name a definition: NAME, Qualified.name, path:line or --id SYMBOL_ID")
     at = parse_target(target)
@@ -60,9 +64,10 @@ def definitions(
         return [lookup.symbol_result(here, origin)]
     found = answerer.defs(target)
     bare, qualified = lookup.split_name(target)
-    if found or not qualified or answerer.freshness == Freshness.PARTIAL:
-        return found
-    return _by_module_path(answerer, bare, qualified)
+    if not found and qualified and answerer.freshness != Freshness.PARTIAL:
+        found = _by_module_path(answerer, bare, qualified)
+    require_known(answerer, target, found)
+    return found
 
 
 def _by_id(answerer: Answerer, symbol_id: str) -> list[Result]:
@@ -138,11 +143,7 @@ def references(
     linking = answerer.freshness in (Freshness.EXACT, Freshness.OVERLAY, Freshness.STALE)
     seen: set[tuple[str, int, int, str]] = set()
 
-    def place(r: Result) -> None:
-        key = (r["path"], r["startLine"], r["startCol"], r["kind"])
-        if key in seen:
-            return
-        seen.add(key)
+    def link_row(r: Result) -> None:
         claim = r.get("binding") or "candidate"
         if not linking:  # read from source now: nothing beyond one file can be proven
             r["binding"] = "external" if claim == "external" else "candidate"
@@ -156,6 +157,13 @@ def references(
             if link.symbol is not None:
                 r["targetPath"] = link.symbol["path"]
                 r["targetQualname"] = link.symbol["qualname"]
+
+    def place(r: Result) -> None:
+        key = (r["path"], r["startLine"], r["startCol"], r["kind"])
+        if key in seen:
+            return
+        seen.add(key)
+        link_row(r)
         if r["binding"] == "bound":
             owners = same.get((str(r.get("targetPath")), str(r["targetQualname"])), [])
             for owner in owners:
@@ -174,6 +182,13 @@ def references(
 
     for r in rows:
         place(r)
+    if linking:
+        for d in defs:
+            for r in _instantiations(answerer, d, link_row):
+                key = (r["path"], r["startLine"], r["startCol"], r["kind"])
+                if key not in seen:
+                    seen.add(key)
+                    bound[str(d["symbolId"])].append(r)
     order = _order
     groups: list[dict[str, Any]] = [
         {
@@ -196,5 +211,85 @@ def references(
     }
 
 
+# a class's subclasses followed this deep, and at most this many, when
+# looking for the classes whose instantiation runs an inherited __init__
+MAX_SUBCLASS_DEPTH = 8
+MAX_SUBCLASSES = 200
+CONSTRUCTORS = ("__init__", "__new__")
+
+
+def _instantiations(answerer: Answerer, d: Result, link_row: Any) -> list[Result]:
+    """The calls that run a Python constructor ``d`` (``C.__init__``, ``C.__new__``)
+    without naming it: ``C(...)``, and ``Sub(...)`` for every subclass of C in
+    the repository that does not define its own. Each is a bound reference of
+    ``d`` whose ``via`` says which class was instantiated."""
+    if d.get("name") not in CONSTRUCTORS or d.get("language") != "python":
+        return []
+    qualname = str(d["qualname"])
+    if "." not in qualname:
+        return []
+    classes = [(str(d["path"]), qualname.rsplit(".", 1)[0])]
+    todo = list(classes)
+    depth = 0
+    while todo and depth < MAX_SUBCLASS_DEPTH and len(classes) < MAX_SUBCLASSES:
+        depth += 1
+        found = []
+        for path, cls in todo:
+            for r in answerer.refs(cls.rsplit(".", 1)[-1]):
+                if r["kind"] != "inherit":
+                    continue
+                link_row(r)
+                if r["binding"] != "bound" or (r.get("targetPath"), r["targetQualname"]) != (
+                    path,
+                    cls,
+                ):
+                    continue
+                sub = (str(r["path"]), str(r["caller"]))
+                own = f"{sub[1]}.{d['name']}"
+                if sub in classes or any(
+                    s["qualname"] == own for s in answerer.rows_now("symbols", sub[0])
+                ):
+                    continue  # seen, or it defines its own: its calls are not d's
+                classes.append(sub)
+                found.append(sub)
+        todo = found
+    out = []
+    for path, cls in classes:
+        for r in answerer.refs(cls.rsplit(".", 1)[-1]):
+            if r["kind"] != "call":
+                continue
+            link_row(r)
+            if r["binding"] == "bound" and (r.get("targetPath"), r["targetQualname"]) == (
+                path,
+                cls,
+            ):
+                out.append({**r, "via": f"instantiates {cls}, which runs {qualname}"})
+    return out
+
+
 def _order(r: Result) -> tuple[str, int, int]:
     return (str(r["path"]), int(r["startLine"]), int(r["startCol"]))
+
+
+def require_known(answerer: Answerer, target: str | None, found: list[Result]) -> None:
+    """Raise UnknownTarget when an exact or overlay answer finds no definition
+    for ``target``: the index can prove there is none, and an empty list
+    would read as "nothing calls it". A partial or stale answer cannot prove
+    absence; it stays a (marked incomplete) empty list."""
+    if found or not target or answerer.freshness not in (Freshness.EXACT, Freshness.OVERLAY):
+        return
+    near = nearest_names(answerer, target)
+    hint = f"; nearest: {', '.join(near)}" if near else ""
+    raise UnknownTarget(f"no definition named {target!r} in this repository{hint}")
+
+
+def nearest_names(answerer: Answerer, target: str, n: int = 5) -> list[str]:
+    """Defined names that look like ``target`` (difflib's ratio), qualified
+    when the target was: what the user probably meant."""
+    bare, qualified = lookup.split_name(target)
+    column = "qualname" if qualified else "name"
+    names = set(answerer.version.read("symbols", columns=[column])[column].to_pylist())
+    if answerer.overlay is not None:
+        names.update(str(s[column]) for s in answerer.overlay.symbols)
+    want = qualified or bare
+    return difflib.get_close_matches(want, sorted(str(x) for x in names if x), n=n, cutoff=0.6)

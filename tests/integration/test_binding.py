@@ -17,7 +17,7 @@ from freshindex.indexer.extract import extract
 from freshindex.indexer.resolve import PathIndex
 from freshindex.indexer.schema import EDGES, SYMBOLS
 from freshindex.query.link import table_linker
-from tests.repos import build_template, copy_built
+from tests.repos import build_template, copy_built, make_repo
 
 FILES: dict[str, str | bytes] = {
     "app/__init__.py": "",
@@ -423,3 +423,88 @@ def test_java_calls_on_this_class_bind_to_its_methods_and_its_bases() -> None:
     assert found[(path, 3, "missing")] == ("candidate", None)
     assert found[(path, 6, "validate")] == ("candidate", None)  # inside an anonymous class
     assert found[(path, 8, "validate")] == ("bound", f"{path}::Service.validate")  # a lambda's this
+
+
+CONSTRUCTORS = {
+    "shapes/base.py": (
+        "class Shape:\n"
+        "    def __init__(self, name):\n"
+        "        self.name = name\n"
+        "\n\n"
+        "class Square(Shape):\n"
+        "    pass\n"
+        "\n\n"
+        "class Tiny(Square):\n"
+        "    pass\n"
+        "\n\n"
+        "class Circle(Shape):\n"
+        "    def __init__(self, r):\n"
+        "        super().__init__('circle')\n"
+        "        self.r = r\n"
+        "\n\n"
+        "class ShapeError(Exception):\n"
+        "    def __init__(self, why):\n"
+        "        super().__init__(why)\n"
+    ),
+    "shapes/use.py": (
+        "from shapes.base import Circle, Shape, ShapeError, Square, Tiny\n"
+        "\n\n"
+        "def make():\n"
+        "    a = Shape('a')\n"
+        "    b = Square('b')\n"
+        "    c = Circle(2)\n"
+        "    d = Tiny('d')\n"
+        "    if not a:\n"
+        "        raise ShapeError('none')\n"
+        "    return a, b, c, d\n"
+    ),
+}
+
+
+def test_refs_of_a_constructor_list_the_instantiations(
+    tmp_path: Path, prefect_api: str, run_cli: Any
+) -> None:
+    """`refs C.__init__` lists `C(...)` and the instantiations of subclasses
+    that do not define their own __init__; `raise E(...)` runs E.__init__."""
+    repo = make_repo(tmp_path / "repo", CONSTRUCTORS)
+    store = (tmp_path / "store").as_uri()
+    code, _out, err = run_cli("--repo", str(repo), "--store", store, "build",
+                              "--runner", "threads", "--shards", "2")  # fmt: skip
+    assert code == 0, err
+
+    def refs(target: str) -> dict[str, Any]:
+        code, out, err = run_cli("--repo", str(repo), "--store", store, "--json", "refs", target)
+        assert code == 0, err
+        return json.loads(out)  # type: ignore[no-any-return]
+
+    doc = refs("Shape.__init__")
+    assert doc["freshness"] == "exact"
+    # super().__init__ in Circle, then Shape(), Square() and Tiny() (inherited)
+    assert places(doc["bound"]) == [
+        ("shapes/base.py", 16),
+        ("shapes/use.py", 5),
+        ("shapes/use.py", 6),
+        ("shapes/use.py", 8),
+    ]
+    made = [r for r in doc["bound"] if r["path"] == "shapes/use.py"]
+    assert all("runs Shape.__init__" in r["via"] for r in made)
+    assert ("shapes/use.py", 7) not in places(doc["bound"])  # Circle has its own
+    circle = refs("Circle.__init__")
+    assert ("shapes/use.py", 7) in places(circle["bound"])
+    error = refs("ShapeError.__init__")
+    assert places(error["bound"]) == [("shapes/use.py", 10)]
+
+
+def test_an_unknown_target_is_an_error_with_the_nearest_names(
+    tmp_path: Path, prefect_api: str, run_cli: Any
+) -> None:
+    repo = make_repo(tmp_path / "repo", CONSTRUCTORS)
+    store = (tmp_path / "store").as_uri()
+    code, _out, err = run_cli("--repo", str(repo), "--store", store, "build",
+                              "--runner", "threads", "--shards", "2")  # fmt: skip
+    assert code == 0, err
+    for argv, near in ((["refs", "Shape.nonexistent"], "Shape"), (["defs", "Sqare"], "Square")):
+        code, out, err = run_cli("--repo", str(repo), "--store", store, *argv)
+        assert code == 2 and out == ""
+        assert err.startswith("freshindex: error: no definition named") and near in err, err
+        assert len(err.strip().splitlines()) == 1
