@@ -138,7 +138,7 @@ def cmd_context(ctx: Context) -> int:
     )
 
     def human() -> None:
-        sys.stdout.write(context_pkg.markdown(doc))
+        sys.stdout.write(context_pkg.markdown(doc, counter))
 
     ctx.out.doc(doc, human)
     return ctx.fresh_exit(doc)

@@ -80,7 +80,9 @@ def build(
             for n in targets
         ],
         "items": package.items,
-        "results": package.items,  # every query answer has `results` (docs/contract.md)
+        # every query answer has `results` (docs/contract.md): the items'
+        # locations, without their text, so a body is delivered once
+        "results": [{k: v for k, v in i.items() if k != "text"} for i in package.items],
         "leftOut": package.left_out,
         "omitted": len(package.left_out),
         "budgetTokens": budget_tokens,

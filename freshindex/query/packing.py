@@ -18,6 +18,7 @@ from freshindex.query.fragments import (
     Package,
 )
 from freshindex.query.guard import WorktreeGuard
+from freshindex.query.rendering import item_markdown
 from freshindex.query.tokens import TokenCounter
 
 
@@ -92,12 +93,6 @@ def _place(
 ) -> bool:
     """Place a fragment if it fits; else list it as left out (unless
     ``quiet``: the caller tries a smaller form). Whether it was placed."""
-    tokens = counter.count(text)
-    if package.used + tokens > budget:
-        if not quiet:
-            package.left_out.append(_gone(c, "over budget"))
-        return False
-    package.used += tokens
     last = text.rsplit("\n", 1)[-1] if form in ("body", "lines") else ""
     item: dict[str, Any] = {
         # a target definition keeps the role name it always had
@@ -117,8 +112,15 @@ def _place(
         "origin": c.origin if form != "history" else "source",
         "blob": blob,
         "text": text,
-        "tokens": tokens,
     }
+    # counted as delivered: its heading and location line too, not the text alone
+    tokens = counter.count(item_markdown(item))
+    if package.used + tokens > budget:
+        if not quiet:
+            package.left_out.append(_gone(c, "over budget"))
+        return False
+    package.used += tokens
+    item["tokens"] = tokens
     if c.node is not None:
         item["symbolId"] = c.node.symbol_id
     package.items.append(item)

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from freshindex.core.exceptions import FreshindexError
@@ -134,8 +134,7 @@ class Fragment(BaseModel):
     form: str = Field(description="body, summary (its body did not fit), lines, history")
     origin: Origin
     blob: str | None = Field(description="git OID of the bytes the text was cut from")
-    tokens: int
-    text: str
+    tokens: int = Field(description="what the fragment costs as delivered, heading included")
 
 
 class LeftOut(BaseModel):
@@ -154,7 +153,6 @@ class ContextPackage(BaseModel):
     budgetTokens: int
     usedTokens: int
     tokenizer: str = Field(description="how tokens were counted (the default is an estimate)")
-    markdown: str = Field(description="the package as markdown to paste as it is")
 
 
 class Source(BaseModel):
@@ -308,8 +306,9 @@ def find_references(
     "the public contracts they use or are used by, callers, callees, tests, configuration "
     "and recent commit subjects, in that priority, cut to fit budget_tokens (estimated at 4 "
     "bytes a token). A body that does not fit is replaced by its summary; what is left out "
-    "is listed with the reason. Every fragment carries its path, lines, blob and origin. "
-    + FRESHNESS_GUIDE,
+    "is listed with the reason. The text content is the package as markdown, within the "
+    "budget plus at most 150 tokens of heading; the structured content gives every "
+    "fragment's path, lines, blob and origin. " + FRESHNESS_GUIDE,
     annotations=READ_ONLY,
 )
 def get_context(
@@ -320,15 +319,23 @@ def get_context(
     since: Annotated[str | None, Field(max_length=MAX_NAME)] = None,
 ) -> ContextPackage:
     doc = _answering(lambda: service.context(target, budget_tokens, changed, since))
-    return ContextPackage(
+    package = ContextPackage(
         certificate=certificate(doc),
-        items=[Fragment(**{k: v for k, v in i.items() if k != "symbolId"}) for i in doc["items"]],
+        items=[
+            Fragment(**{k: v for k, v in i.items() if k in Fragment.model_fields})
+            for i in doc["items"]
+        ],
         leftOut=[LeftOut(**g) for g in doc["leftOut"]],
         omitted=doc["omitted"],
         budgetTokens=doc["budgetTokens"],
         usedTokens=doc["usedTokens"],
         tokenizer=doc["tokenizer"],
-        markdown=doc["markdown"],
+    )
+    # the bodies once: in the markdown, the text a model reads (at most the
+    # budget plus the package's heading); the structured package locates them
+    return CallToolResult(  # type: ignore[return-value]
+        content=[TextContent(type="text", text=doc["markdown"])],
+        structured_content=package.model_dump(mode="json"),
     )
 
 

@@ -92,7 +92,9 @@ def test_expansion_follows_the_article_priority(repo_store: tuple[Path, str]) ->
     doc = package(repo, store, "Order.total")
     got = order(doc)
     assert got[0] == ("target", "Order.total", "body")
-    assert doc["items"][0]["role"] == "definition" and doc["results"] == doc["items"]
+    assert doc["items"][0]["role"] == "definition"
+    # results locate the items; their text is delivered once, in the items
+    assert doc["results"] == [{k: v for k, v in i.items() if k != "text"} for i in doc["items"]]
     tiers = [t for t, _n, _f in got]
     # the budget fills in tier order
     rank = {t: i for i, t in enumerate(context_pkg.TIER_NAMES)}
@@ -140,13 +142,13 @@ def test_never_over_budget(repo_store: tuple[Path, str], budget: int) -> None:
 def test_summaries_are_reused_while_the_blob_is_unchanged(repo_store: tuple[Path, str]) -> None:
     repo, store = repo_store
     before = SUMMARISED["summaries"]
-    package(repo, store, "Order.total", 60)
+    package(repo, store, "Order.total", 260)
     assert SUMMARISED["summaries"] == before  # clean: every summary from the index
     pricing = repo / "shop/pricing.py"
     pricing.write_text(pricing.read_text().replace("1.2", "1.25"))
-    doc = package(repo, store, "Order.total", 60)
+    doc = package(repo, store, "Order.total", 260)
     assert SUMMARISED["summaries"] == before + 2  # the changed file's two definitions
-    package(repo, store, "Order.total", 60)
+    package(repo, store, "Order.total", 260)
     assert SUMMARISED["summaries"] == before + 2  # the same bytes again: cached
     contract = next(i for i in doc["items"] if i["name"] == "price")
     assert contract["origin"] == "overlay"
@@ -220,6 +222,34 @@ def test_files_importing_the_target_file_are_included(repo_store: tuple[Path, st
     doc = package(repo, store, "shop/pricing.py:8")  # _round
     got = {(i["role"], i["path"]) for i in doc["items"]}
     assert ("importer", "shop/orders.py") not in got  # reached by the walk already (a caller)
+    # Order(...) runs Order.__init__: api.py is a bound caller of it, not just an importer
     doc = package(repo, store, "Order.__init__")
-    importers = {(i["role"], i["path"], i["name"]) for i in doc["items"] if i["name"] == "<import>"}
-    assert ("importer", "shop/api.py", "<import>") in importers
+    roles = {(i["role"], i["path"], i["name"]) for i in doc["items"]}
+    assert ("caller", "shop/api.py", "checkout") in roles
+
+
+BUDGETS = [200, 300, 500, 800, 1200, 2000, 3500, 6000, 10000, 20000]
+
+
+def test_delivered_markdown_keeps_the_budget_on_every_channel(
+    repo_store: tuple[Path, str], run_cli: Any
+) -> None:
+    """What an agent receives is at most the budget plus the documented
+    heading overhead, by the package's own tokenizer: the CLI's markdown and
+    the HTTP service's `markdown` field (MCP's text: tests/integration/test_mcp.py)."""
+    from freshindex.query.rendering import OVERHEAD_TOKENS
+    from freshindex.query.tokens import DEFAULT_COUNTER
+    from freshindex.service.core import QueryService
+
+    repo, store = repo_store
+    service = QueryService(pygit2.Repository(str(repo)), open_store(store))
+    for budget in BUDGETS:
+        for target in ("Order.total", "shop/orders.py"):
+            code, out, err = run_cli("--repo", str(repo), "--store", store, "context", target,
+                                     "--budget", str(budget))  # fmt: skip
+            assert code == 0, err
+            assert DEFAULT_COUNTER.count(out) <= budget + OVERHEAD_TOKENS, (budget, target)
+            doc = service.context(target, budget)
+            assert doc["usedTokens"] <= budget
+            assert DEFAULT_COUNTER.count(doc["markdown"]) <= budget + OVERHEAD_TOKENS
+            assert doc["markdown"] == out

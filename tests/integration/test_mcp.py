@@ -25,6 +25,8 @@ from mcp.client.streamable_http import streamable_http_client
 
 from freshindex.cli import main
 from freshindex.core.gitrepo import open_repo
+from freshindex.query.rendering import OVERHEAD_TOKENS
+from freshindex.query.tokens import DEFAULT_COUNTER
 from freshindex.service import QueryService
 from freshindex.service.http import serve
 from freshindex.storage import open_store
@@ -119,6 +121,15 @@ async def check_every_tool(session: ClientSession, repo: Path, store: str, state
     assert context["usedTokens"] <= 400 and context["items"]
     for item in context["items"]:
         assert item["blob"] == hash_object(repo, item["path"])
+        assert "text" not in item  # the bodies are in the text content, once
+    # the text a model reads keeps the budget, plus the package's heading
+    for budget in (200, 300, 500, 800, 1200, 2000, 3500, 6000, 10000, 20000):
+        result = await session.call_tool(
+            "get_context", {"target": "persist", "budget_tokens": budget}
+        )
+        text = "".join(getattr(c, "text", "") for c in result.content)
+        assert text.startswith("# Context: ") and len(result.content) == 1
+        assert DEFAULT_COUNTER.count(text) <= budget + OVERHEAD_TOKENS, budget
 
     source = await call(session, "read_source", path="app/models.py", start_line=1, end_line=3)
     assert source["blob"] == hash_object(repo, "app/models.py")
