@@ -135,3 +135,13 @@ def read_blob(repo: pygit2.Repository, oid: str) -> bytes:
 def store_default(repo: pygit2.Repository) -> str:
     """file://<git-dir>/freshindex: inside .git, so the store never dirties the worktree."""
     return Path(repo.path).resolve().joinpath("freshindex").as_uri()
+
+
+def blob_at(repo: pygit2.Repository, tree_id: str, path: str) -> bytes | None:
+    """The bytes of ``path`` in a tree; None when the tree has no blob there."""
+    try:
+        entry = repo.get(tree_id)[path]  # type: ignore[index]
+    except (KeyError, ValueError, TypeError):
+        return None
+    obj = repo.get(entry.id)
+    return obj.data if isinstance(obj, pygit2.Blob) else None

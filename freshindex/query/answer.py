@@ -28,11 +28,13 @@ from cachetools import LRUCache
 
 from freshindex.catalog.published import Published, PublishedIndex
 from freshindex.catalog.reader import IndexVersion
+from freshindex.core import gitrepo
 from freshindex.core.exceptions import FreshindexError
 from freshindex.indexer.config import CONFIG_FILE, IndexConfig, parse_config
 from freshindex.indexer.document import SNIFF_BYTES, classify
 from freshindex.indexer.extract import ParseBudgetExceeded, extract
 from freshindex.indexer.languages import grammar_versions, indexer_digest
+from freshindex.indexer.manifests import resolution_changed
 from freshindex.indexer.schema import EDGES, ID_COLUMNS, SORT_KEYS, SYMBOLS
 from freshindex.query import lookup as query
 from freshindex.query import references
@@ -248,6 +250,19 @@ class Answerer:
         return out
 
 
+def _worktree_bytes(repo: pygit2.Repository, config: IndexConfig, path: str) -> bytes | None:
+    """A file's bytes in the worktree now, through the guard; None when absent
+    or refused (a refused file counts as changed: it cannot be read)."""
+    guard = WorktreeGuard.of(repo, config)
+    if guard.refusal(path) is not None:
+        return None
+    full = guard.path(path)
+    try:
+        return full.read_bytes() if full.is_file() and not full.is_symlink() else None
+    except OSError:
+        return None
+
+
 def worktree_config(repo: pygit2.Repository) -> IndexConfig:
     """freshindex.toml as it is in the worktree now (what a build of it would use)."""
     guard = WorktreeGuard.of(repo, IndexConfig())
@@ -415,7 +430,16 @@ def evaluate(
             "overlay disabled (--no-overlay): answers describe the indexed commit only"
         )
         return Answerer(repo, version, env, None, config, wt)
-    forcing = sorted(p for p in changes.paths if config.forces_rebuild(p))
+    forcing = sorted(
+        p
+        for p in changes.paths
+        if config.forces_rebuild(p)
+        and resolution_changed(
+            p,
+            gitrepo.blob_at(repo, version.manifest.sourceTree, p),
+            _worktree_bytes(repo, config, p),
+        )
+    )
     if forcing:
         env.freshness = Freshness.PARTIAL
         env.reasons.append(

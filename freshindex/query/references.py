@@ -44,12 +44,13 @@ def parse_target(target: str) -> tuple[str, int] | None:
 
 
 def definitions(
-    answerer: Answerer, target: str | None, symbol_id: str | None = None
+    answerer: Answerer, target: str | None, symbol_id: str | None = None, strict: bool = True
 ) -> list[Result]:
-    """The definitions a target names, as ``defs`` results."""
+    """The definitions a target names, as ``defs`` results. ``strict``: none
+    is an error (UnknownTarget) when the answer can prove it."""
     if symbol_id:
         by_id = _by_id(answerer, symbol_id)
-        if not by_id and answerer.freshness in (Freshness.EXACT, Freshness.OVERLAY):
+        if strict and not by_id and answerer.freshness in (Freshness.EXACT, Freshness.OVERLAY):
             raise UnknownTarget(f"no definition with id {symbol_id!r} in this repository")
         return by_id
     if not target or not target.strip():
@@ -66,7 +67,8 @@ def definitions(
     bare, qualified = lookup.split_name(target)
     if not found and qualified and answerer.freshness != Freshness.PARTIAL:
         found = _by_module_path(answerer, bare, qualified)
-    require_known(answerer, target, found)
+    if strict:
+        require_known(answerer, target, found)
     return found
 
 
@@ -124,13 +126,20 @@ def references(
 ) -> dict[str, Any]:
     """``refs``: the definitions the target names, and the references of
     each, bound first, then candidates, then external."""
-    defs = definitions(answerer, target, symbol_id)
+    defs = definitions(answerer, target, symbol_id, strict=False)
     names = sorted({str(d["name"]) for d in defs})
     if not names and target and parse_target(target) is None:
         names = [lookup.split_name(target)[0]]
     rows: list[Result] = []
     for name in names:
         rows.extend(answerer.refs(name))
+    if not defs and not rows:
+        # nothing defines it and nothing names it: a typo, not "no callers".
+        # A name with no definition left but references that still name it
+        # (renamed or deleted under its callers) answers with those.
+        if symbol_id:
+            definitions(answerer, None, symbol_id)  # raises with the id's message
+        require_known(answerer, target, defs)
     by_id = {str(d["symbolId"]): d for d in defs}
     bound: dict[str, list[Result]] = {i: [] for i in by_id}
     # overloads, a property's setter, a def in both branches of an `if`: one

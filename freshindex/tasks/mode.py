@@ -22,6 +22,7 @@ from freshindex.core.exceptions import FreshindexError
 from freshindex.core.history import Relation, changed_between, relation_of
 from freshindex.indexer.config import IndexConfig
 from freshindex.indexer.languages import grammar_versions, indexer_digest
+from freshindex.indexer.manifests import resolution_changed
 from freshindex.storage import Store
 from freshindex.tasks.io import config_at, store_for
 
@@ -73,7 +74,19 @@ def assess(
         if relation == Relation.ANCESTOR:
             changes = changed_between(repo, parent.manifest.sourceCommit, str(commit.id))
     touched = {p for _s, old, new in changes for p in (old, new) if p}
-    forcing = sorted(p for p in touched if config.forces_rebuild(p))
+    forcing = sorted(
+        p
+        for p in touched
+        if config.forces_rebuild(p)
+        and (
+            parent is None
+            or resolution_changed(
+                p,
+                gitrepo.blob_at(repo, parent.manifest.sourceTree, p),
+                gitrepo.blob_at(repo, str(commit.tree_id), p),
+            )
+        )
+    )
     if parent is not None and touched:
         # a symlink added, removed or retargeted can change what every import
         # through it resolves to (indexer/resolve.py): rebuild rather than guess

@@ -59,8 +59,8 @@ def test_new_commits_within_budget_answer_from_an_overlay(
         doc["freshness"] == "overlay" and doc["relation"] == "ancestor" and doc["lagCommits"] == 1
     )
     assert doc["changedFiles"] == 2
-    _, d = cli(capsys, indexed, "defs", "persist")
-    assert d["results"] == []  # no ghost of the deleted function
+    code, d = cli(capsys, indexed, "defs", "persist")
+    assert code == 2 and d == {}  # no ghost of the deleted function: nothing defines it
     _, d = cli(capsys, indexed, "defs", "brand_new")
     assert [(r["path"], r["startLine"], r["origin"]) for r in d["results"]] == [
         ("app/models.py", 8, "overlay")
@@ -93,12 +93,9 @@ def test_dirty_worktree_overlay(indexed: Path, capsys: pytest.CaptureFixture[str
     ]
     _, d = cli(capsys, indexed, "defs", "only_now")
     assert [r["origin"] for r in d["results"]] == ["overlay"]
-    _, d = cli(capsys, indexed, "defs", "make_service")
-    assert d["results"] == []
-    _, d = cli(capsys, indexed, "defs", "getUser")
-    assert d["results"] == []  # the deleted file contributes nothing
-    _, d = cli(capsys, indexed, "defs", "ignored_fn")
-    assert d["results"] == []
+    for gone in ("make_service", "getUser", "ignored_fn"):  # deleted, or in an ignored file
+        code, d = cli(capsys, indexed, "defs", gone)
+        assert code == 2 and d == {}, gone
     # the overlay cache makes a second query reuse the parsed files
     cache = Path(os.environ["XDG_CACHE_HOME"]) / "freshindex" / "overlay"
     assert any(cache.rglob("*.json.zst"))
@@ -206,3 +203,26 @@ def test_a_version_failing_verification_is_stale(
     code, doc = cli(capsys, indexed, "status", "--require-fresh")
     assert code == 3
     assert doc["freshness"] == "stale" and "fails verification" in doc["reasons"][0]
+
+
+def test_a_version_bump_in_a_manifest_keeps_the_overlay(
+    prefect_api: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A manifest forces a rebuild only when it changes what the index reads:
+    a version bump or a pin is overlaid; a package root is not."""
+    pyproject = '[project]\nname = "shop"\nversion = "1.0"\ndependencies = ["a==1"]\n'
+    repo = make_repo(
+        tmp_path / "r", {"pyproject.toml": pyproject, "shop/a.py": "def a():\n    return 1\n"}
+    )
+    assert cli(capsys, repo, "build", "--runner", "threads", "--shards", "2")[0] == 0
+    write_files(repo, {"pyproject.toml": pyproject.replace("1.0", "1.1").replace("a==1", "a==2")})
+    commit_all(repo, "release 1.1")
+    write_files(repo, {"package-lock.json": '{"lockfileVersion": 3}\n'})  # a lockfile, dirty
+    _, doc = cli(capsys, repo, "defs", "a")
+    assert doc["freshness"] == "overlay", doc["reasons"]
+    write_files(repo, {"pyproject.toml": pyproject + '[tool.setuptools.package-dir]\n"" = "src"\n'})
+    _, doc = cli(capsys, repo, "status")
+    assert doc["freshness"] == "partial" and any("pyproject.toml" in r for r in doc["reasons"])
+    commit_all(repo, "src layout")
+    code, out = cli(capsys, repo, "update")  # an update rebuilds for the package root
+    assert code == 0 and out["mode"] == "full", out

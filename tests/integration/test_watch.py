@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from freshindex.core.exceptions import UnknownTarget
 from freshindex.core.gitrepo import open_repo
 from freshindex.indexer.document import classify
 from freshindex.indexer.extract import extract
@@ -105,7 +106,8 @@ def test_one_worktree_state_is_parsed_once_and_an_edit_parses_again(
     write_files(
         repo, {"app/models.py": "def persist(obj):\n    return 1\n\ndef second():\n    pass\n"}
     )
-    assert service.query("defs", "first")["results"] == []  # the edit, not the memo
+    with pytest.raises(UnknownTarget):  # the edit, not the memo: nothing defines it now
+        service.query("defs", "first")
     assert names(service.query("defs", "second")) == ["second"]
 
 

@@ -101,8 +101,8 @@ def test_cross_package_rename(indexed: tuple[Path, str], tmp_path: Path) -> None
     doc = update(repo, store)
     assert doc["mode"] == "incremental"
     assert_same_as_full(repo, store, tmp_path)
-    out = ok("--repo", str(repo), "--store", store, "--json", "defs", "persist")
-    assert json.loads(out)["results"] == []
+    code, out = run("--repo", str(repo), "--store", store, "--json", "defs", "persist")
+    assert code == 2 and out == ""  # renamed away: nothing defines it
 
 
 def test_deleted_public_export(indexed: tuple[Path, str], tmp_path: Path) -> None:
@@ -113,8 +113,8 @@ def test_deleted_public_export(indexed: tuple[Path, str], tmp_path: Path) -> Non
     commit_all(repo, "drop listUsers")
     update(repo, store)
     assert_same_as_full(repo, store, tmp_path)
-    out = ok("--repo", str(repo), "--store", store, "--json", "defs", "listUsers")
-    assert json.loads(out)["results"] == []
+    code, out = run("--repo", str(repo), "--store", store, "--json", "defs", "listUsers")
+    assert code == 2 and out == ""  # deleted: nothing defines it
 
 
 def test_editing_an_imported_module_reparses_only_it(
@@ -255,7 +255,7 @@ def test_delete_then_readd(indexed: tuple[Path, str], tmp_path: Path) -> None:
     commit_all(repo, "delete")
     update(repo, store)
     code, out = run("--repo", str(repo), "--store", store, "--json", "defs", "Start")
-    assert json.loads(out)["results"] == []
+    assert code == 2 and out == ""  # nothing defines it now: an error, not an empty list
     code, out = run("--repo", str(repo), "--store", store, "verify")
     assert code == 0
     write_files(repo, {"go/srv/server.go": content})
@@ -341,9 +341,11 @@ def test_tombstones_remove_every_row_of_a_deleted_module(indexed: tuple[Path, st
     git(repo, "rm", "-q", "core/models.py")
     commit_all(repo, "delete module")
     update(repo, store)
-    for cmd in ("defs", "refs"):
-        code, out = run("--repo", str(repo), "--store", store, "--json", cmd, "persist")
-        assert all(r["path"] != "core/models.py" for r in json.loads(out)["results"])
+    code, out = run("--repo", str(repo), "--store", store, "--json", "defs", "persist")
+    assert code == 2  # its only definition went with the module
+    code, out = run("--repo", str(repo), "--store", store, "--json", "refs", "persist")
+    refs = json.loads(out)  # the callers left behind still name it
+    assert refs["results"] and all(r["path"] != "core/models.py" for r in refs["results"])
     code, out = run("--repo", str(repo), "--store", store, "dump", "--table", "tombstones")
     tombs = [json.loads(line) for line in out.splitlines()[1:]]
     assert [(t["path"], t["reason"]) for t in tombs] == [("core/models.py", "deleted")]
