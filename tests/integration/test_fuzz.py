@@ -53,7 +53,7 @@ def test_the_http_api_survives_its_own_schema(tmp_path: Path, prefect_api: str) 
              "--checks", ",".join(CHECKS), "--phases", "examples,coverage,fuzzing",
              "--max-examples", "250", "--seed", "20261205", "--request-timeout", "20",
              "--no-color"],
-            capture_output=True, text=True, timeout=600,
+            capture_output=True, text=True, timeout=600, cwd=tmp_path,  # its cache goes there
         )  # fmt: skip
         report = fuzz.stdout[-4000:]
         assert fuzz.returncode == 0, report
