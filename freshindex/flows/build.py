@@ -13,6 +13,7 @@ from typing import Any, TypeVar, cast
 
 from prefect import unmapped
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
+from prefect.client.schemas.objects import State
 from prefect.states import Completed, Failed
 from prefect.utilities.annotations import quote
 
@@ -20,7 +21,7 @@ from freshindex.catalog.manifest import TableEntry
 from freshindex.core.exceptions import FreshindexError
 from freshindex.flows import progress
 from freshindex.flows.plain import plain_flow
-from freshindex.flows.target import target
+from freshindex.flows.target import Target, target
 from freshindex.ops.metrics import flow_artifact_rows
 from freshindex.tasks.lock import requested_lock
 from freshindex.tasks.parse import parse_shard
@@ -83,10 +84,16 @@ def nothing_to_do(reason: str) -> None:
     say(reason)
 
 
-def refused(err: Exception) -> Any:
-    """A run that cannot start (no repository named): Failed, with one line."""
-    say(f"not run: {err}")
-    return Failed(message=str(err))
+def begin(repo: str | None, store: str | None) -> Target | State:
+    """The start every deployable flow shares: task-run chatter below INFO,
+    then the run's repository and store (flows/target.py), or the Failed
+    state, with one line, of a run that names no repository."""
+    quiet_task_runs()
+    try:
+        return target(repo, store)
+    except FreshindexError as err:
+        say(f"not run: {err}")
+        return Failed(message=str(err))
 
 
 def summarize(outcome: Outcome) -> dict[str, Any]:
@@ -116,11 +123,10 @@ def build_flow(
 ) -> Any:
     """A full build of ``rev``; ``repo`` and ``store`` default to the
     worker's FRESHINDEX_REPO and FRESHINDEX_STORE (flows/target.py)."""
-    quiet_task_runs()
-    try:
-        repo, store = target(repo, store)
-    except FreshindexError as err:
-        return refused(err)
+    run = begin(repo, store)
+    if isinstance(run, State):
+        return run
+    repo, store = run
     # The publish slot is asked for before the shards, in the background, and
     # held until the pointer has moved. Asked for after them, the request met
     # the Prefect server still recording 128 tasks' states: on SQLite the

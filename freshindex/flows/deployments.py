@@ -21,16 +21,15 @@ from typing import Any
 from prefect import task, unmapped
 from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
+from prefect.client.schemas.objects import State
 from prefect.states import Completed, Failed
 
 from freshindex.catalog.layout import read_pointer
 from freshindex.catalog.manifest import TableEntry
 from freshindex.catalog.reader import IndexVersion, TableSet
-from freshindex.core.exceptions import FreshindexError
 from freshindex.flows import progress
-from freshindex.flows.build import build_flow, publish_artifact, quiet_task_runs, refused, summarize
+from freshindex.flows.build import begin, build_flow, publish_artifact, summarize
 from freshindex.flows.plain import plain_flow
-from freshindex.flows.target import target
 from freshindex.flows.update import update_flow
 from freshindex.indexer.schema import ID_COLUMNS
 from freshindex.storage import Store
@@ -106,11 +105,10 @@ def nightly_flow(
 ) -> Any:
     """A full rebuild of ``rev`` compared with the current version of the same
     commit; ``repo`` and ``store`` default to the worker's environment."""
-    quiet_task_runs()
-    try:
-        repo, store = target(repo, store)
-    except FreshindexError as err:
-        return refused(err)
+    run = begin(repo, store)
+    if isinstance(run, State):
+        return run
+    repo, store = run
     current = read_pointer(store_for(store)).pointer
     plan = plan_build(repo, store, rev, shards)
     futures = parse_shard.map(unmapped(plan.job), range(plan.job.shards))

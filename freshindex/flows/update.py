@@ -13,22 +13,20 @@ from typing import Any
 
 from prefect import task, unmapped
 from prefect.cache_policies import NO_CACHE
+from prefect.client.schemas.objects import State
 from prefect.states import Completed, Failed
 
 from freshindex.catalog.layout import CURRENT, branch_pointer_key
 from freshindex.catalog.manifest import BuildKind, TableEntry
-from freshindex.core.exceptions import FreshindexError
 from freshindex.flows import progress
 from freshindex.flows.build import (
     as_is,
+    begin,
     nothing_to_do,
     publish_artifact,
-    quiet_task_runs,
-    refused,
     summarize,
 )
 from freshindex.flows.plain import plain_flow
-from freshindex.flows.target import target
 from freshindex.ops.rollback import pending_requests
 from freshindex.tasks.compat import Sealed
 from freshindex.tasks.io import store_for
@@ -78,11 +76,10 @@ def update_flow(
     worker's FRESHINDEX_REPO and FRESHINDEX_STORE (flows/target.py);
     ``branch``: the local branch REV was named by, when the caller resolved
     REV to a commit first (tasks/update.py, plan_update)."""
-    quiet_task_runs()
-    try:
-        repo, store = target(repo, store)
-    except FreshindexError as err:
-        return refused(err)
+    run = begin(repo, store)
+    if isinstance(run, State):
+        return run
+    repo, store = run
     # An incremental update holds the publish slot from before it reads the
     # current pointer until it has published: per-merge updates queue instead
     # of losing the pointer's compare-and-swap to one another, and the slot is
