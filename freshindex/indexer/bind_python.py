@@ -1,5 +1,8 @@
 """Python references, each with the definition the code's own rules say it names.
 
+Over 400 lines as one concept: one walk of a file with Python's scope stack,
+whose binding rules (imports, locals, self, classes) all read the same scopes.
+
 Pure and per file, like the rest of the indexer: one file's syntax tree and
 the tree's paths (through the resolver) in, reference sites out. A site's
 *symbolic target* is a (path, qualname) pair: ``from .models import Model``

@@ -1,5 +1,8 @@
 """Bytes of one file in, symbol and edge rows out. Pure: no git, no storage, no Prefect.
 
+Over 400 lines as one concept: the one pass over a parse tree that every
+language shares, with the per-language details that pass needs.
+
 The extraction rules are the tree-sitter queries in ``indexer/queries``; this
 module only applies the capture convention documented in ``python.scm``:
 ``@definition.<kind>``/``@reference.<kind>`` on the node, ``@name`` on the name,

@@ -1,5 +1,8 @@
 """The worktree as git would commit it now: its tree OID, and which paths differ from HEAD.
 
+Over 400 lines as one concept: the full read and the path-limited re-read
+share the per-path rules, and must agree with git path for path.
+
 ``worktree_tree`` equals the reference article's recipe::
 
     GIT_INDEX_FILE=tmp git read-tree HEAD; git add -A; git write-tree
