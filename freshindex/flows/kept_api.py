@@ -47,13 +47,18 @@ def _healthy(url: str, timeout: float = HEALTH_TIMEOUT) -> bool:
         return False
 
 
-def find() -> KeptApi | None:
-    """The kept API, when one is recorded and answers."""
+def _recorded() -> KeptApi | None:
+    """The kept API the cache folder records, answering or not."""
     try:
-        kept = KeptApi(**json.loads(_state().read_text()))
+        return KeptApi(**json.loads(_state().read_text()))
     except (OSError, ValueError, TypeError):
         return None
-    return kept if _healthy(kept.url) else None
+
+
+def find() -> KeptApi | None:
+    """The kept API, when one is recorded and answers."""
+    kept = _recorded()
+    return kept if kept is not None and _healthy(kept.url) else None
 
 
 def start(port: int | None = None, wait: float = 180.0) -> tuple[KeptApi, bool]:
@@ -95,9 +100,8 @@ def stop() -> KeptApi | None:
     """End the kept API (only the process recorded as one); None when none runs."""
     import psutil
 
-    try:
-        kept = KeptApi(**json.loads(_state().read_text()))
-    except (OSError, ValueError, TypeError):
+    kept = _recorded()
+    if kept is None:
         return None
     _state().unlink(missing_ok=True)
     try:

@@ -237,6 +237,14 @@ def _instantiations(answerer: Answerer, d: Result, link_row: Any) -> list[Result
     qualname = str(d["qualname"])
     if "." not in qualname:
         return []
+    named: dict[str, list[Result]] = {}  # a class's references, fetched once
+
+    def refs_of(cls: str) -> list[Result]:
+        bare = cls.rsplit(".", 1)[-1]
+        if bare not in named:
+            named[bare] = answerer.refs(bare)
+        return named[bare]
+
     classes = [(str(d["path"]), qualname.rsplit(".", 1)[0])]
     todo = list(classes)
     depth = 0
@@ -244,7 +252,7 @@ def _instantiations(answerer: Answerer, d: Result, link_row: Any) -> list[Result
         depth += 1
         found = []
         for path, cls in todo:
-            for r in answerer.refs(cls.rsplit(".", 1)[-1]):
+            for r in refs_of(cls):
                 if r["kind"] != "inherit":
                     continue
                 link_row(r)
@@ -264,7 +272,7 @@ def _instantiations(answerer: Answerer, d: Result, link_row: Any) -> list[Result
         todo = found
     out = []
     for path, cls in classes:
-        for r in answerer.refs(cls.rsplit(".", 1)[-1]):
+        for r in refs_of(cls):
             if r["kind"] != "call":
                 continue
             link_row(r)
