@@ -209,5 +209,6 @@ def cmd_api(ctx: Context) -> int:
 
         def human() -> None:
             print(f"running: {found.url} (pid {found.pid})" if found else "not running")
+
     ctx.out.doc(doc, human)
     return 0

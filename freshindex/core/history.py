@@ -21,7 +21,6 @@ class Relation(enum.StrEnum):
     UNKNOWN = "unknown"
 
 
-
 def relation_of(
     repo: pygit2.Repository, index_commit: str, head: str | None
 ) -> tuple[Relation, int | None]:

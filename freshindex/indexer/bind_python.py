@@ -32,6 +32,17 @@ from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
+from freshindex.indexer import chains
+from freshindex.indexer.flow_python import (
+    CALLING_BUILTINS,
+    PROPERTIES,
+    Flow,
+    Value,
+    ValueFlow,
+    last_name,
+    literal,
+)
+
 # (language, importing path, module spec, imported name) -> defining path or None
 Resolver = Callable[[str, str, str, str], "str | None"]
 
@@ -88,6 +99,7 @@ _SPECIAL = frozenset(
         "for_statement",
         "as_pattern",
         "named_expression",
+        "return_statement",
     }
 )
 
@@ -104,6 +116,10 @@ class Site:
     qualname: str | None = None  # definition within ``path`` ("" = the module itself)
     binding: str = CANDIDATE
     via: str = ""  # which rule bound it, in words
+    # the name the row is filed under, when it is not the name as written:
+    # `a = func; a()` is a reference of `func` (indexer/flow_python.py)
+    name: str | None = None
+    holder: str = ""  # kind value: what holds the value (indexer/chains.py)
 
 
 @dataclass
@@ -130,7 +146,12 @@ class _Scope:
     declared_nonlocal: set[str] = field(default_factory=set)
     cls: str | None = None  # a method's class qualname (for self/cls/super)
     receiver: str | None = None  # a method's first parameter
+    is_classmethod: bool = False  # the receiver is the class, not an instance
     node: ts.Node | None = None
+    # every value that flows into a name here, and into a name's literal
+    # keys (`d["k"] = f`), evaluated once the walk is over
+    flows: dict[str, list[Flow]] = field(default_factory=dict)
+    items: dict[str, dict[str, list[Flow]]] = field(default_factory=dict)
 
     def bind(self, name: str, what: _Name) -> None:
         if name in self.declared_nonlocal:
@@ -152,6 +173,21 @@ class _Scope:
             s = s.parent
         return s
 
+    def owner_of(self, name: str) -> _Scope:
+        """The scope an assignment to ``name`` here binds it in."""
+        if name in self.declared_global and self.parent is not None:
+            return self.module()
+        if name in self.declared_nonlocal:
+            s = self.parent
+            while s is not None and s.parent is not None:
+                if s.kind == "function" and name in s.names:
+                    return s
+                s = s.parent
+        return self
+
+    def flow(self, name: str, flow: Flow) -> None:
+        self.owner_of(name).flows.setdefault(name, []).append(flow)
+
 
 @dataclass
 class _Pending:
@@ -159,6 +195,10 @@ class _Pending:
     kind: str
     root: ts.Node  # identifier, or a `super()` call
     segments: list[ts.Node]  # attribute names after the root
+    # the root is an expression whose value is what is referenced
+    # (`make()()`, `d["k"]()`, the `f` of `map(f, xs)`)
+    value: bool = False
+    via: str = ""
 
 
 def bind(path: str, data: bytes, tree: ts.Tree, resolve: Resolver | None) -> list[Site]:
@@ -166,13 +206,20 @@ def bind(path: str, data: bytes, tree: ts.Tree, resolve: Resolver | None) -> lis
     return _Binder(path, data, resolve).run(tree.root_node)
 
 
-class _Binder:
+class _Binder(ValueFlow):
     def __init__(self, path: str, data: bytes, resolve: Resolver | None):
         self.path = path
         self.data = data
         self.resolve = resolve
         self.sites: list[Site] = []
         self.pending: list[_Pending] = []
+        # what other files can see a value through: (holder, flow, where)
+        self.holders: list[tuple[str, Flow, ts.Node]] = []
+        self.calls: list[tuple[ts.Node, _Scope]] = []
+        # a function of this file: its scope, its parameters, and whether a
+        # call through an instance passes the first one
+        self.functions: dict[str, tuple[_Scope, list[str], bool]] = {}
+        self.memo: dict[tuple[int, str], list[Value]] = {}
 
     def text(self, node: ts.Node) -> str:
         return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
@@ -189,8 +236,24 @@ class _Binder:
         while todo:
             node, scope = todo.pop()
             self.visit(node, scope, todo)
+        for call, scope in self.calls:
+            self.arguments(call, scope)
         for p in self.pending:
             self.emit(p)
+        for holder, flow, where in self.holders:
+            for v in self.flow_values(flow, 0):
+                self.sites.append(
+                    Site(
+                        where,
+                        "value",
+                        path=v.path,
+                        qualname=v.chain,
+                        binding=BOUND,
+                        via=flow.how,
+                        name=holder,
+                        holder=holder,
+                    )
+                )
         return self.sites
 
     def push(self, todo: list[tuple[ts.Node, _Scope]], nodes: list[ts.Node], scope: _Scope) -> None:
@@ -213,13 +276,15 @@ class _Binder:
         elif t == "attribute":
             self.chain(node, scope, "use", todo)
         elif t == "call":
+            self.calls.append((node, scope))
             fn = node.child_by_field_name("function")
             if fn is not None:
                 if fn.type == "identifier":
                     self.pending.append(_Pending(scope, "call", fn, []))
                 elif fn.type == "attribute":
                     self.chain(fn, scope, "call", todo)
-                else:
+                else:  # `make()()`, `handlers["k"]()`: the value is called
+                    self.pending.append(_Pending(scope, "call", fn, [], value=True))
                     todo.append((fn, scope))
             args = node.child_by_field_name("arguments")
             if args is not None:
@@ -229,7 +294,11 @@ class _Binder:
             if value is not None:
                 todo.append((value, scope))
         elif t == "decorated_definition":
-            self.push(todo, node.named_children, scope)
+            for c in node.named_children:
+                if c.type == "decorator" and c.named_children:
+                    self.decorator(c.named_children[0], scope, todo)
+                else:
+                    todo.append((c, scope))
         elif t == "function_definition":
             self.function(node, scope, todo)
         elif t == "class_definition":
@@ -263,30 +332,20 @@ class _Binder:
                         scope.declared_nonlocal.add(self.text(c))
         elif t in ("assignment", "augmented_assignment"):
             left = node.child_by_field_name("left")
-            right = node.child_by_field_name("right")
-            callee = (
-                right.child_by_field_name("function")
-                if right is not None and right.type == "call"
-                else None
-            )
-            if (
-                t == "assignment"
-                and scope.kind == "function"
-                and left is not None
-                and left.type == "identifier"
-                and callee is not None
-                and callee.type in ("identifier", "attribute")
-            ):  # `u = User(...)`: u is a User while nothing else binds it
-                scope.bind(self.text(left), _Name("typed", type_node=callee, type_scope=scope))
-            else:
-                self.targets(left, scope, todo)
+            self.targets(left, scope, todo)
+            if t == "assignment":
+                self.assign(node, scope)
             for part in ("type", "right"):
                 child = node.child_by_field_name(part)
                 if child is not None:
                     todo.append((child, scope))
         elif t in ("for_statement",):
-            self.targets(node.child_by_field_name("left"), scope, todo)
-            rest = [c for c in node.named_children if c != node.child_by_field_name("left")]
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            self.targets(left, scope, todo)
+            if left is not None and left.type == "identifier" and right is not None:
+                name = self.text(left)
+                scope.flow(name, Flow(right, scope, self.how(name, right), step="iter"))
+            rest = [c for c in node.named_children if c != left]
             self.push(todo, rest, scope)
         elif t == "as_pattern":  # `with x as y`, `except E as e`
             alias = node.child_by_field_name("alias")
@@ -295,11 +354,34 @@ class _Binder:
                     self.targets(c, scope, todo)
                 else:
                     todo.append((c, scope))
+            value = node.named_children[0] if node.named_children else None
+            name_node = (
+                alias.named_children[0] if alias is not None and alias.named_children else None
+            )
+            if value is not None and name_node is not None and name_node.type == "identifier":
+                name = self.text(name_node)
+                inside = node.parent.type if node.parent is not None else ""
+                step = "enter" if inside == "with_item" else "instance"
+                scope.flow(name, Flow(value, scope, self.how(name, value), step=step))
         elif t == "named_expression":
-            self.targets(node.child_by_field_name("name"), scope, todo)
+            target = node.child_by_field_name("name")
+            self.targets(target, scope, todo)
             value = node.child_by_field_name("value")
             if value is not None:
                 todo.append((value, scope))
+                if target is not None and target.type == "identifier":
+                    name = self.text(target)
+                    scope.flow(name, Flow(value, scope, self.how(name, value)))
+        elif t == "return_statement":
+            value = node.named_children[0] if node.named_children else None
+            function = _function_of(scope)
+            if value is not None:
+                todo.append((value, scope))
+                if function is not None:
+                    holder = chains.holder_of_return(function.qualname)
+                    self.holders.append(
+                        (holder, Flow(value, scope, f"return of {function.qualname}"), value)
+                    )
         else:
             self.push(todo, node.named_children, scope)
 
@@ -328,27 +410,37 @@ class _Binder:
         outer: _Scope,
         inner: _Scope,
         todo: list[tuple[ts.Node, _Scope]],
-    ) -> list[str]:
-        """Bind parameters in ``inner``; defaults and annotations are read in ``outer``."""
+    ) -> tuple[list[str], list[str]]:
+        """Bind parameters in ``inner``; defaults and annotations are read in
+        ``outer``. All the names, and those an argument can reach by position."""
         names: list[str] = []
+        positional: list[str] = []
+        by_position = True
         for p in params.named_children:
+            if p.type in ("keyword_separator", "list_splat_pattern", "dictionary_splat_pattern"):
+                by_position = False
             name_node = p if p.type == "identifier" else p.child_by_field_name("name")
             if name_node is None:  # *args, **kwargs
                 name_node = next((c for c in p.named_children if c.type == "identifier"), None)
             if name_node is not None and name_node.type == "identifier":
                 name = self.text(name_node)
                 names.append(name)
+                if by_position:
+                    positional.append(name)
                 annotation = _class_expr(p.child_by_field_name("type"), self.text)
                 inner.names[name] = (
                     _Name("typed", type_node=annotation, type_scope=outer)
                     if annotation is not None and not (inner.cls is not None and len(names) == 1)
                     else _Name("local")
                 )
+                default = p.child_by_field_name("value")
+                if default is not None:  # def f(cb=handler)
+                    inner.flow(name, Flow(default, outer, self.how(name, default, "default")))
             for part in ("type", "value"):
                 c = p.child_by_field_name(part)
                 if c is not None:
                     todo.append((c, outer))
-        return names
+        return names, positional
 
     def define(self, node: ts.Node, scope: _Scope) -> str | None:
         """Bind a def's or class's name in ``scope``; its qualname."""
@@ -367,25 +459,202 @@ class _Binder:
         inner = _Scope("function", qual, scope, node=node)
         if scope.kind == "class":
             inner.cls = scope.qualname
+        decorators = self.decorators(node)
+        inner.is_classmethod = "classmethod" in decorators
         params = node.child_by_field_name("parameters")
-        names = self.parameters(params, scope, inner, todo) if params is not None else []
-        if inner.cls is not None and names and not self.is_static(node):
+        names, positional = (
+            self.parameters(params, scope, inner, todo) if params is not None else ([], [])
+        )
+        method = inner.cls is not None and "staticmethod" not in decorators
+        if method and names:
             inner.receiver = names[0]
+        # a call through an instance or the class passes the first parameter
+        self.functions[qual] = (inner, positional, method)
         ret = node.child_by_field_name("return_type")
         if ret is not None:
             todo.append((ret, scope))
+            returned = _class_expr(ret, self.text)
+            if returned is not None and self.text(returned) == "Self" and inner.cls is not None:
+                value = Value(self.path, inner.cls + chains.CALL, f"{qual} returns Self")
+                flow = Flow(None, None, value.how, value=value)
+                self.holders.append((chains.holder_of_return(qual), flow, returned))
+            elif returned is not None:
+                how = f"{qual} returns {self.text(returned)}"
+                flow = Flow(returned, scope, how, step="instance")
+                self.holders.append((chains.holder_of_return(qual), flow, returned))
+        if inner.cls is not None and any(d in PROPERTIES for d in decorators):
+            # reading the attribute runs the getter
+            value = Value(self.path, chains.holder_of_return(qual), f"property {qual}")
+            name_node = node.child_by_field_name("name") or node
+            self.holders.append((qual, Flow(None, None, value.how, value=value), name_node))
         body = node.child_by_field_name("body")
         if body is not None:
             todo.append((body, inner))
 
-    def is_static(self, node: ts.Node) -> bool:
+    def decorators(self, node: ts.Node) -> set[str]:
+        """The decorators of a def, as written without ``@`` or arguments."""
         parent = node.parent
         if parent is None or parent.type != "decorated_definition":
-            return False
-        return any(
-            c.type == "decorator" and self.text(c).strip() == "@staticmethod"
-            for c in parent.children
-        )
+            return set()
+        out = set()
+        for c in parent.named_children:
+            if c.type == "decorator" and c.named_children:
+                expr = c.named_children[0]
+                if expr.type == "call":
+                    expr = expr.child_by_field_name("function") or expr
+                out.add(self.text(expr))
+        return out
+
+    def decorator(self, expr: ts.Node, scope: _Scope, todo: list[tuple[ts.Node, _Scope]]) -> None:
+        """A decorator is called when its definition runs: ``@d`` calls ``d``;
+        ``@d(x)`` calls ``d``, then what ``d`` returns."""
+        if expr.type == "identifier":
+            self.pending.append(_Pending(scope, "call", expr, [], via="decorator"))
+        elif expr.type == "attribute":
+            self.chain(expr, scope, "call", todo)
+        elif expr.type == "call":
+            todo.append((expr, scope))
+            self.pending.append(_Pending(scope, "call", expr, [], value=True, via="decorator"))
+        else:
+            todo.append((expr, scope))
+
+    def assign(self, node: ts.Node, scope: _Scope) -> None:
+        """Record the values an assignment gives its targets (``a = b = f``
+        gives both)."""
+        left = node.child_by_field_name("left")
+        value = node.child_by_field_name("right")
+        while value is not None and value.type == "assignment":
+            value = value.child_by_field_name("right")
+        annotation = _class_expr(node.child_by_field_name("type"), self.text)
+        if left is None:
+            return
+        if annotation is not None:  # `client: Client`, dataclass fields included
+            self.pair(left, annotation, scope, "instance")
+        if value is not None:
+            self.pair(left, value, scope)
+
+    def pair(self, target: ts.Node, value: ts.Node, scope: _Scope, step: str = "") -> None:
+        t = target.type
+        if t == "identifier":
+            name = self.text(target)
+            flow = Flow(value, scope, self.how(name, value), step=step)
+            scope.flow(name, flow)
+            owner = scope.owner_of(name)
+            if owner.kind == "module":  # other files read it: `from m import CLIENT`
+                self.holders.append((name, flow, target))
+            elif owner.kind == "class":
+                self.holders.append((f"{owner.qualname}.{name}", flow, target))
+        elif t == "attribute":  # self.client = Client(): every instance's client
+            obj, attr = (
+                target.child_by_field_name("object"),
+                target.child_by_field_name("attribute"),
+            )
+            method = self.method_scope(scope)
+            if (
+                obj is None
+                or attr is None
+                or obj.type != "identifier"
+                or method is None
+                or method.cls is None
+                or method.is_classmethod
+                or self.text(obj) != method.receiver
+                or self.lookup(scope, method.receiver)[1] is not method
+            ):
+                return
+            name = self.text(attr)
+            how = self.how(f"self.{name}", value, f"in {method.qualname}")
+            self.holders.append((f"{method.cls}.{name}", Flow(value, scope, how, step), attr))
+        elif t == "subscript":  # d["k"] = f
+            base, key = target.child_by_field_name("value"), target.child_by_field_name("subscript")
+            if base is None or key is None or base.type != "identifier":
+                return
+            wanted = literal(key, self.text)
+            name = self.text(base)
+            _bound, where = self.lookup(scope, name)
+            if wanted is None or where is None:
+                return
+            flow = Flow(value, scope, self.how(f"{name}[{self.text(key)}]", value), step)
+            where.items.setdefault(name, {}).setdefault(wanted, []).append(flow)
+        elif t in ("pattern_list", "tuple_pattern", "list_pattern", "tuple", "list") and not step:
+            # a, b = f, g: pairwise, when both sides are literal; around a
+            # starred target (`a, *rest, z = ...`) from each end
+            targets, values = target.named_children, value.named_children
+            if value.type not in ("expression_list", "tuple", "list"):
+                return
+            if any(n.type == "list_splat" for n in values):
+                return
+            stars = [i for i, n in enumerate(targets) if n.type == "list_splat_pattern"]
+            if len(stars) > 1 or (not stars and len(targets) != len(values)):
+                return
+            star = stars[0] if stars else len(targets)
+            after = len(targets) - star - 1 if stars else 0
+            if star + after > len(values):
+                return
+            for tgt, val in zip(targets[:star], values[:star], strict=True):
+                self.pair(tgt, val, scope)
+            if after:
+                for tgt, val in zip(targets[-after:], values[-after:], strict=True):
+                    self.pair(tgt, val, scope)
+
+    def arguments(self, call: ts.Node, scope: _Scope) -> None:
+        """The arguments of a call to a function of this file flow into its
+        parameters; ``map(f, xs)`` calls ``f``."""
+        fn, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+        if fn is None or args is None or args.type != "argument_list":
+            return
+        target = None
+        if fn.type == "identifier":
+            name = self.text(fn)
+            bound, _where = self.lookup(scope, name)
+            if bound is None and name in CALLING_BUILTINS:
+                first = args.named_children[0] if args.named_children else None
+                if first is not None and first.type in ("identifier", "attribute"):
+                    via = f"called by {name}()"
+                    self.pending.append(_Pending(scope, "call", first, [], value=True, via=via))
+                return
+            if bound is None or bound.what != "def":
+                return
+            if bound.qualname in self.functions:
+                inner, params, _method = self.functions[bound.qualname]
+                target = (params, inner)
+            elif f"{bound.qualname}.__init__" in self.functions:  # C(...) runs C.__init__
+                inner, params, _method = self.functions[f"{bound.qualname}.__init__"]
+                target = (params[1:], inner)
+        elif fn.type == "attribute":  # self.m(...)
+            obj, attr = fn.child_by_field_name("object"), fn.child_by_field_name("attribute")
+            method = self.method_scope(scope)
+            if obj is None or attr is None or method is None or method.cls is None:
+                return
+            if obj.type != "identifier" or self.text(obj) != method.receiver:
+                return
+            found = self.functions.get(f"{method.cls}.{self.text(attr)}")
+            if found is not None:
+                inner, params, is_method = found
+                target = (params[1:] if is_method else params, inner)
+        if target is None:
+            return
+        params, inner = target
+        position = 0
+        for a in args.named_children:
+            if a.type in ("list_splat", "dictionary_splat"):
+                return  # what follows a splat lands where the rules cannot say
+            if a.type == "keyword_argument":
+                key, value = a.child_by_field_name("name"), a.child_by_field_name("value")
+                if key is None or value is None:
+                    continue
+                name = self.text(key)
+                if name in inner.names:
+                    inner.flows.setdefault(name, []).append(
+                        Flow(value, scope, self.how(name, value))
+                    )
+            elif a.type != "comment":
+                if position < len(params):
+                    name = params[position]
+                    words = f"argument at line {a.start_point[0] + 1}"
+                    inner.flows.setdefault(name, []).append(
+                        Flow(a, scope, self.how(name, a, words))
+                    )
+                position += 1
 
     def klass(self, node: ts.Node, scope: _Scope, todo: list[tuple[ts.Node, _Scope]]) -> None:
         qual = self.define(node, scope)
@@ -427,20 +696,8 @@ class _Binder:
             self.pending.append(_Pending(scope, kind, n, segments))
             return
         todo.append((n, scope))
-        if kind == "use":  # `make().attr`: some attr
-            self.sites.append(Site(segments[-1], "use"))
-            return
-        callee = n.child_by_field_name("function") if n.type == "call" else None
-        if (
-            kind == "call"
-            and len(segments) == 1
-            and callee is not None
-            and callee.type in ("identifier", "attribute")
-        ):  # `User(...).save()`
-            self.pending.append(_Pending(scope, kind, n, segments))
-            return
-        if kind == "call":  # `make()[0].save()`: some `save`
-            self.sites.append(Site(segments[-1], "call"))
+        if kind in ("call", "use"):  # `make().save()`, `handlers["k"].run`: what it holds
+            self.pending.append(_Pending(scope, kind, n, segments, value=True))
 
     def is_super(self, call: ts.Node) -> bool:
         fn = call.child_by_field_name("function")
@@ -553,23 +810,12 @@ class _Binder:
         segs = p.segments
         last = segs[-1] if segs else p.root
         kind = p.kind
-        if p.root.type == "call" and not self.is_super(p.root):  # `User(...).save()`
-            callee = p.root.child_by_field_name("function")
-            made = self.symbol_of(callee, p.scope) if callee is not None else None
-            if made is None:
-                self.sites.append(Site(last, kind))
-            else:
-                mpath, qual, how = made
-                self.sites.append(
-                    Site(
-                        last,
-                        kind,
-                        path=mpath,
-                        qualname=f"{qual}.{self.text(last)}",
-                        binding=BOUND,
-                        via=f"method of {qual} ({how})",
-                    )
-                )
+        names = [self.text(s) for s in segs]
+        if p.value or (p.root.type == "call" and not self.is_super(p.root)):
+            # `User(...).save()`, `make()()`, `handlers["k"]()`: what the
+            # expression evaluates to, then the names after it
+            if not self.flow_sites(p, self.values(p.root, p.scope), names) and segs:
+                self.sites.append(Site(last, kind))  # some save
             return
         if p.root.type == "call":  # super().m: the method as the bases define it
             method = self.method_scope(p.scope)
@@ -590,7 +836,6 @@ class _Binder:
             return
         root = self.text(p.root)
         bound, where = self.lookup(p.scope, root)
-        names = [self.text(s) for s in segs]
         if bound is None:
             if root in BUILTINS:
                 if kind == "call" and not segs:
@@ -601,7 +846,7 @@ class _Binder:
             if kind in ("call", "inherit") or segs:  # a star import, a global set elsewhere
                 self.sites.append(Site(last, kind))
             return
-        if bound.what == "local":
+        if bound.what in ("local", "typed"):
             method = self.method_scope(p.scope)
             if (
                 method is not None
@@ -627,28 +872,18 @@ class _Binder:
                         )
                     )
                 return
-            if segs or kind == "call":  # `obj.attr`, `obj.save()`: some attr, some save
+            # `obj.attr`, `obj.save()`: what obj may hold, else some attr, some save
+            found = self.values(p.root, p.scope) if segs or kind == "call" else []
+            if (segs or kind == "call") and not self.flow_sites(p, found, names):
                 self.sites.append(Site(last, kind))
             return
-        if bound.what == "typed":
-            typed = None
-            if len(names) == 1 and bound.type_node is not None:
-                typed = self.symbol_of(bound.type_node, bound.type_scope or p.scope)
-            if typed is not None:
-                tpath, qual, how = typed
-                self.sites.append(
-                    Site(
-                        last,
-                        kind,
-                        path=tpath,
-                        qualname=f"{qual}.{names[0]}",
-                        binding=BOUND,
-                        via=f"{root} is a {qual} ({how})",
-                    )
-                )
-            elif segs or kind == "call":
+        if bound.what == "var" and (segs or kind == "call"):
+            # a module-level name: what it holds (`CLIENT = Client()`)
+            if self.flow_sites(p, self.values(p.root, p.scope), names):
+                return
+            if segs:  # its type is not known
                 self.sites.append(Site(last, kind))
-            return
+                return
         if bound.what == "module":
             self.module_chain(p, bound, names)
             return
@@ -665,10 +900,6 @@ class _Binder:
             via = f"imported from {module}"
         else:
             path, head, module = self.path, bound.qualname, ""
-            if bound.what == "var" and segs:
-                # `x = Thing()` then `x.save()`: the type of x is not known
-                self.sites.append(Site(last, kind))
-                return
             via = (
                 "defined in this module"
                 if where is not None and where.parent is None
@@ -682,6 +913,32 @@ class _Binder:
         self.sites.append(
             Site(last, kind, module=module, path=path, qualname=qual, binding=BOUND, via=via)
         )
+
+    def flow_sites(self, p: _Pending, found: list[Value], names: list[str]) -> bool:
+        """One site per value the reference may reach; False if there is none."""
+        last = p.segments[-1] if p.segments else p.root
+        written = self.text(last)
+        made = False
+        for v in found:
+            chain = v.chain
+            for n in names:
+                chain = chains.attr(chain, n)
+            if not chain or chains.length(chain) > chains.MAX_STEPS:
+                continue
+            name = last_name(chain)
+            self.sites.append(
+                Site(
+                    last,
+                    p.kind,
+                    path=v.path,
+                    qualname=chain,
+                    binding=BOUND,
+                    via=v.how or p.via or f"through {written}",
+                    name=None if name == written else name,
+                )
+            )
+            made = True
+        return made
 
     def symbol_of(self, expr: ts.Node, scope: _Scope) -> tuple[str, str, str] | None:
         """(path, qualname, how) of a name or dotted name that the rules bind to
@@ -780,6 +1037,16 @@ def _class_expr(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> t
                 return None
         else:
             return None
+    return None
+
+
+def _function_of(scope: _Scope) -> _Scope | None:
+    """The def a ``return`` in ``scope`` returns from (a lambda has no return)."""
+    s: _Scope | None = scope
+    while s is not None and s.kind == "function":
+        if s.node is not None and s.node.type == "function_definition":
+            return s
+        s = s.parent
     return None
 
 

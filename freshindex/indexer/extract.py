@@ -273,10 +273,15 @@ def extract(
 def _site_rows(
     path: str, language: str, data: bytes, sites: list[bind_python.Site], ordered: list[_Def]
 ) -> list[tuple]:
-    seen: set[tuple[int, str]] = set()
+    seen: set[tuple[int, str, str | None, str | None, str | None]] = set()
     unique = []
-    for site in sorted(sites, key=lambda s: (s.node.start_byte, s.kind)):
-        key = (site.node.start_byte, site.kind)
+    # one row per place, kind and claim: a name that may hold two values
+    # gives a row for each (indexer/flow_python.py)
+    for site in sorted(
+        sites,
+        key=lambda s: (s.node.start_byte, s.kind, s.name or "", s.path or "", s.qualname or ""),
+    ):
+        key = (site.node.start_byte, site.kind, site.name, site.path, site.qualname)
         if key not in seen:
             seen.add(key)
             unique.append(site)
@@ -286,11 +291,11 @@ def _site_rows(
         n = site.node
         # sliced from the bytes: Node.text of a tree parsed from a read
         # callback calls it again, copying up to 64 kB per node
-        raw = data[n.start_byte : n.end_byte].decode("utf-8", "replace")
+        raw = site.name or data[n.start_byte : n.end_byte].decode("utf-8", "replace")
         out.append(
             (
                 path,
-                source,
+                site.holder or source,
                 raw,
                 site.module,
                 site.kind,

@@ -55,9 +55,11 @@ class EdgeKind(enum.StrEnum):
     IMPORT = "import"
     INHERIT = "inherit"
     TYPE = "type"
-    USE = (
-        "use"  # a name used as a value: passed, assigned, isinstance, except, annotation, decorator
-    )
+    # a name used as a value: passed, assigned, isinstance, except, annotation
+    USE = "use"
+    # not a reference: what a holder (``source``) may hold, as a chain the
+    # linker follows (indexer/chains.py); no answer lists these rows
+    VALUE = "value"
 
 
 class Binding(enum.StrEnum):

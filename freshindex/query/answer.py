@@ -98,7 +98,11 @@ class Answerer:
             return results
         bare, _ = query.split_name(name)
         kept = [r for r in results if r["path"] not in self.overlay.shadowed]
-        kept += [query.edge_result(e, "overlay") for e in self.overlay.edges if e["target"] == bare]
+        kept += [
+            query.edge_result(e, "overlay")
+            for e in self.overlay.edges
+            if e["target"] == bare and e["kind"] != "value"
+        ]
         return sorted(kept, key=lambda r: (r["path"], r["startLine"], r["startCol"]))
 
     @functools.cached_property
@@ -140,7 +144,9 @@ class Answerer:
         """Every edge of one file as it is now, as results."""
         shadowed = self.overlay is not None and path in self.overlay.shadowed
         return [
-            query.edge_result(e, "overlay" if shadowed else "index") for e in self._edges_now(path)
+            query.edge_result(e, "overlay" if shadowed else "index")
+            for e in self._edges_now(path)
+            if e["kind"] != "value"
         ]
 
     def attach_blobs(self, results: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -181,6 +187,8 @@ class Answerer:
         if table in ("edges", "refs"):
             linker = table_linker(self._rows_now("symbols"), rows)
             for r in rows:
+                if r["kind"] == "value":  # a holder's claim, not a reference
+                    continue
                 link = linker.link(
                     r["binding"] or "candidate",
                     r["via"] or "",
@@ -245,7 +253,7 @@ class Answerer:
             else:
                 for r in rows.edges:
                     e = dict(zip(EDGES.names, r, strict=True))
-                    if e["target"] == bare:
+                    if e["target"] == bare and e["kind"] != "value":
                         out.append({**query.edge_result(e, "source"), "blob": blob})
         return out
 

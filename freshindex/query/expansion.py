@@ -252,7 +252,7 @@ class Walk:
     def callees(self, n: Node, distance: int, out: list[Candidate]) -> list[Node]:
         reached: list[Node] = []
         for e in self.a.rows_now("edges", n.path):
-            if e["source"] != n.qualname or e["kind"] == "import":
+            if e["source"] != n.qualname or e["kind"] in ("import", "value"):
                 continue
             link = self.a.linker.link(
                 e["binding"] or "candidate",

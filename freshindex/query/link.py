@@ -12,6 +12,10 @@ overlay applied):
   ``import *``;
 - a class of the file has the head but not the member: the class's bases,
   themselves linked, in order (``super()`` starts there);
+- a chain (indexer/chains.py), a claim that reaches its definition through
+  values: walked step by step over the holders other files declare (what
+  ``make`` returns, what a class's instances hold in ``client``), bounded in
+  depth; a value that may be two things links to both;
 - a Go file's package-level name not in the file: the other files of its
   folder, which is its package (indexer/bind_go.py); a predeclared name
   (``len``) that the package does not declare is ``external``;
@@ -33,12 +37,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from freshindex.indexer import chains
 from freshindex.indexer.bind_go import PREDECLARED_VIA
 
 Row = dict[str, Any]
 
 CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "object", "module"})
 MAX_DEPTH = 12  # re-export and inheritance chains longer than this are not followed
+# a chain's holders are followed this deep; a step keeps at most this many values
+MAX_HOPS = 8
+MAX_VALUES = 8
+VARIABLE_KINDS = frozenset({"constant", "variable", "field", "property"})
+# what a step of a chain is at: a definition, an instance of a class, a module
+_Value = tuple[str, str, "Row | None"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +58,8 @@ class Link:
     via: str
     symbol: Row | None = None  # the definition, when bound to one
     path: str | None = None  # the file, when bound to a module or a definition
+    # a value that may be several things: the definitions beside ``symbol``
+    others: tuple[Row, ...] = ()
 
 
 class Linker:
@@ -68,6 +81,10 @@ class Linker:
         self._defs: dict[str, dict[str, Row]] = {}
         self._edges: dict[str, list[Row]] = {}
         self._packages: dict[str, list[str]] = {}
+        self._held: dict[tuple[str, str], list[_Value]] = {}
+        self._mros: dict[tuple[str, str], list[Row]] = {}
+        self._trail: dict[tuple[str, str], str] = {}  # a holder's first value, in words
+        self._walked: list[str] = []  # the holders the last chain went through
 
     def defs(self, path: str) -> dict[str, Row]:
         """qualname -> its first definition in the file."""
@@ -83,7 +100,7 @@ class Linker:
     def edges(self, path: str) -> list[Row]:
         found = self._edges.get(path)
         if found is None:
-            found = [e for e in self._edges_of(path) if e["kind"] in ("import", "inherit")]
+            found = [e for e in self._edges_of(path) if e["kind"] in ("import", "inherit", "value")]
             self._edges[path] = found
         return found
 
@@ -96,7 +113,20 @@ class Linker:
             return Link("candidate", via or "name match only")
         if qual == "":  # a module: the resolver found the file in the tree
             return Link("bound", via, None, path)
-        found = self.find(path, qual, skip_self=via.startswith("super()"))
+        is_super = via.startswith("super()")
+        found = None if chains.is_chain(qual) else self.find(path, qual, skip_self=is_super)
+        if found is None and not is_super:
+            reached = self.through_values(path, qual)
+            if reached:
+                first = reached[0]
+                trail = "; ".join(self._walked[:3])
+                return Link(
+                    "bound",
+                    f"{via}, then {trail}" if trail else via,
+                    first,
+                    first["path"],
+                    tuple(reached[1:]),
+                )
         if found is None:
             if via == PREDECLARED_VIA:
                 return Link("external", f"{qual} is predeclared in Go")
@@ -128,8 +158,10 @@ class Linker:
             if row["kind"] not in CLASS_KINDS:
                 return None
             member = ".".join(parts[i:])
-            for base in self.bases(path, owner, depth):
-                hit = self.find(base["path"], f"{base['qualname']}.{member}", False, depth + 1)
+            # the bases in Python's method resolution order (C3): in
+            # `class D(B, C)` with `B(A)` and `C(A)`, C comes before A
+            for base in self.mro(path, owner, depth)[1:]:
+                hit = self.defs(base["path"]).get(f"{base['qualname']}.{member}")
                 if hit is not None:
                     return hit
             return None
@@ -157,6 +189,140 @@ class Linker:
             if hit is not None:
                 return hit
         return None
+
+    # -- chains: values through holders ---------------------------------------
+
+    def through_values(self, path: str, chain: str) -> list[Row]:
+        """The definitions a chain ends at, walked over holders; [] if none."""
+        out: dict[str, Row] = {}
+        self._walked = []
+        for kind, _path, row in self.evaluate(path, chain, 0):
+            if kind == "def" and row is not None:
+                out.setdefault(row["symbol_id"], row)
+        return list(out.values())
+
+    def evaluate(self, path: str, chain: str, hops: int) -> list[_Value]:
+        tokens = chains.steps(chain) if chain else []
+        if chain and not tokens:
+            return []
+        values: list[_Value] = [("module", path, None)]
+        i = 0
+        # the leading names at once: find() follows re-exports and bases
+        names = []
+        while i < len(tokens) and tokens[i] != chains.CALL:
+            names.append(tokens[i])
+            i += 1
+        if names:
+            row = self.find(path, ".".join(names))
+            if row is not None:
+                values = self.of_row(row, hops)
+            else:
+                i = 0
+        for token in tokens[i:]:
+            after: list[_Value] = []
+            for v in values:
+                after.extend(self.step(v, token, hops))
+            values = _unique(after)
+            if not values or len(values) > MAX_VALUES:
+                return []
+        return values
+
+    def of_row(self, row: Row, hops: int) -> list[_Value]:
+        """A definition as a value; a variable is what it holds."""
+        if row["kind"] in VARIABLE_KINDS:
+            held = self.held(row["path"], row["qualname"], hops)
+            return held or [("def", row["path"], row)]
+        return [("def", row["path"], row)]
+
+    def step(self, value: _Value, token: str, hops: int) -> list[_Value]:
+        kind, path, row = value
+        if token == chains.CALL:
+            if kind != "def" or row is None:
+                if kind == "instance" and row is not None:  # an instance's __call__
+                    call = self.find(path, f"{row['qualname']}.__call__")
+                    if call is not None:
+                        return self.held(call["path"], call["qualname"] + chains.CALL, hops)
+                return []
+            if row["kind"] in CLASS_KINDS:
+                return [("instance", path, row)]
+            return self.held(path, row["qualname"] + chains.CALL, hops)
+        if kind == "module":
+            found = self.find(path, token)
+            if found is not None:
+                return self.of_row(found, hops)
+            return self.held(path, token, hops)
+        if row is None or row["kind"] not in CLASS_KINDS:
+            return []  # an attribute of a function: not followed
+        member = self.find(path, f"{row['qualname']}.{token}")
+        if member is not None:
+            if kind == "instance":  # a property's value is what its getter returns
+                held = self.held(member["path"], member["qualname"], hops)
+                if held:
+                    return held
+            return [("def", member["path"], member)]
+        for cls in [row, *self.lineage(path, row["qualname"])]:
+            held = self.held(cls["path"], f"{cls['qualname']}.{token}", hops)
+            if held:
+                return held
+        return []
+
+    def held(self, path: str, holder: str, hops: int) -> list[_Value]:
+        """What a holder of ``path`` may hold: each of its value rows' chains."""
+        key = (path, holder)
+        if key in self._held:
+            return self._note(key, self._held[key])
+        if hops >= MAX_HOPS:
+            return []
+        self._held[key] = []  # a holder that holds itself (`def f(): return f()`)
+        out: list[_Value] = []
+        for e in self.edges(path):
+            if e["kind"] != "value" or e["source"] != holder or not e.get("resolved_path"):
+                continue
+            found = self.evaluate(e["resolved_path"], e.get("target_qualname") or "", hops + 1)
+            if found:
+                self._trail.setdefault(key, e.get("via") or holder)
+            out.extend(found)
+        result = _unique(out)
+        self._held[key] = result if len(result) <= MAX_VALUES else []
+        return self._note(key, self._held[key])
+
+    def _note(self, key: tuple[str, str], values: list[_Value]) -> list[_Value]:
+        words = self._trail.get(key)
+        if values and words and words not in self._walked:
+            self._walked.append(words)
+        return values
+
+    def lineage(self, path: str, cls: str) -> list[Row]:
+        """The bases of a class, in resolution order."""
+        return self.mro(path, cls, 0)[1:]
+
+    def mro(self, path: str, cls: str, depth: int) -> list[Row]:
+        """The class and its bases linearised as Python does (C3), over the
+        bases found in the repository; depth-first where C3 has no order (a
+        base missing from the repository can make a consistent hierarchy
+        look inconsistent)."""
+        key = (path, cls)
+        found = self._mros.get(key)
+        if found is not None:
+            return found
+        own = self.defs(path).get(cls)
+        if own is None:
+            return []
+        self._mros[key] = [own]  # a cycle (`class A(B)`, `class B(A)`) ends here
+        if depth > MAX_DEPTH:
+            return [own]
+        heads = [
+            self.mro(b["path"], b["qualname"], depth + 1) for b in self.bases(path, cls, depth)
+        ]
+        heads = [h for h in heads if h]
+        merged = _c3([*[list(h) for h in heads], [h[0] for h in heads]])
+        if merged is None:
+            merged = []
+            for h in heads:
+                merged.extend(r for r in h if r not in merged)
+        result = [own, *(r for r in merged if r is not own)]
+        self._mros[key] = result
+        return result
 
     def package_of(self, path: str) -> list[str]:
         """The other Go files of ``path``'s folder, test files last."""
@@ -191,7 +357,7 @@ def table_linker(symbols: list[Row], edges: list[Row]) -> Linker:
         by_path.setdefault(s["path"], []).append(s)
     edges_by_path: dict[str, list[Row]] = {}
     for e in edges:
-        if e["kind"] in ("import", "inherit"):
+        if e["kind"] in ("import", "inherit", "value"):
             edges_by_path.setdefault(e["path"], []).append(e)
     folders: dict[str, list[str]] = {}
     for p in by_path:
@@ -201,3 +367,31 @@ def table_linker(symbols: list[Row], edges: list[Row]) -> Linker:
         lambda p: edges_by_path.get(p, []),
         lambda folder: folders.get(folder, []),
     )
+
+
+def _unique(values: list[_Value]) -> list[_Value]:
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for kind, path, row in values:
+        key = (kind, path, row["symbol_id"] if row is not None else "")
+        if key not in seen:
+            seen.add(key)
+            out.append((kind, path, row))
+    return out
+
+
+def _c3(sequences: list[list[Row]]) -> list[Row] | None:
+    """C3 merge of base linearisations; None when they are inconsistent."""
+    seqs = [list(s) for s in sequences if s]
+    out: list[Row] = []
+    while seqs:
+        for seq in seqs:
+            head = seq[0]
+            if not any(head is r for s in seqs for r in s[1:]):
+                break
+        else:
+            return None
+        out.append(head)
+        seqs = [s[1:] if s[0] is head else s for s in seqs]
+        seqs = [s for s in seqs if s]
+    return out

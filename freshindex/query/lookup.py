@@ -13,9 +13,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from freshindex.catalog.reader import IndexVersion
+from freshindex.indexer import chains
 from freshindex.indexer.schema import ID_COLUMNS
 
 DUMP_TABLES = ("symbols", "edges", "documents", "refs", "summaries", "tombstones")
+# the name a call of a returned value is filed under (``make()()``, ``@d(x)``):
+# which definition it reaches is known only when linked (indexer/flow_python.py)
+RETURNED = chains.CALL
 # Columns that carry identity rather than content: a full build cannot know
 # the rename history an incremental one carried ids through.
 
@@ -46,9 +50,14 @@ def defs(version: IndexVersion, name: str) -> list[dict[str, Any]]:
 
 
 def refs(version: IndexVersion, name: str) -> list[dict[str, Any]]:
-    bare, _qualified = split_name(name)
+    """The references filed under a name (not the ``value`` rows, which say
+    what a holder holds, not what is referenced)."""
+    bare, _qualified = split_name(name) if name != RETURNED else (name, None)
     t = version.lookup("edges", "target", bare)
-    rows = sorted(t.to_pylist(), key=lambda r: (r["path"], r["start_line"], r["start_col"]))
+    rows = sorted(
+        (r for r in t.to_pylist() if r["kind"] != "value"),
+        key=lambda r: (r["path"], r["start_line"], r["start_col"]),
+    )
     return [edge_result(r, "index") for r in rows]
 
 

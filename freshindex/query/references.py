@@ -133,6 +133,10 @@ def references(
     rows: list[Result] = []
     for name in names:
         rows.extend(answerer.refs(name))
+    linking = answerer.freshness in (Freshness.EXACT, Freshness.OVERLAY, Freshness.STALE)
+    # calls of a returned value (`make()()`, `@d(x)`): filed under no name;
+    # kept below only if one links to a definition asked about
+    returned = answerer.refs(lookup.RETURNED) if linking and defs else []
     if not defs and not rows:
         # nothing defines it and nothing names it: a typo, not "no callers".
         # A name with no definition left but references that still name it
@@ -149,8 +153,7 @@ def references(
         same.setdefault((str(d["path"]), str(d["qualname"])), []).append(str(d["symbolId"]))
     candidates: list[Result] = []
     external: list[Result] = []
-    linking = answerer.freshness in (Freshness.EXACT, Freshness.OVERLAY, Freshness.STALE)
-    seen: set[tuple[str, int, int, str]] = set()
+    seen: set[tuple[str, int, int, str, str]] = set()
 
     def link_row(r: Result) -> None:
         claim = r.get("binding") or "candidate"
@@ -166,15 +169,23 @@ def references(
             if link.symbol is not None:
                 r["targetPath"] = link.symbol["path"]
                 r["targetQualname"] = link.symbol["qualname"]
+            # a value that may be several definitions: each is a target
+            r["alsoTargets"] = [(o["path"], o["qualname"]) for o in link.others]
 
-    def place(r: Result) -> None:
-        key = (r["path"], r["startLine"], r["startCol"], r["kind"])
+    def place(r: Result, quiet: bool = False) -> None:
+        # a name that may hold two values has a row for each at one place
+        key = (r["path"], r["startLine"], r["startCol"], r["kind"], str(r["targetQualname"]))
         if key in seen:
             return
         seen.add(key)
         link_row(r)
+        targets = r.pop("alsoTargets", [])
         if r["binding"] == "bound":
-            owners = same.get((str(r.get("targetPath")), str(r["targetQualname"])), [])
+            owners = [
+                o
+                for t in [(str(r.get("targetPath")), str(r["targetQualname"])), *targets]
+                for o in same.get(t, [])
+            ]
             for owner in owners:
                 bound[owner].append(r)
             if owners:
@@ -184,6 +195,8 @@ def references(
                     for other in answerer.edges_in(str(r["path"])):
                         if other["name"] == alias and other["kind"] != "import":
                             place(other)
+        elif quiet:
+            return  # a returned value's call that names none of the targets
         elif r["binding"] == "external":
             external.append(r)
         else:
@@ -191,10 +204,12 @@ def references(
 
     for r in rows:
         place(r)
+    for r in returned:
+        place(r, quiet=True)
     if linking:
         for d in defs:
             for r in _instantiations(answerer, d, link_row):
-                key = (r["path"], r["startLine"], r["startCol"], r["kind"])
+                key = (r["path"], r["startLine"], r["startCol"], r["kind"], str(d["qualname"]))
                 if key not in seen:
                     seen.add(key)
                     bound[str(d["symbolId"])].append(r)

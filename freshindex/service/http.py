@@ -150,9 +150,7 @@ def create_app(service: QueryService, host: str = "127.0.0.1", token: str | None
     fresh = Query(False, description="answer 409 unless freshness is exact or overlay")
 
     def symbol_query(kind: str, summary: str, model: type[BaseModel]) -> None:
-        @api.get(
-            f"/{kind}", summary=summary, name=kind, responses=documented(model, 409, 500)
-        )
+        @api.get(f"/{kind}", summary=summary, name=kind, responses=documented(model, 409, 500))
         def handler(
             name: str | None = Query(
                 None, min_length=1, description="NAME, Qualified.name or path:line"

@@ -13,10 +13,9 @@ from typing import Any
 
 import pytest
 
-from freshindex.indexer.extract import extract
 from freshindex.indexer.resolve import PathIndex
-from freshindex.indexer.schema import EDGES, SYMBOLS
 from freshindex.query.link import table_linker
+from tests.linked import rows_of
 from tests.repos import build_template, copy_built, make_repo
 
 FILES: dict[str, str | bytes] = {
@@ -90,20 +89,6 @@ FILES: dict[str, str | bytes] = {
 }
 
 
-def rows_of(
-    files: dict[str, str | bytes], language: str = "python"
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    paths = PathIndex(files)
-    symbols: list[dict[str, Any]] = []
-    edges: list[dict[str, Any]] = []
-    for path, text in files.items():
-        data = text.encode() if isinstance(text, str) else text
-        rows = extract(path, language, data, paths)
-        symbols += [dict(zip(SYMBOLS.names, r, strict=True)) for r in rows.symbols]
-        edges += [dict(zip(EDGES.names, r, strict=True)) for r in rows.edges]
-    return symbols, edges
-
-
 def edge(edges: list[dict[str, Any]], path: str, line: int, target: str) -> dict[str, Any]:
     found = [
         e for e in edges if e["path"] == path and e["start_line"] == line and e["target"] == target
@@ -129,10 +114,11 @@ def linked(
 def test_binder_claims_follow_python_scoping() -> None:
     _symbols, edges = rows_of(FILES)
     views = "app/views.py"
-    # an annotated parameter's method, a class attribute, a constructor's method
-    assert edge(edges, views, 9, "save")["target_qualname"] == "User.save"
+    # an annotated parameter's method (a chain: `save` of a User instance,
+    # indexer/chains.py), a class attribute, a constructor's method
+    assert edge(edges, views, 9, "save")["target_qualname"] == "User().save"
     assert edge(edges, views, 10, "save")["target_qualname"] == "User.save"
-    assert edge(edges, views, 11, "save")["target_qualname"] == "Other.save"
+    assert edge(edges, views, 11, "save")["target_qualname"] == "Other().save"
     # an untyped receiver is a candidate: never a guess
     untyped = edge(edges, views, 12, "save")
     assert (untyped["binding"], untyped["target_qualname"]) == ("candidate", None)

@@ -89,9 +89,10 @@ def test_compose_worker_and_deploy_step_match_prefect_yaml() -> None:
     assert s["prefect-worker"]["entrypoint"] == ["prefect", "worker", "start", "--pool", pool]
     env = s["prefect-worker"]["environment"]
     assert env["FRESHINDEX_REPO"] == "/repo" and env["FRESHINDEX_STORE"].startswith("s3://")
-    assert "COPY pyproject.toml README.md constraints.txt prefect.yaml ./" in (
-        ROOT / "Dockerfile"
-    ).read_text()
+    assert (
+        "COPY pyproject.toml README.md constraints.txt prefect.yaml ./"
+        in (ROOT / "Dockerfile").read_text()
+    )
     # module entrypoints: the worker needs the installed package, not a checkout
     for d in project["deployments"]:
         module, _, name = d["entrypoint"].partition(":")

@@ -1,0 +1,69 @@
+"""Value chains: what a claim names when it reaches a definition through a value.
+
+A plain claim is a qualname in a file, ``("pkg/models.py", "Model.save")``.
+A *chain* adds the steps a value takes on the way: ``()`` is "the value of
+calling it" and ``.name`` "its attribute". Qualnames never hold a
+parenthesis, so the two cannot be confused:
+
+- ``make().run``: the ``run`` of what ``make`` returns;
+- ``Service().client.send``: the ``send`` of what an instance of ``Service``
+  holds in ``client`` (set by ``self.client = ...`` in any of its methods);
+- ``Pool.__enter__()``: what a ``with Pool(...) as p`` binds ``p`` to.
+
+The Python binder (indexer/bind_python.py) writes chains in ``target_qualname``
+and, as rows of kind ``value``, what each *holder* may hold: a function's
+return (holder ``make()``), an attribute of a class's instances (holder
+``Service.client``), a module-level name (holder ``CLIENT``). The linker
+(freshindex/query/link.py) walks a chain over other files' holders when the
+index is read, bounded in depth, so an edit still rewrites only its own
+file's rows.
+"""
+
+from __future__ import annotations
+
+import re
+
+CALL = "()"
+
+# a chain with more steps than this is not followed: the rows stay candidates
+MAX_STEPS = 12
+
+_TOKEN = re.compile(r"\(\)|[^.()]+")
+
+
+def steps(chain: str) -> list[str]:
+    """``"make().run"`` -> ``["make", "()", "run"]``; [] for a malformed chain."""
+    out = _TOKEN.findall(chain)
+    return out if "".join(_joined(out)) == chain else []
+
+
+def _joined(tokens: list[str]) -> list[str]:
+    out: list[str] = []
+    for i, t in enumerate(tokens):
+        if i and t != CALL:
+            out.append(".")
+        out.append(t)
+    return out
+
+
+def is_chain(qualname: str) -> bool:
+    return CALL in qualname
+
+
+def attr(chain: str, name: str) -> str:
+    """The chain of attribute ``name`` of ``chain`` ("" is a module: its name)."""
+    return f"{chain}.{name}" if chain else name
+
+
+def call(chain: str) -> str | None:
+    """The chain of calling ``chain``'s value (None: a module is not callable)."""
+    return chain + CALL if chain else None
+
+
+def length(chain: str) -> int:
+    return chain.count(".") + chain.count(CALL) + 1
+
+
+def holder_of_return(qualname: str) -> str:
+    """The holder key of what a function or method returns."""
+    return qualname + CALL

@@ -1,0 +1,46 @@
+"""Rows of a few in-memory files, extracted and linked as a query would see
+them, with no build: the binder and linker tests read these."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from freshindex.indexer.extract import extract
+from freshindex.indexer.resolve import PathIndex
+from freshindex.indexer.schema import EDGES, SYMBOLS
+from freshindex.query.link import table_linker
+
+Row = dict[str, Any]
+
+
+def rows_of(files: dict[str, str | bytes], language: str = "python") -> tuple[list[Row], list[Row]]:
+    paths = PathIndex(files)
+    symbols: list[Row] = []
+    edges: list[Row] = []
+    for path, text in files.items():
+        data = text.encode() if isinstance(text, str) else text
+        rows = extract(path, language, data, paths)
+        symbols += [dict(zip(SYMBOLS.names, r, strict=True)) for r in rows.symbols]
+        edges += [dict(zip(EDGES.names, r, strict=True)) for r in rows.edges]
+    return symbols, edges
+
+
+def call_graph(files: dict[str, str | bytes], main: str = "m.py") -> set[str]:
+    """Every bound call edge, as ``caller -> callee``: qualnames, prefixed
+    with ``path::`` outside ``main``; ``<module>`` for module-level code."""
+    symbols, edges = rows_of(files)
+    linker = table_linker(symbols, edges)
+    out = set()
+    for e in edges:
+        if e["kind"] != "call":
+            continue
+        link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+        if link.binding != "bound" or link.symbol is None:
+            continue
+        caller = e["source"] or "<module>"
+        if e["path"] != main:
+            caller = f"{e['path']}::{caller}"
+        for row in (link.symbol, *link.others):
+            callee = row["qualname"] if row["path"] == main else f"{row['path']}::{row['qualname']}"
+            out.add(f"{caller} -> {callee}")
+    return out
