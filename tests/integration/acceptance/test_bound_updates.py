@@ -31,6 +31,9 @@ FILES: dict[str, str | bytes] = {
     "lib/__init__.py": "from lib.base import Base\n",
     "lib/base.py": "class Base:\n    def ping(self):\n        return 1\n",
     "lib/child.py": "from lib import Base\n\n\nclass Child(Base):\n    def run(self):\n        return self.ping()\n",
+    "svc/clients.py": "class Http:\n    def send(self):\n        return 1\n\n\nclass Grpc:\n    def send(self):\n        return 2\n",
+    "svc/factory.py": "from svc.clients import Http\n\n\ndef make():\n    return Http()\n",
+    "svc/app.py": "from svc.factory import make\n\n\nclass App:\n    def __init__(self):\n        self.client = make()\n\n    def run(self):\n        return self.client.send()\n",
 }
 
 
@@ -96,3 +99,22 @@ def test_base_class_moved(indexed: tuple[Path, str], tmp_path: Path) -> None:
     bound = refs(repo, store, "Base.ping")
     assert [d["path"] for d in bound["definitions"]] == ["lib/bases/core.py"]
     assert places(bound["bound"]) == [("lib/child.py", 6)]
+
+
+def test_factory_return_changed(indexed: tuple[Path, str], tmp_path: Path) -> None:
+    """`self.client = make()` in one file, `make` returning another class in
+    another: the call `self.client.send()` follows the factory while its own
+    file is not parsed again."""
+    repo, store = indexed
+    assert places(refs(repo, store, "Http.send")["bound"]) == [("svc/app.py", 9)]
+    assert refs(repo, store, "Grpc.send")["bound"] == []
+    factory = repo / "svc/factory.py"
+    factory.write_text(factory.read_text().replace("Http", "Grpc"))
+    commit_all(repo, "the factory makes gRPC clients")
+    doc = update(repo, store)
+    assert doc["batch"]["modified"] == ["svc/factory.py"]
+    assert_same_as_full(repo, store, tmp_path)
+    assert refs(repo, store, "Http.send")["bound"] == []
+    moved = refs(repo, store, "Grpc.send")["bound"]
+    assert places(moved) == [("svc/app.py", 9)]
+    assert "return of make" in moved[0]["via"]
