@@ -25,10 +25,12 @@ def rows_of(files: dict[str, str | bytes], language: str = "python") -> tuple[li
     return symbols, edges
 
 
-def call_graph(files: dict[str, str | bytes], main: str = "m.py") -> set[str]:
+def call_graph(
+    files: dict[str, str | bytes], main: str = "m.py", language: str = "python"
+) -> set[str]:
     """Every bound call edge, as ``caller -> callee``: qualnames, prefixed
     with ``path::`` outside ``main``; ``<module>`` for module-level code."""
-    symbols, edges = rows_of(files)
+    symbols, edges = rows_of(files, language)
     linker = table_linker(symbols, edges)
     out = set()
     for e in edges:

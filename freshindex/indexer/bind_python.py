@@ -240,8 +240,16 @@ class _Binder(ValueFlow):
             self.arguments(call, scope)
         for p in self.pending:
             self.emit(p)
-        for holder, flow, where in self.holders:
-            for v in self.flow_values(flow, 0):
+        # a holder with an annotation that names a class holds that class's
+        # instances: its other values are not followed (`self.t: Base = make()`)
+        found = [
+            (holder, flow, where, self.flow_values(flow, 0)) for holder, flow, where in self.holders
+        ]
+        typed = {holder for holder, flow, _where, values in found if flow.declared and values}
+        for holder, flow, where, values in found:
+            if holder in typed and not flow.declared:
+                continue
+            for v in values:
                 self.sites.append(
                     Site(
                         where,
@@ -476,11 +484,11 @@ class _Binder(ValueFlow):
             returned = _class_expr(ret, self.text)
             if returned is not None and self.text(returned) == "Self" and inner.cls is not None:
                 value = Value(self.path, inner.cls + chains.CALL, f"{qual} returns Self")
-                flow = Flow(None, None, value.how, value=value)
+                flow = Flow(None, None, value.how, value=value, declared=True)
                 self.holders.append((chains.holder_of_return(qual), flow, returned))
             elif returned is not None:
                 how = f"{qual} returns {self.text(returned)}"
-                flow = Flow(returned, scope, how, step="instance")
+                flow = Flow(returned, scope, how, step="instance", declared=True)
                 self.holders.append((chains.holder_of_return(qual), flow, returned))
         if inner.cls is not None and any(d in PROPERTIES for d in decorators):
             # reading the attribute runs the getter
@@ -529,15 +537,17 @@ class _Binder(ValueFlow):
         if left is None:
             return
         if annotation is not None:  # `client: Client`, dataclass fields included
-            self.pair(left, annotation, scope, "instance")
+            self.pair(left, annotation, scope, "instance", declared=True)
         if value is not None:
             self.pair(left, value, scope)
 
-    def pair(self, target: ts.Node, value: ts.Node, scope: _Scope, step: str = "") -> None:
+    def pair(
+        self, target: ts.Node, value: ts.Node, scope: _Scope, step: str = "", declared: bool = False
+    ) -> None:
         t = target.type
         if t == "identifier":
             name = self.text(target)
-            flow = Flow(value, scope, self.how(name, value), step=step)
+            flow = Flow(value, scope, self.how(name, value), step=step, declared=declared)
             scope.flow(name, flow)
             owner = scope.owner_of(name)
             if owner.kind == "module":  # other files read it: `from m import CLIENT`
@@ -563,7 +573,8 @@ class _Binder(ValueFlow):
                 return
             name = self.text(attr)
             how = self.how(f"self.{name}", value, f"in {method.qualname}")
-            self.holders.append((f"{method.cls}.{name}", Flow(value, scope, how, step), attr))
+            flow = Flow(value, scope, how, step, declared=declared)
+            self.holders.append((f"{method.cls}.{name}", flow, attr))
         elif t == "subscript":  # d["k"] = f
             base, key = target.child_by_field_name("value"), target.child_by_field_name("subscript")
             if base is None or key is None or base.type != "identifier":

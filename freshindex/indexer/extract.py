@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
-from freshindex.indexer import bind_go, bind_python
+from freshindex.indexer import bind_go, bind_python, flow_js
 from freshindex.indexer.languages import ts_language, ts_query
 from freshindex.indexer.schema import Binding, EdgeKind
 from freshindex.indexer.summary import summarize
@@ -267,7 +267,62 @@ def extract(
         rows.edges = _site_rows(path, language, data, sites, ordered)
     else:
         rows.edges = _query_edges(path, language, refs, ordered, top_level, text, resolve)
+        if language in _JS_FAMILY:
+            rows.edges += _js_values(
+                path, language, tree.root_node, rows.edges, top_level, text, resolve
+            )
     return rows
+
+
+_JS_FAMILY = ("javascript", "typescript", "tsx")
+
+
+def _js_values(
+    path: str,
+    language: str,
+    root: ts.Node,
+    edges: list[tuple],
+    top_level: set[str],
+    text: Callable[[ts.Node], str],
+    resolve: Resolver | None,
+) -> list[tuple]:
+    """JS/TS member calls through a value (indexer/flow_js.py): the query
+    edges the flow names are rewritten as chain claims in place, and the
+    holders are returned as ``value`` rows."""
+    imported = {e[14] or e[2]: (e[3], e[2]) for e in edges if e[4] == EdgeKind.IMPORT}
+
+    def named(name: str) -> tuple[str, str] | None:
+        if name in imported and resolve is not None:
+            module, original = imported[name]
+            where = resolve(language, path, module, original)
+            return (where, original) if where else None
+        return (path, name) if name in top_level else None
+
+    found = flow_js.flows(path, root, text, named)
+    for i, e in enumerate(edges):
+        claim = found.calls.get((e[6], e[7])) if e[4] == EdgeKind.CALL else None
+        if claim is not None and e[12] != Binding.BOUND:
+            edges[i] = (*e[:10], claim.path, claim.chain, str(Binding.BOUND), claim.via, e[14])
+    return [
+        (
+            path,
+            holder,
+            holder,
+            "",
+            str(EdgeKind.VALUE),
+            language,
+            node.start_point[0] + 1,
+            node.start_point[1],
+            node.end_point[0] + 1,
+            node.end_point[1],
+            claim.path,
+            claim.chain,
+            str(Binding.BOUND),
+            claim.via,
+            None,
+        )
+        for holder, claim, node in found.holders
+    ]
 
 
 def _site_rows(

@@ -65,6 +65,9 @@ class Flow:
     how: str
     step: str = ""
     value: Value | None = None
+    # from an annotation: where a name or holder has one, its other values
+    # are not followed, as a type checker reads it (`self.t: Base = make()`)
+    declared: bool = False
 
 
 class ValueFlow:
@@ -164,14 +167,23 @@ class ValueFlow:
         if bound.what == "typed" and bound.type_node is not None:
             typed = self.symbol_of(bound.type_node, bound.type_scope or where)
             if typed is not None:
-                out.append(Value(typed[0], typed[1] + chains.CALL, f"{name} is a {typed[1]}"))
+                self.memo[key] = [
+                    Value(typed[0], typed[1] + chains.CALL, f"{name} is a {typed[1]}")
+                ]
+                return self.memo[key]
         flows = where.flows.get(name, [])
         if len(flows) > MAX_VALUES:
             return []
-        for flow in flows:
-            out.extend(
-                Value(v.path, v.chain, v.how or flow.how) for v in self.flow_values(flow, depth + 1)
-            )
+        # an annotation that names a class is the name's type, as a type
+        # checker reads it (`x: Base = make()`): its other values are not followed
+        for group in ([f for f in flows if f.declared], [f for f in flows if not f.declared]):
+            for flow in group:
+                out.extend(
+                    Value(v.path, v.chain, v.how or flow.how)
+                    for v in self.flow_values(flow, depth + 1)
+                )
+            if out:
+                break
         self.memo[key] = self.cap(out)
         return self.memo[key]
 

@@ -12,11 +12,17 @@ definitions, including the one asked about, left out), and freshindex answers
 - ``bare``: what a bare-name query returns (bound to any definition of the
   name, plus the candidates), as a name-based tool would.
 
+Beside them, Sourcegraph's precise indexer, scip-python (from npm, cached
+outside the repository; tests/benchmarks/scip.py), indexes the same
+repository, and its references of the same definitions are scored against
+the same referee: its column ``scip``, and its index time beside the build's.
+
 A site is (path, line, column of the name). Reports micro precision and
 recall per kind and overall, the time per query of both tools, and the worst
-misses and false positives, so the README can explain them.
+misses and false positives, so the docs can explain them.
 
-Usage: python tests/benchmarks/bench_refs.py [--packages rich click ...] [--sample 100] [--seed 7]
+Usage: python tests/benchmarks/bench_refs.py [--packages rich click ...] [--sample 100]
+       [--seed 7] [--no-scip] [--sizes]  (--sizes: two repositories, 2 and 5 packages)
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ from freshindex.core.gitrepo import open_repo  # noqa: E402
 from freshindex.query import references  # noqa: E402
 from freshindex.query.answer import evaluate  # noqa: E402
 from freshindex.storage import open_store  # noqa: E402
+from tests.benchmarks import scip  # noqa: E402
 
 BIN = Path(sys.executable).parent
 DEFAULT_PACKAGES = ("rich", "click", "starlette", "jinja2", "httpx")
@@ -147,10 +154,22 @@ def main() -> None:
     ap.add_argument("--packages", nargs="+", default=list(DEFAULT_PACKAGES))
     ap.add_argument("--sample", type=int, default=100)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--no-scip", action="store_true", help="leave scip-python out")
+    ap.add_argument("--sizes", action="store_true", help="the small and the full package set")
     args = ap.parse_args()
+    sets = [list(SMALL_PACKAGES), list(DEFAULT_PACKAGES)] if args.sizes else [args.packages]
+    for packages in sets:
+        run(packages, args.sample, args.seed, not args.no_scip)
+        print()
+
+
+SMALL_PACKAGES = ("click", "httpx")
+
+
+def run(packages: list[str], n: int, seed: int, with_scip: bool) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        repo = make_repo(root, args.packages)
+        repo = make_repo(root, packages)
         files = sum(1 for _ in repo.rglob("*.py"))
         store = (root / "store").as_uri()
         t0 = time.perf_counter()
@@ -160,13 +179,18 @@ def main() -> None:
             capture_output=True,
         )
         build_s = time.perf_counter() - t0
+        peer = None
+        scip_s = 0.0
+        if with_scip:
+            scip_s = scip.index(repo, root / "index.scip")
+            peer = scip.Index(root / "index.scip")
         version = IndexVersion.current(open_store(store))
         answerer = evaluate(open_repo(repo), version)
         # the repository's copies, not the installed packages they came from:
         # the standard library and the repository only
         stdlib = [p for p in sys.path if "site-packages" not in p and p]
         project = jedi.Project(str(repo), sys_path=[str(repo), *stdlib], smart_sys_path=False)
-        defs = sample(version, args.sample, args.seed)
+        defs = sample(version, n, seed)
         # counts per kind and mode: [tp, got, want]
         totals: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
         times = {"jedi": 0.0, "freshindex": 0.0}
@@ -184,7 +208,13 @@ def main() -> None:
             bound, with_cands, bare = ours(answerer, repo, d)
             times["freshindex"] += time.perf_counter() - t
             used += 1
-            for mode, got in (("bound", bound), ("bound+cand", with_cands), ("bare", bare)):
+            theirs = peer.references(_site(d)) if peer is not None else None
+            modes = [("bound", bound), ("bound+cand", with_cands), ("bare", bare)]
+            if theirs is not None:
+                modes.append(("scip", {_normal(repo, s) for s in theirs}))
+            elif peer is not None:
+                totals[(d["kind"], "scip-none")][0] += 1
+            for mode, got in modes:
                 for kind in (d["kind"], "all"):
                     c = totals[(kind, mode)]
                     c[0] += len(got & want)
@@ -196,17 +226,26 @@ def main() -> None:
             for site in sorted(bound - want)[:2]:
                 wrong.append(f"{d['qualname']} <- {site[0]}:{site[1]}: {_line(repo, site)}")
         print(
-            f"# {files} Python files of {', '.join(args.packages)}; {used} of {len(defs)} sampled "
-            f"definitions (seed {args.seed}) answered by jedi {jedi.__version__}; build {build_s:.1f} s\n"
+            f"# {files} Python files of {', '.join(packages)}; {used} of {len(defs)} sampled "
+            f"definitions (seed {seed}) answered by jedi {jedi.__version__}; "
+            f"freshindex build {build_s:.1f} s"
+            + (f", scip-python {scip.VERSION} index {scip_s:.1f} s" if with_scip else "")
+            + "\n"
         )
-        print("| kind | bound P | bound R | bound+cand P | bound+cand R | bare P | bare R |")
-        print("|---|---|---|---|---|---|---|")
+        columns = ["bound", "bound+cand", "bare", *(["scip"] if with_scip else [])]
+        print("| kind | " + " | ".join(f"{m} P | {m} R" for m in columns) + " |")
+        print("|---|" + "---|---|" * len(columns))
         for kind in ("function", "method", "class", "all"):
             cells = []
-            for mode in ("bound", "bound+cand", "bare"):
+            for mode in columns:
                 p, r = pr(*totals[(kind, mode)])
                 cells += [f"{p:.2f}", f"{r:.2f}"]
             print(f"| {kind} | " + " | ".join(cells) + " |")
+        if with_scip:
+            none = sum(totals[(k, "scip-none")][0] for k in ("function", "method", "class"))
+            print(
+                f"\nscip-python had no definition at the name of {none} of them (left out of its column)"
+            )
         print(
             f"\nper query: jedi {times['jedi'] / max(used, 1) * 1000:.0f} ms, "
             f"freshindex {times['freshindex'] / max(used, 1) * 1000:.0f} ms (refs --id and refs NAME)"
@@ -217,6 +256,10 @@ def main() -> None:
         print("bound but not the referee's (first 12):")
         for w in wrong[:12]:
             print("  ", w)
+
+
+def _site(d: dict[str, Any]) -> Site:
+    return (d["path"], d["name_line"], d["name_col"])
 
 
 def _line(repo: Path, site: Site) -> str:

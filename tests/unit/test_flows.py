@@ -285,6 +285,13 @@ ATTRIBUTES: dict[str, Case] = {
         "def main(a: A):\n    a.b.c.m()\n",
         {"main -> C.m"},
     ),
+    "annotation_is_the_type": (
+        "class Base:\n    def m(self): pass\nclass Sub(Base):\n    def m(self): pass\n"
+        "def make():\n    return Sub()\n"
+        "class S:\n    def __init__(self):\n        self.t: Base = make()\n"
+        "    def run(self):\n        self.t.m()\n",
+        {"make -> Sub", "S.__init__ -> make", "S.run -> Base.m"},
+    ),
     "cls_attribute_in_classmethod": (
         "def f(): pass\nclass S:\n    handler = f\n    @classmethod\n    def run(cls):\n"
         "        cls.handler()\n",
@@ -683,3 +690,43 @@ def test_hostile_values_end_and_stay_candidates(name: str) -> None:
         # too many values, or past the depth bound: not followed to f (the
         # call still names the module-level variable it goes through)
         assert not any(edge.endswith("-> f") for edge in graph)
+
+
+TYPESCRIPT: dict[str, tuple[dict[str, str], set[str]]] = {
+    "new_then_method": (
+        {"m.ts": "class C {\n  m() {}\n}\nfunction main() {\n  const x = new C();\n  x.m();\n}\n"},
+        {"main -> C", "main -> C.m"},
+    ),
+    "this_attribute_from_constructor": (
+        {
+            "client.ts": "export class Client {\n  send() {}\n}\n",
+            "m.ts": "import { Client } from './client';\nclass S {\n"
+            "  constructor() {\n    this.c = new Client();\n  }\n"
+            "  run() {\n    this.c.send();\n  }\n}\n",
+        },
+        {"S.constructor -> client.ts::Client", "S.run -> client.ts::Client.send"},
+    ),
+    "factory_return": (
+        {
+            "m.ts": "class C {\n  m() {}\n}\nfunction make() {\n  return new C();\n}\n"
+            "function main() {\n  const x = make();\n  x.m();\n}\n"
+        },
+        {"make -> C", "main -> make", "main -> C.m"},
+    ),
+    "annotated_const": (
+        {
+            "m.ts": "class C {\n  m() {}\n}\nfunction main(get: any) {\n  const x: C = get();\n  x.m();\n}\n"
+        },
+        {"main -> C.m"},
+    ),
+    "unknown_stays_candidate": (
+        {"m.ts": "function main(x: any) {\n  x.m();\n}\n"},
+        set(),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TYPESCRIPT))
+def test_typescript_call_edges(name: str) -> None:
+    files, expected = TYPESCRIPT[name]
+    assert call_graph(dict(files), main="m.ts", language="typescript") == expected

@@ -1,0 +1,208 @@
+"""Values in JavaScript and TypeScript, where they are cheap to read.
+
+The same claims as Python's value flow (indexer/flow_python.py), for the
+forms that need no type inference:
+
+- ``const x = new C(); x.m()`` and ``const x = make(); x.m()``, with a
+  TypeScript annotation (``const x: C = ...``) taken as the type;
+- ``this.x = new C()`` in any method, then ``this.x.m()``: a holder
+  ``Cls.x`` other files can see too;
+- what a function or method returns (``return new C()``): a holder
+  ``f()``;
+- a module-level ``const`` (a holder named by itself, for importers).
+
+A name is looked up in its own function, then at the top of the file; a
+class name must be defined at the top of the file or imported from a file
+of the repository. Anything else gives no claim, and the reference stays
+what the tags query made it (indexer/extract.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import tree_sitter as ts
+
+from freshindex.indexer import chains
+
+# (name) -> (defining path, qualname) of a top-level or imported name
+NameResolver = Callable[[str], "tuple[str, str] | None"]
+
+_FUNCTIONS = frozenset(
+    {
+        "function_declaration",
+        "function_expression",
+        "arrow_function",
+        "method_definition",
+        "generator_function_declaration",
+    }
+)
+MAX_DEPTH = 6
+MAX_VALUES = 4
+
+
+@dataclass(frozen=True)
+class Claim:
+    path: str
+    chain: str
+    via: str
+
+
+@dataclass
+class Flows:
+    """By the (1-based line, column) of a called member's name: what it names."""
+
+    calls: dict[tuple[int, int], Claim] = field(default_factory=dict)
+    # (holder, claim, node where the value is written)
+    holders: list[tuple[str, Claim, ts.Node]] = field(default_factory=list)
+
+
+class _Pass:
+    def __init__(self, text: Callable[[ts.Node], str], resolve: NameResolver):
+        self.text = text
+        self.resolve = resolve
+        # (function start byte or -1 for the file, name) -> values written to it
+        self.locals: dict[tuple[int, str], list[tuple[ts.Node, int, str | None]]] = {}
+        self.returns: list[tuple[str, ts.Node, int, str | None]] = []
+        self.attributes: list[tuple[str, ts.Node, int, str | None]] = []
+        self.calls: list[tuple[ts.Node, int, str | None]] = []
+
+    def walk(self, root: ts.Node) -> None:
+        # node, enclosing function (start byte, -1: the file), its qualname, class
+        todo: list[tuple[ts.Node, int, str, str | None]] = [(root, -1, "", None)]
+        while todo:
+            node, fn, qual, cls = todo.pop()
+            t = node.type
+            if t == "class_declaration" or t == "class":
+                name = node.child_by_field_name("name")
+                cls = self.text(name) if name is not None else None
+            elif t in _FUNCTIONS:
+                name = node.child_by_field_name("name")
+                fn = node.start_byte
+                if name is not None and t != "arrow_function":
+                    own = self.text(name)
+                    qual = f"{cls}.{own}" if t == "method_definition" and cls else own
+                else:
+                    qual = ""
+            elif t == "variable_declarator":
+                name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+                typed = _annotated(node.child_by_field_name("type"), self.text)
+                if name is not None and name.type == "identifier":
+                    target = (fn, self.text(name))
+                    if typed is not None:
+                        self.locals.setdefault(target, []).append((typed, fn, "type"))
+                    elif value is not None:
+                        self.locals.setdefault(target, []).append((value, fn, cls))
+            elif t == "assignment_expression":
+                left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+                if left is not None and right is not None:
+                    if left.type == "identifier":
+                        self.locals.setdefault((fn, self.text(left)), []).append((right, fn, cls))
+                    elif left.type == "member_expression" and cls is not None:
+                        obj, prop = (
+                            left.child_by_field_name("object"),
+                            left.child_by_field_name("property"),
+                        )
+                        if obj is not None and obj.type == "this" and prop is not None:
+                            holder = f"{cls}.{self.text(prop)}"
+                            self.attributes.append((holder, right, fn, cls))
+            elif t == "return_statement" and qual and node.named_children:
+                self.returns.append(
+                    (chains.holder_of_return(qual), node.named_children[0], fn, cls)
+                )
+            elif t == "call_expression":
+                callee = node.child_by_field_name("function")
+                if callee is not None and callee.type == "member_expression":
+                    self.calls.append((callee, fn, cls))
+            todo.extend((c, fn, qual, cls) for c in reversed(node.named_children))
+
+    def values(self, node: ts.Node, fn: int, cls: str | None, depth: int = 0) -> list[Claim]:
+        if depth > MAX_DEPTH:
+            return []
+        t = node.type
+        if t in ("new_expression", "call_expression"):
+            head = node.child_by_field_name("constructor" if t == "new_expression" else "function")
+            if head is None or head.type != "identifier":
+                return []
+            found = self.resolve(self.text(head))
+            if found is None:
+                return []
+            word = "new " if t == "new_expression" else ""
+            return [Claim(found[0], found[1] + chains.CALL, f"{word}{self.text(head)}()")]
+        if t == "this" and cls is not None:
+            return [Claim("", cls + chains.CALL, f"this is a {cls}")]
+        if t == "parenthesized_expression" and node.named_children:
+            return self.values(node.named_children[0], fn, cls, depth + 1)
+        if t == "member_expression":
+            obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
+            if obj is None or prop is None:
+                return []
+            name = self.text(prop)
+            return [
+                Claim(c.path, chains.attr(c.chain, name), c.via)
+                for c in self.values(obj, fn, cls, depth + 1)
+            ]
+        if t != "identifier":
+            return []
+        name = self.text(node)
+        written = self.locals.get((fn, name)) or self.locals.get((-1, name)) or []
+        out: list[Claim] = []
+        for value, where, context in written[: MAX_VALUES + 1]:
+            if context == "type":  # const x: C = ...
+                found = self.resolve(self.text(value))
+                if found is not None:
+                    out.append(
+                        Claim(found[0], found[1] + chains.CALL, f"{name}: {self.text(value)}")
+                    )
+                continue
+            for c in self.values(value, where, context, depth + 1):
+                out.append(Claim(c.path, c.chain, f"{name} = {c.via}"))
+        unique = list(dict.fromkeys(out))
+        return unique if len(unique) <= MAX_VALUES else []
+
+
+def flows(path: str, root: ts.Node, text: Callable[[ts.Node], str], resolve: NameResolver) -> Flows:
+    p = _Pass(text, resolve)
+    p.walk(root)
+    out = Flows()
+
+    def here(c: Claim) -> Claim:  # `this` is a class of this file
+        return Claim(c.path or path, c.chain, c.via)
+
+    for callee, fn, cls in p.calls:
+        obj, prop = callee.child_by_field_name("object"), callee.child_by_field_name("property")
+        if obj is None or prop is None or obj.type == "this":
+            continue  # this.m(): the tags rules bind it
+        found = [here(c) for c in p.values(obj, fn, cls)]
+        if len(found) == 1:  # a query edge names one definition
+            c = found[0]
+            at = (prop.start_point[0] + 1, prop.start_point[1])
+            out.calls[at] = Claim(c.path, chains.attr(c.chain, text(prop)), c.via)
+    for holder, value, fn, cls in [*p.attributes, *p.returns]:
+        for c in p.values(value, fn, cls):
+            out.holders.append((holder, here(c), value))
+    for (fn, name), written in p.locals.items():
+        if fn != -1:
+            continue
+        for value, where, context in written:
+            if context == "type":
+                named = resolve(text(value))
+                claims = (
+                    [Claim(named[0], named[1] + chains.CALL, f"{name}: {text(value)}")]
+                    if named
+                    else []
+                )
+            else:
+                claims = [here(c) for c in p.values(value, where, context)]
+            for c in claims:
+                out.holders.append((name, c, value))
+    return out
+
+
+def _annotated(node: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
+    """The class a TypeScript annotation names (``: C``), or None."""
+    if node is None or node.type != "type_annotation" or node.named_child_count != 1:
+        return None
+    inner = node.named_children[0]
+    return inner if inner.type == "type_identifier" else None

@@ -1,0 +1,127 @@
+"""What a change to the indexer costs in extraction speed: this tree against
+an earlier revision, on the same files, side by side in one run.
+
+The corpus is the Python of installed packages from the package index (the
+same as the references benchmark: rich, click, starlette, jinja2, httpx).
+Each side extracts every file (parse, tags, binding, value flow, summaries)
+in a fresh process, with the shard tasks' collector settings (process/collector.py), ``--repeat`` times
+alternately; the best time of each is kept. The earlier revision's
+``freshindex`` package is taken with ``git archive`` into a temporary
+folder, so the working tree is never touched.
+
+Also counted: the edge rows each side writes and how many of them are
+``bound`` claims, so the cost can be read against what it buys.
+
+Usage: python tests/benchmarks/bench_extract.py [--baseline REV] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import io
+import json
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("rich", "click", "starlette", "jinja2", "httpx")
+
+# run in the child, with the side's package first on sys.path
+CHILD = r"""
+import gc, json, sys, time
+from pathlib import Path
+from freshindex.indexer.extract import extract
+from freshindex.indexer.resolve import PathIndex
+from freshindex.process.collector import settle
+files = json.loads(sys.stdin.read())
+datas = {p: Path(f).read_bytes() for p, f in files.items()}
+paths = PathIndex(list(datas))
+settle()  # as a shard task's process: the heap of imports frozen
+t0 = time.process_time()
+edges = bound = 0
+for p, data in datas.items():
+    rows = extract(p, "python", data, paths)
+    edges += len(rows.edges)
+    bound += sum(1 for e in rows.edges if e[12] == "bound")
+cpu = time.process_time() - t0
+print(json.dumps({"cpu": cpu, "bytes": sum(map(len, datas.values())), "edges": edges, "bound": bound}))
+"""
+
+
+def corpus() -> dict[str, str]:
+    out = {}
+    for name in PACKAGES:
+        spec = importlib.util.find_spec(name)
+        if spec is None or not spec.submodule_search_locations:
+            raise SystemExit(f"package {name} is not installed")
+        src = Path(next(iter(spec.submodule_search_locations)))
+        for f in sorted(src.rglob("*.py")):
+            out[f"{name}/{f.relative_to(src).as_posix()}"] = str(f)
+    return out
+
+
+def side(root: Path, files: dict[str, str]) -> dict[str, float]:
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD],
+        input=json.dumps(files),
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+        cwd=root,
+    )
+    return json.loads(out.stdout)  # type: ignore[no-any-return]
+
+
+def export(rev: str, into: Path) -> Path:
+    data = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", rev, "freshindex"],
+        capture_output=True,
+        check=True,
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--baseline", default="6efd771", help="the revision to compare with")
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    files = corpus()
+    with tempfile.TemporaryDirectory() as tmp:
+        before_root = export(args.baseline, Path(tmp))
+        best: dict[str, dict[str, float]] = {}
+        for _ in range(args.repeat):
+            for name, root in (("before", before_root), ("after", ROOT)):
+                got = side(root, files)
+                if name not in best or got["cpu"] < best[name]["cpu"]:
+                    best[name] = got
+    mb = best["after"]["bytes"] / 1e6
+    print(
+        f"# Python extraction, {len(files)} files ({mb:.1f} MB) of {', '.join(PACKAGES)}; "
+        f"best of {args.repeat}, one process each, CPU time\n"
+    )
+    print("| side | CPU s | MB/s per core | edge rows | bound rows |")
+    print("|---|---|---|---|---|")
+    for name, label in (("before", f"before ({args.baseline})"), ("after", "this tree")):
+        b = best[name]
+        print(
+            f"| {label} | {b['cpu']:.2f} | {b['bytes'] / 1e6 / b['cpu']:.2f} | "
+            f"{b['edges']:.0f} | {b['bound']:.0f} |"
+        )
+    ratio = best["before"]["cpu"] / best["after"]["cpu"]
+    print(f"\nthis tree runs at {ratio:.2f}x the speed of {args.baseline} on the same files")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    from tests.benchmarks.report import table_file
+
+    with table_file("extract"):
+        main()
