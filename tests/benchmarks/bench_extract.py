@@ -104,8 +104,8 @@ def main() -> None:
                     best[name] = got
     mb = best["after"]["bytes"] / 1e6
     print(
-        f"# Python extraction, {len(files)} files ({mb:.1f} MB) of {', '.join(PACKAGES)}; "
-        f"best of {args.repeat}, one process each, CPU time\n"
+        f"**Python extraction, {len(files)} files ({mb:.1f} MB) of {', '.join(PACKAGES)}; "
+        f"best of {args.repeat}, one process each, CPU time**\n"
     )
     print("| side | CPU s | MB/s per core | edge rows | bound rows |")
     print("|---|---|---|---|---|")

@@ -226,11 +226,11 @@ def run(packages: list[str], n: int, seed: int, with_scip: bool) -> None:
             for site in sorted(bound - want)[:2]:
                 wrong.append(f"{d['qualname']} <- {site[0]}:{site[1]}: {_line(repo, site)}")
         print(
-            f"# {files} Python files of {', '.join(packages)}; {used} of {len(defs)} sampled "
+            f"**{files} Python files of {', '.join(packages)}; {used} of {len(defs)} sampled "
             f"definitions (seed {seed}) answered by jedi {jedi.__version__}; "
             f"freshindex build {build_s:.1f} s"
             + (f", scip-python {scip.VERSION} index {scip_s:.1f} s" if with_scip else "")
-            + "\n"
+            + "**\n"
         )
         columns = ["bound", "bound+cand", "bare", *(["scip"] if with_scip else [])]
         print("| kind | " + " | ".join(f"{m} P | {m} R" for m in columns) + " |")
