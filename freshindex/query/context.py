@@ -73,6 +73,8 @@ def build(
     else:
         raise BadInput("name a target: a symbol, a file, or --changed")
     candidates = walk.expand(targets, files)
+    if changed or since:  # what the change breaks comes first
+        candidates = walk.breakage() + candidates
     package = fill(answerer, candidates, budget_tokens, counter)
     return {
         "targets": [

@@ -4,7 +4,7 @@ they use, the target package's configuration, and recent history."""
 
 from __future__ import annotations
 
-import os
+import dataclasses
 import posixpath
 from typing import Any
 
@@ -23,6 +23,9 @@ from freshindex.query.fragments import (
     HISTORY_COMMITS,
     HISTORY_WALK,
     IMPLEMENTATION,
+    MAP,
+    MAP_DEFINITIONS,
+    MAP_FILES,
     MAX_DISTANCE,
     MAX_NEIGHBOURS,
     RISK,
@@ -30,7 +33,9 @@ from freshindex.query.fragments import (
     Candidate,
     Node,
 )
+from freshindex.query.freshness import Freshness
 from freshindex.query.overlay import worktree_index
+from freshindex.query.ranking import is_test, rank
 
 
 class Walk:
@@ -39,6 +44,7 @@ class Walk:
         self.seen: dict[str, Node] = {}
         self._configs: dict[str, list[str]] = {}
         self._dirs: dict[str, list[str]] | None = None
+        self.changed_paths: list[str] = []  # by changed_targets: every file the diff touched
 
     def node(self, d: dict[str, Any], distance: int, role: str, why: str) -> Node:
         """A node from a ``defs`` result (camelCase) or a symbols row (snake_case)."""
@@ -78,7 +84,10 @@ class Walk:
         targets: list[Node] = []
         files: list[str] = []
         for patch in diff:
-            if patch is None or patch.delta.status == pygit2.enums.DeltaStatus.DELETED:
+            if patch is None:
+                continue
+            self.changed_paths.append(patch.delta.old_file.path)
+            if patch.delta.status == pygit2.enums.DeltaStatus.DELETED:
                 continue
             path = patch.delta.new_file.path
             if self.a.guard.refusal(path) is not None:
@@ -112,6 +121,67 @@ class Walk:
             raise BadInput(f"nothing changed since {since or 'HEAD'}")
         return targets, files
 
+    def breakage(self) -> list[Candidate]:
+        """For every definition of the indexed version that the changes
+        removed, renamed or gave another signature: the references that
+        named it in the index and still name it now, each in the high-risk
+        tier with its lines. A deleted definition's callers are exactly what
+        an agent must not miss, and the overlay's own answer cannot list them
+        as bound: their definition is gone."""
+        if self.a.freshness not in (Freshness.EXACT, Freshness.OVERLAY):
+            return []
+        base = dataclasses.replace(
+            self.a,
+            overlay=None,
+            envelope=dataclasses.replace(self.a.envelope, freshness=Freshness.EXACT),
+        )
+        shadowed = self.a.overlay.shadowed if self.a.overlay is not None else set()
+        out: list[Candidate] = []
+        seen: set[tuple[str, int, str]] = set()
+        for path in dict.fromkeys(self.changed_paths):
+            before = self.a.version.symbols_of(path)
+            if not before:
+                continue
+            now = {str(r["qualname"]) for r in self.a.rows_now("symbols", path)}
+            sig_before = {
+                s["qualname"]: s["signature"] for s in self.a.version.rows_of("summaries", path)
+            }
+            sig_now = {s["qualname"]: s["signature"] for s in self.a.rows_now("summaries", path)}
+            for row in before:
+                qual = str(row["qualname"])
+                gone = qual not in now
+                resigned = not gone and sig_before.get(qual) not in (None, sig_now.get(qual))
+                if not (gone or resigned):
+                    continue
+                what = "removed or renamed" if gone else "changed the signature of"
+                refs = references.references(base, None, str(row["symbol_id"]))["bound"]
+                for r in refs[:MAX_NEIGHBOURS]:
+                    where = str(r["path"])
+                    if where in shadowed and not any(
+                        e["target"] == r["name"] for e in self.a.rows_now("edges", where)
+                    ):
+                        continue  # the referring file changed too, and no longer names it
+                    line = int(r["startLine"])
+                    key = (where, line, qual)
+                    if key in seen or (r["kind"] == "import" and where == path):
+                        continue
+                    seen.add(key)
+                    out.append(
+                        Candidate(
+                            RISK,
+                            0,
+                            "breaks",
+                            where,
+                            max(1, line - CALLER_CONTEXT_LINES),
+                            line + CALLER_CONTEXT_LINES,
+                            str(r.get("caller") or "<module>"),
+                            f"line {line} still {'calls' if r['kind'] == 'call' else 'names'} "
+                            f"{qual}, which the change {what}",
+                            self.a.origin_of(where),
+                        )
+                    )
+        return out
+
     def expand(self, targets: list[Node], files: list[str]) -> list[Candidate]:
         out: list[Candidate] = []
         for path in files:
@@ -139,6 +209,60 @@ class Walk:
         out += self.importers([*dict.fromkeys([*(n.path for n in targets), *files])])
         out += self.config(targets, files)
         out += self.history(targets, files)
+        out += self.map([*dict.fromkeys([*(n.path for n in targets), *files])])
+        return out
+
+    def map(self, paths: list[str]) -> list[Candidate]:
+        """The ranked map tier (query/ranking.py): one entry per file that
+        matters to the targets' files, its top definitions' signatures."""
+        if not paths or self.a.freshness == Freshness.PARTIAL:
+            return []  # the rows may not be the worktree's: nothing to rank on
+        ranked = rank(self.a.repo, self.a.version, paths, self.paths(), MAP_FILES)
+        # the names the targets' files claim in each other file, and the
+        # definitions of other files that claim something in the targets'
+        named: dict[str, set[str]] = {}
+        for t in paths:
+            for e in self.a.rows_now("edges", t):
+                if e["binding"] == "bound" and e["resolved_path"] and e["target_qualname"]:
+                    head = str(e["target_qualname"]).split("(", 1)[0]
+                    named.setdefault(str(e["resolved_path"]), set()).add(head)
+        out = []
+        for i, (path, _score, why) in enumerate(ranked):
+            callers = {
+                str(e["source"])
+                for e in self.a.rows_now("edges", path)
+                if e["resolved_path"] in paths and e["source"]
+            }
+            want = named.get(path, set()) | callers
+            rows = sorted(self.a.rows_now("summaries", path), key=lambda s: s["start_line"])
+            # the definitions linked with the targets, then the file's
+            # top-level functions and classes, then anything else at the top
+            picked = [s for s in rows if s["qualname"] in want]
+            top = [s for s in rows if "." not in s["qualname"] and s not in picked]
+            picked += [s for s in top if s["kind"] not in ("constant", "variable")]
+            picked += [s for s in top if s["kind"] in ("constant", "variable")]
+            picked = sorted(picked[:MAP_DEFINITIONS], key=lambda s: s["start_line"])
+            lines = [
+                f"  {_one_line(str(s['signature']))}  [{s['start_line']}-{s['end_line']}]"
+                for s in picked
+            ]
+            start = min((int(s["start_line"]) for s in picked), default=1)
+            end = max((int(s["end_line"]) for s in picked), default=1)
+            out.append(
+                Candidate(
+                    MAP,
+                    i,
+                    "map",
+                    path,
+                    start,
+                    end,
+                    path,
+                    why,
+                    self.a.origin_of(path),
+                    text="\n".join(lines) or "  (no definitions)",
+                    form="map",
+                )
+            )
         return out
 
     def importers(self, paths: list[str]) -> list[Candidate]:
@@ -169,12 +293,12 @@ class Walk:
         out = []
         # a file the walk reached already has its fragment
         seen: set[str] = {*paths, *(n.path for n in self.seen.values())}
-        for e in sorted(rows, key=lambda e: (not _is_test(str(e["path"])), e["path"])):
+        for e in sorted(rows, key=lambda e: (not is_test(str(e["path"])), e["path"])):
             path = str(e["path"])
             if path in seen or len(seen) > MAX_NEIGHBOURS:
                 continue
             seen.add(path)
-            test = _is_test(path)
+            test = is_test(path)
             line = int(e["start_line"])
             out.append(
                 Candidate(
@@ -218,7 +342,7 @@ class Walk:
         for r in rows[:MAX_NEIGHBOURS]:
             path = str(r["path"])
             bound = r["binding"] == "bound"
-            role = "test" if _is_test(path) else ("caller" if bound else "candidate")
+            role = "test" if is_test(path) else ("caller" if bound else "candidate")
             why = f"{'calls' if r['kind'] == 'call' else 'uses'} {n.qualname} ({r['binding']}: {r.get('via') or 'name match'})"
             owner = self.enclosing(path, str(r.get("caller") or ""))
             if owner is None:  # module level, or an import line: the lines around it
@@ -387,13 +511,6 @@ def _entry(tree: pygit2.Tree, path: str) -> str | None:
         return None
 
 
-def _is_test(path: str) -> bool:
-    name = os.path.basename(path)
-    parts = path.lower().split("/")
-    return (
-        any(p in ("test", "tests", "testing", "__tests__", "spec") for p in parts[:-1])
-        or name.startswith("test_")
-        or "_test." in name
-        or ".test." in name
-        or ".spec." in name
-    )
+def _one_line(signature: str, width: int = 80) -> str:
+    text = " ".join(signature.split())
+    return text if len(text) <= width else text[: width - 3] + "..."

@@ -13,9 +13,15 @@ HISTORY_COMMITS = 3
 CONFIG_HEAD_LINES = 40  # a package manifest's head: name, dependencies, entry points
 HISTORY_WALK = 400  # commits looked at for the history notes
 
+MAP_FILES = 60  # files ranked for the map tier (query/ranking.py)
+MAP_DEFINITIONS = 3  # signatures shown per map entry: ~35 tokens an entry
+# the map's share of the budget before the implementation tier; what the
+# later tiers leave goes to more map entries
+MAP_SHARE = 0.4
+
 # tiers, in the order the budget is filled
-TARGET, CONTRACT, RISK, IMPLEMENTATION, CONFIG, HISTORY = range(6)
-TIER_NAMES = ("target", "contract", "high-risk", "implementation", "config", "history")
+TARGET, CONTRACT, RISK, MAP, IMPLEMENTATION, CONFIG, HISTORY = range(7)
+TIER_NAMES = ("target", "contract", "high-risk", "map", "implementation", "config", "history")
 
 
 @dataclass
@@ -56,3 +62,6 @@ class Package:
     items: list[dict[str, Any]] = field(default_factory=list)
     left_out: list[dict[str, Any]] = field(default_factory=list)
     used: int = 0
+
+    def paths(self) -> set[str]:
+        return {str(i["path"]) for i in self.items}

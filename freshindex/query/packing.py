@@ -13,6 +13,9 @@ from freshindex.indexer.document import SNIFF_BYTES, classify
 from freshindex.indexer.extract import ParseBudgetExceeded, extract
 from freshindex.query.answer import Answerer
 from freshindex.query.fragments import (
+    MAP,
+    MAP_SHARE,
+    TARGET,
     TIER_NAMES,
     Candidate,
     Package,
@@ -28,8 +31,26 @@ def fill(
     package = Package()
     files: dict[str, tuple[list[str], str, bytes] | None] = {}
     placed: set[tuple[str, str]] = set()
-    order = sorted(enumerate(candidates), key=lambda ic: (ic[1].tier, ic[1].distance, ic[0]))
+    # the targets first; then the map takes up to its share of the budget,
+    # so the name-level view of the neighbourhood is never crowded out by
+    # bodies; then the other tiers in order; what they leave goes to the
+    # rest of the map's entries, in rank order
+    order = sorted(
+        enumerate(candidates),
+        key=lambda ic: (_fill_order(ic[1]), ic[1].distance, ic[0]),
+    )
+    deferred: list[Candidate] = []
+    map_used = 0
+    # files other tiers may give a fragment of: their map entries wait
+    covered = {c.path for c in candidates if c.tier != MAP}
     for _i, c in order:
+        if c.tier == MAP:
+            share_left = map_used < MAP_SHARE * budget_tokens and c.path not in covered
+            if share_left and _map_entry(answerer, package, c, budget_tokens, counter):
+                map_used += int(package.items[-1].get("tokens", 0))
+            else:
+                deferred.append(c)
+            continue
         key = (c.path, f"{c.name}:{c.form}:{c.start_line}")
         if key in placed:
             continue
@@ -75,7 +96,31 @@ def fill(
                 "summary",
                 note="its body did not fit",
             )
+    for c in deferred:
+        _map_entry(answerer, package, c, budget_tokens, counter)
+    # delivered in tier order, whatever order the budget was spent in
+    rank = {name: i for i, name in enumerate(TIER_NAMES)}
+    package.items.sort(key=lambda item: rank[str(item["tier"])])
     return package
+
+
+def _fill_order(c: Candidate) -> int:
+    if c.role == "breaks":  # a reference the change leaves dangling: with the targets
+        return 0
+    return {TARGET: 0, MAP: 1}.get(c.tier, 2 + c.tier)
+
+
+def _map_entry(
+    answerer: Answerer, package: Package, c: Candidate, budget: int, counter: TokenCounter
+) -> bool:
+    """Place a map entry unless its file is in the package already."""
+    if c.path in package.paths():
+        return False
+    blob = _row_blob(answerer, c.path)
+    text = c.text or ""
+    return _place(
+        package, c, text, c.start_line, c.end_line, blob, budget, counter, "map", quiet=True
+    )
 
 
 def _place(

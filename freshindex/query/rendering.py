@@ -15,11 +15,15 @@ from freshindex.query.tokens import DEFAULT_COUNTER, TokenCounter
 FENCE = "```"
 # the package's heading and its left-out list, beyond the budget the items fill
 OVERHEAD_TOKENS = 150
-LEFT_OUT_TOKENS = 90  # of those, the left-out list; the rest is counted in leftOut
+LEFT_OUT_TOKENS = 80  # of those, the left-out list; the rest is counted in leftOut
+# (and the map tier's heading, ~10 tokens)
 
 
 def item_markdown(item: dict[str, Any]) -> str:
-    """One fragment as delivered: what the budget counts for it."""
+    """One fragment as delivered: what the budget counts for it. A map entry
+    is a list item: its path, why it ranks, and its signatures."""
+    if item["form"] == "map":
+        return f"- `{item['path']}` · {item['why']}\n{item['text']}\n"
     where = (
         f"{item['path']}:{item['startLine']}-{item['endLine']}"
         if item["form"] != "history"
@@ -50,7 +54,11 @@ def markdown(doc: dict[str, Any], counter: TokenCounter = DEFAULT_COUNTER) -> st
         f"({doc['tokenizer']}).",
         "",
     ]
-    out += [item_markdown(item) for item in doc["items"]]
+    maps = [i for i in doc["items"] if i["form"] == "map"]
+    out += [item_markdown(item) for item in doc["items"] if item["form"] != "map"]
+    if maps:  # the map tier: one list of the files ranked for the target
+        out += ["## map: files that matter to the target", ""]
+        out += [item_markdown(item) for item in maps]
     left = doc["leftOut"]
     if left:
         lines = ["## Left out"]

@@ -253,3 +253,40 @@ def test_delivered_markdown_keeps_the_budget_on_every_channel(
             assert doc["usedTokens"] <= budget
             assert DEFAULT_COUNTER.count(doc["markdown"]) <= budget + OVERHEAD_TOKENS
             assert doc["markdown"] == out
+
+
+def test_changed_puts_what_a_rename_breaks_first(repo_store: tuple[Path, str]) -> None:
+    """An uncommitted rename: the callers of the old name, bound in the index
+    and still naming it now, come first, with their lines, in every budget
+    that holds them."""
+    repo, store = repo_store
+    pricing = repo / "shop/pricing.py"
+    pricing.write_text(pricing.read_text().replace("def price(", "def price_of("))
+    for budget in (300, 4000):
+        doc = package(repo, store, None, budget=budget, changed=True)
+        breaks = [i for i in doc["items"] if i["role"] == "breaks"]
+        assert [(i["path"], i["tier"]) for i in breaks] == [
+            ("shop/orders.py", "high-risk"),
+            ("shop/orders.py", "high-risk"),
+        ]
+        assert {i["name"] for i in breaks} == {"<module>", "Order.total"}
+        assert all("price, which the change removed or renamed" in i["why"] for i in breaks)
+        first_risk = next(i for i in doc["items"] if i["tier"] == "high-risk")
+        assert first_risk["role"] == "breaks"
+
+
+def test_the_map_tier_names_more_files_in_rank_order(repo_store: tuple[Path, str]) -> None:
+    """After the targets and what they touch, the budget left names files by
+    rank (bound references, history, tests), one compact entry each."""
+    repo, store = repo_store
+    doc = package(repo, store, "shop/pricing.py:1", budget=4000)
+    maps = [i for i in doc["items"] if i["tier"] == "map"]
+    named = {i["path"] for i in doc["items"]}
+    assert maps, order(doc)
+    assert all(i["form"] == "map" and i["text"] for i in maps)
+    assert len(named) == len(
+        {i["path"] for i in doc["items"] if i["tier"] != "map"} | {i["path"] for i in maps}
+    )
+    # a file named by another tier is not named again in the map
+    others = {i["path"] for i in doc["items"] if i["tier"] != "map"}
+    assert not others & {i["path"] for i in maps}
