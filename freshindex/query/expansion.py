@@ -35,7 +35,7 @@ from freshindex.query.fragments import (
 )
 from freshindex.query.freshness import Freshness
 from freshindex.query.overlay import worktree_index
-from freshindex.query.ranking import is_test, rank
+from freshindex.query.ranking import is_test, rank, tree_entry
 
 
 class Walk:
@@ -478,8 +478,8 @@ class Walk:
             ):
                 if i >= HISTORY_WALK or len(lines) >= HISTORY_COMMITS:
                     break
-                now = _entry(commit.tree, path)
-                before = _entry(commit.parents[0].tree, path) if commit.parents else None
+                now = tree_entry(commit.tree, path)
+                before = tree_entry(commit.parents[0].tree, path) if commit.parents else None
                 if now != before:
                     lines.append(
                         f"{str(commit.id)[:12]} {commit.message.splitlines()[0] if commit.message else ''}"
@@ -502,13 +502,6 @@ class Walk:
                     )
                 )
         return out
-
-
-def _entry(tree: pygit2.Tree, path: str) -> str | None:
-    try:
-        return str(tree[path].id)
-    except KeyError:
-        return None
 
 
 def _one_line(signature: str, width: int = 80) -> str:

@@ -165,7 +165,7 @@ def co_changes(repo: pygit2.Repository, path: str) -> dict[str, float]:
         if len(commit.parents) != 1:
             continue
         parent = commit.parents[0]
-        if _entry(commit.tree, path) == _entry(parent.tree, path):
+        if tree_entry(commit.tree, path) == tree_entry(parent.tree, path):
             continue
         deltas = parent.tree.diff_to_tree(commit.tree).deltas
         changed = {d.new_file.path for d in deltas} | {d.old_file.path for d in deltas}
@@ -181,7 +181,8 @@ def co_changes(repo: pygit2.Repository, path: str) -> dict[str, float]:
     return result
 
 
-def _entry(tree: pygit2.Tree, path: str) -> str | None:
+def tree_entry(tree: pygit2.Tree, path: str) -> str | None:
+    """The OID of ``path`` in ``tree``; None when it is not there."""
     try:
         return str(tree[path].id)
     except KeyError:
