@@ -1,32 +1,39 @@
 """Context packages on real history: do they hold the files a change also touched?
 
-For each of the N most recent commits of a repository (this one by default)
-that changed a Python function and at least one other source file: index the
-commit's parent, build the context of that function at the parent with a
-fixed budget, and measure the share of the commit's *other* changed source
-files (Python files, and the configuration files the indexer knows) that the
-package contains, and the tokens it used. Three packages in the same run:
+For each of the N most recent commits of a repository that changed a Python
+function and at least one other source file: index the commit's parent
+(an incremental update from the previous one), build the context of that
+function at the parent at each budget, and measure the share of the
+commit's *other* changed source files (Python files, and the configuration
+files the indexer knows) that the package names, and the tokens it used.
+Side by side in the same run, at the same commits and budgets:
 
 - ``freshindex``: freshindex/query/context.py (target ``path:line``);
-- ``previous``: the implementation this one replaced, loaded from git
-  (commit a29c8fe): definitions and name-matched callers, by a fixed rank;
-- ``aider-style``: the files holding name-matched references to or from the
-  target file's definitions, ranked by their count, each shown as the
-  signatures of its definitions (a repository map), until the budget is full.
+- ``aider``: aider's own ``RepoMap`` (PyPI aider-chat, run offline in its own
+  virtualenv under ~/.cache/freshindex/aider-venv, tests/benchmarks/aider_map.py),
+  with the target's file as the chat file and every other Python file of the
+  tree as the rest; the files its map names;
+- ``aider-style``: a name-ranked map computed here from freshindex's rows:
+  files holding name-matched references to or from the target file's
+  definitions, ranked by count, each costing its definitions' names.
 
-Tokens are the 4-bytes estimate for all three.
+Tokens are the 4-bytes estimate for all three (aider's token counter is
+given the same estimate; no model is contacted). Nothing from the future
+leaks in: the clone is checked out at the parent, whose history is all the
+co-change ranking sees.
 
-Usage: python tests/benchmarks/bench_context.py [--repo PATH] [--commits 20] [--budget 2000]
+Usage: python tests/benchmarks/bench_context.py [--repo PATH ...] [--commits 20]
+       [--budgets 2000 6000]   (a repository is a git folder or a bare mirror)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import subprocess
 import sys
 import tempfile
-import types
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -45,7 +52,8 @@ from freshindex.query.tokens import DEFAULT_COUNTER  # noqa: E402
 from freshindex.storage import open_store  # noqa: E402
 
 BIN = Path(sys.executable).parent
-PREVIOUS = "a29c8fe"  # the last commit with the name-matched implementation
+AIDER_VENV = Path.home() / ".cache" / "freshindex" / "aider-venv"
+AIDER_MAP = Path(__file__).with_name("aider_map.py")
 
 
 def source_file(path: str) -> bool:
@@ -77,15 +85,30 @@ def changed_function(repo: pygit2.Repository, commit: pygit2.Commit) -> tuple[st
     return None if best is None else (best[1], best[2], best[3])
 
 
-def previous_builder(repo: Path) -> Any:
-    """The replaced context.py, loaded from git as a module."""
-    text = subprocess.run(
-        ["git", "show", f"{PREVIOUS}:freshindex/query/context.py"],
-        cwd=repo, capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
-    module = types.ModuleType("previous_context")
-    exec(compile(text, "previous_context.py", "exec"), module.__dict__)
-    return module
+def aider_python() -> Path:
+    """aider-chat's interpreter, installed from PyPI once into the cache."""
+    python = AIDER_VENV / "bin" / "python"
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(AIDER_VENV)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "aider-chat"], check=True)
+    return python
+
+
+def aider(root: Path, target: str, budget: int) -> tuple[set[str], int]:
+    files = subprocess.run(
+        ["git", "ls-files", "*.py"], cwd=root, capture_output=True, text=True, check=True
+    ).stdout.split()
+    request = {"root": str(root), "target": target, "budget": budget, "files": files}
+    out = subprocess.run(
+        [str(aider_python()), str(AIDER_MAP)],
+        input=json.dumps(request),
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(Path.home()), "AIDER_ANALYTICS": "false"},
+    )
+    doc = json.loads(out.stdout.strip().splitlines()[-1])
+    return {target, *doc["files"]}, int(doc["tokens"])
 
 
 def aider_style(answerer: Any, path: str, budget: int) -> tuple[set[str], int]:
@@ -116,11 +139,21 @@ def aider_style(answerer: Any, path: str, budget: int) -> tuple[set[str], int]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--repo", default=str(ROOT))
+    ap.add_argument("--repo", nargs="+", default=[str(ROOT)])
     ap.add_argument("--commits", type=int, default=20)
-    ap.add_argument("--budget", type=int, default=2000)
+    ap.add_argument("--budgets", type=int, nargs="+", default=[2000, 6000])
     args = ap.parse_args()
-    source = pygit2.Repository(args.repo)
+    print(
+        "| repository | commits | budget | package | mean recall of co-changed files "
+        "| commits with any found | mean tokens used |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for repo in args.repo:
+        run(repo, args.commits, args.budgets)
+
+
+def run(repo: str, n: int, budgets: list[int]) -> None:
+    source = pygit2.Repository(repo)
     picked: list[tuple[pygit2.Commit, tuple[str, int, str], set[str]]] = []
     for commit in source.walk(source.head.target, pygit2.enums.SortMode.TIME):
         if len(commit.parents) != 1:
@@ -133,18 +166,16 @@ def main() -> None:
         others = {f for f in files if source_file(f) and f != target[0]}
         if others:
             picked.append((commit, target, others))
-        if len(picked) >= args.commits:
+        if len(picked) >= n:
             break
     picked.reverse()  # oldest first: each index is an update of the one before
-    previous = previous_builder(Path(args.repo))
-    results: dict[str, list[tuple[float, int]]] = {
-        "freshindex": [],
-        "previous": [],
-        "aider-style": [],
+    names = ("freshindex", "aider", "aider-style")
+    results: dict[tuple[int, str], list[tuple[float, int]]] = {
+        (b, name): [] for b in budgets for name in names
     }
     with tempfile.TemporaryDirectory() as tmp:
         clone = Path(tmp) / "repo"
-        subprocess.run(["git", "clone", "-q", args.repo, str(clone)], check=True)
+        subprocess.run(["git", "clone", "-q", repo, str(clone)], check=True)
         store = (Path(tmp) / "store").as_uri()
         for commit, (path, line, qualname), others in picked:
             parent = str(commit.parents[0].id)
@@ -158,36 +189,34 @@ def main() -> None:
             answerer = evaluate(
                 pygit2.Repository(str(clone)), IndexVersion.current(open_store(store))
             )
-            new = context_pkg.build(answerer, f"{path}:{line}", args.budget)
-            old = previous.build(answerer, qualname.rsplit(".", 1)[-1], args.budget)
-            packages = {
-                "freshindex": ({i["path"] for i in new["items"]}, new["usedTokens"]),
-                "previous": ({i["path"] for i in old["items"]}, old["usedTokens"]),
-                "aider-style": aider_style(answerer, path, args.budget),
-            }
             row = []
-            for name, (paths, tokens) in packages.items():
-                recall = len(paths & others) / len(others)
-                results[name].append((recall, tokens))
-                row.append(f"{name} {recall:.2f}")
+            for budget in budgets:
+                new = context_pkg.build(answerer, f"{path}:{line}", budget)
+                packages = {
+                    "freshindex": ({i["path"] for i in new["items"]}, new["usedTokens"]),
+                    "aider": aider(clone, path, budget),
+                    "aider-style": aider_style(answerer, path, budget),
+                }
+                for name, (paths, tokens) in packages.items():
+                    recall = len(paths & others) / len(others)
+                    results[(budget, name)].append((recall, tokens))
+                    row.append(f"{name}@{budget} {recall:.2f}")
             print(
                 f"{str(commit.id)[:10]} {qualname} ({len(others)} co-changed): " + ", ".join(row),
                 file=sys.stderr,
             )
-    print(
-        f"\n{len(picked)} commits of {args.repo} that changed a Python function and other source "
-        f"files; budget {args.budget} tokens (4-bytes estimate)\n"
-    )
-    print(
-        "| package | mean recall of co-changed files | commits with any found | mean tokens used |"
-    )
-    print("|---|---|---|---|")
-    for name, rows in results.items():
-        recalls = [r for r, _t in rows]
-        any_found = sum(1 for r in recalls if r > 0)
-        tokens = statistics.mean(t for _r, t in rows) if rows else 0
-        mean = statistics.mean(recalls) if recalls else 0
-        print(f"| {name} | {mean:.2f} | {any_found}/{len(rows)} | {tokens:.0f} |")
+    label = Path(repo).name if Path(repo).name != "repo" else Path(repo).parent.name
+    for budget in budgets:
+        for name in names:
+            rows = results[(budget, name)]
+            recalls = [r for r, _t in rows]
+            any_found = sum(1 for r in recalls if r > 0)
+            tokens = statistics.mean(t for _r, t in rows) if rows else 0
+            mean = statistics.mean(recalls) if recalls else 0
+            print(
+                f"| {label} | {len(rows)} | {budget} | {name} | {mean:.2f} | "
+                f"{any_found}/{len(rows)} | {tokens:.0f} |"
+            )
 
 
 if __name__ == "__main__":
