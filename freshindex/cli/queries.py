@@ -105,6 +105,16 @@ def _human_refs(doc: dict) -> None:
         print(f"-- external ({len(doc['external'])}): resolved outside the repository")
         for r in doc["external"]:
             print(line(r))
+    unfollowed = doc.get("unfollowedCalls", 0)
+    print(
+        f"-- {doc.get('boundCount', len(doc['bound']))} bound, "
+        f"{doc.get('candidateCount', len(doc['candidates']))} candidates; "
+        f"{unfollowed} call(s) of the name the binder could not follow"
+    )
+    if not doc["bound"] and unfollowed:
+        print(
+            "-- no bound reference, but calls it could not follow name it: not a proof of no callers"
+        )
 
 
 def cmd_defs(ctx: Context) -> int:

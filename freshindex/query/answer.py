@@ -497,4 +497,13 @@ def query_doc(
     # a partial or stale list is never presented as complete: "no callers" is
     # a claim only an exact or overlay answer can make
     doc["complete"] = doc["freshness"] in ("exact", "overlay")
+    if kind == "refs":
+        # calls of the name the binder could not follow (an unknown receiver,
+        # dynamic dispatch): with none bound, the empty list proves nothing
+        unfollowed = sum(1 for r in doc["candidates"] if r["kind"] == "call")
+        doc["boundCount"] = len(doc["bound"])
+        doc["candidateCount"] = len(doc["candidates"])
+        doc["unfollowedCalls"] = unfollowed
+        if not doc["bound"] and unfollowed:
+            doc["complete"] = False
     return doc

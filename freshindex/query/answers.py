@@ -97,6 +97,13 @@ class References(Envelope):
     candidates: list[Reference]
     external: list[Reference]
     complete: bool
+    boundCount: int = 0
+    candidateCount: int = 0
+    unfollowedCalls: int = Field(
+        default=0,
+        description="calls of the name the binder could not follow (unknown receivers, "
+        "dynamic dispatch): with no bound reference, the answer is not complete",
+    )
 
 
 class ContextPackage(Envelope):

@@ -109,6 +109,11 @@ class References(Answer):
     boundCount: int
     candidateCount: int
     externalCount: int
+    unfollowedCalls: int = Field(
+        default=0,
+        description="calls of the name the binder could not follow; with boundCount 0 the "
+        "answer is not complete",
+    )
 
 
 class Status(BaseModel):
@@ -297,6 +302,7 @@ def find_references(
         boundCount=len(doc["bound"]),
         candidateCount=len(doc["candidates"]),
         externalCount=len(doc["external"]),
+        unfollowedCalls=doc.get("unfollowedCalls", 0),
     )
 
 

@@ -20,6 +20,7 @@ from tests.repos import build_template, copy_built, make_repo
 
 FILES: dict[str, str | bytes] = {
     "app/__init__.py": "",
+    "app/jobs.py": "class Job:\n    def run_job(self):\n        pass\n\n\ndef go(j):\n    j.run_job()\n",
     "app/models/__init__.py": "from .base import Model, helper\nfrom .mixins import *\n",
     "app/models/base.py": (
         "class Model:\n"
@@ -494,3 +495,18 @@ def test_an_unknown_target_is_an_error_with_the_nearest_names(
         assert code == 2 and out == ""
         assert err.startswith("freshindex: error: no definition named") and near in err, err
         assert len(err.strip().splitlines()) == 1
+
+
+def test_an_empty_bound_list_with_unfollowed_calls_is_not_complete(
+    built: tuple[Path, str, Any],
+) -> None:
+    """`j.run_job()` on an untyped parameter: the binder cannot follow it, so
+    "no bound reference" is not "no callers"."""
+    _repo, _store, q = built
+    doc = q("Job.run_job")
+    assert doc["bound"] == []
+    assert (doc["boundCount"], doc["candidateCount"], doc["unfollowedCalls"]) == (0, 1, 1)
+    assert doc["complete"] is False
+    assert doc["freshness"] == "exact"
+    bound = q("Other.save")
+    assert bound["boundCount"] == 1 and bound["complete"] is True
