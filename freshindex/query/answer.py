@@ -172,12 +172,27 @@ class Answerer:
             rows = [s for s in self.overlay.symbols if s["path"] == path]
         elif self.freshness in (Freshness.EXACT, Freshness.OVERLAY):
             rows = self.version.symbols_of(path)
-        else:
-            return None  # the index's lines may not be the worktree's
+        else:  # the index's lines may not be the worktree's: the file parsed now
+            rows = self._parsed_now(path)
         holding = [r for r in rows if r["start_line"] <= line <= r["end_line"]]
         if not holding:
             return None
         return min(holding, key=lambda r: r["end_line"] - r["start_line"])
+
+    def _parsed_now(self, path: str) -> list[dict[str, Any]]:
+        """A file's definitions as the worktree holds it now (a partial or
+        stale answer's own reading of one file); [] when it cannot be read."""
+        data = _worktree_bytes(self.repo, self.config, path)
+        if data is None:
+            return []
+        language, reason = classify(path, 0o100644, len(data), data[:SNIFF_BYTES], self.config)
+        if reason is not None or language is None:
+            return []
+        try:
+            rows = extract(path, language, data, None, self.config.max_parse_work_factor)
+        except ParseBudgetExceeded:
+            return []
+        return [dict(zip(SYMBOLS.names, r, strict=True)) for r in rows.symbols]
 
     def dump(self, table: str, ids: bool = True) -> list[dict[str, Any]]:
         """Every row of a table as the answer sees it, in canonical order.

@@ -61,7 +61,12 @@ def definitions(
         here = answerer.symbol_at(path, at[1])
         if here is None:
             raise BadInput(f"no definition at {target} in the worktree as it is now")
-        origin = "overlay" if answerer.overlay and path in answerer.overlay.shadowed else "index"
+        if answerer.freshness not in (Freshness.EXACT, Freshness.OVERLAY):
+            origin = "source"  # read from the file now: a partial answer's own reading
+        elif answerer.overlay and path in answerer.overlay.shadowed:
+            origin = "overlay"
+        else:
+            origin = "index"
         return [lookup.symbol_result(here, origin)]
     found = answerer.defs(target)
     bare, qualified = lookup.split_name(target)

@@ -126,6 +126,13 @@ def test_over_budget_is_partial_and_never_claims_no_callers(
     assert len([r for r in d["results"] if r["path"].startswith("more/")]) == 8
     code, _ = cli(capsys, indexed, "refs", "persist", "--require-fresh")
     assert code == 3
+    # a path:line target is read from the file now: a partial package, not a refusal
+    code, pkg = cli(capsys, indexed, "context", "app/models.py:9", "--budget", "2000")
+    assert code == 0 and pkg["freshness"] == "partial"
+    assert pkg["targets"][0]["name"] == "persist"
+    target = pkg["items"][0]
+    assert (target["tier"], target["origin"]) == ("target", "source")
+    assert target["text"].startswith("def persist")
 
 
 def test_lockfile_change_forces_partial(indexed: Path, capsys: pytest.CaptureFixture[str]) -> None:
