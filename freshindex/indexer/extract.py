@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
-from freshindex.indexer import bind_go, bind_python, flow_js
+from freshindex.indexer import bind_c, bind_go, bind_python, flow_js
 from freshindex.indexer.languages import ts_language, ts_query
 from freshindex.indexer.schema import Binding, EdgeKind
 from freshindex.indexer.summary import summarize
@@ -436,6 +436,14 @@ def _query_edges(
             elif target in top_level and _bare_name(name_node):
                 resolved, qualname = path, target
                 binding, via = Binding.BOUND, "defined in this file"
+            elif (
+                language in bind_c.LANGUAGES
+                and kind == EdgeKind.CALL
+                and name_node.type == "identifier"
+                and _bare_name(name_node)
+            ):  # the linker follows this file's includes (indexer/bind_c.py)
+                resolved, qualname = path, target
+                binding, via = Binding.BOUND, bind_c.INCLUDE_VIA
             elif (
                 language == "java"
                 and target[:1].isupper()

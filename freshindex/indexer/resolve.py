@@ -95,7 +95,7 @@ class PathIndex:
         file first, then any file whose path ends with the spec (an include
         path or a load path we do not know)."""
         if spec.startswith("<"):
-            return None  # a system header
+            return self._include_root(spec.strip("<> "), from_path)
         base = posixpath.dirname(from_path)
         for ext in exts:
             near = posixpath.normpath(posixpath.join(base, spec + ext))
@@ -106,6 +106,22 @@ class PathIndex:
             if found:
                 return found
         return None
+
+    def _include_root(self, spec: str, from_path: str) -> str | None:
+        """`#include <linux/slab.h>`: a file under an include root of the
+        tree (`include/linux/slab.h`, `arch/x86/include/linux/slab.h`, a
+        top-level `linux/slab.h`); the root nearest the includer wins, then the
+        shortest path. No such file: a system header, left unresolved."""
+        if not spec or spec.startswith("/") or ".." in spec.split("/"):
+            return None
+        found = [
+            p
+            for p in self._by_suffix.get(spec, [])
+            if p == spec or p[: -len(spec)].endswith("include/")
+        ]
+        if not found:
+            return None
+        return max(found, key=lambda p: (len(posixpath.commonprefix([p, from_path])), -len(p)))
 
     def _php(self, from_path: str, module: str) -> str | None:
         """`use App\\Models\\User` by PSR-4-like suffix (App/Models/User.php, then

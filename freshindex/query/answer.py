@@ -109,7 +109,7 @@ class Answerer:
     def linker(self) -> Linker:
         """Links edges over this answer's view: overlay rows for a changed
         file, index rows for the rest (query/link.py)."""
-        return Linker(self._symbols_now, self._edges_now, self._files_in)
+        return Linker(self._symbols_now, self._edges_now, self._files_in, self._symbols_named)
 
     def rows_now(self, table: str, path: str) -> list[dict[str, Any]]:
         """A file's ``symbols``, ``edges`` or ``summaries`` rows as the answer
@@ -133,6 +133,18 @@ class Answerer:
                 if posixpath.dirname(str(d["path"])) == folder
             )
         return sorted(files)
+
+    def _symbols_named(self, name: str) -> list[dict[str, Any]]:
+        """Every definition of a name as the answer sees it (for C linkage)."""
+        shadowed = self.overlay.shadowed if self.overlay is not None else set()
+        rows = [
+            r
+            for r in self.version.lookup("symbols", "name", name).to_pylist()
+            if r["path"] not in shadowed
+        ]
+        if self.overlay is not None:
+            rows += [s for s in self.overlay.symbols if s["name"] == name]
+        return rows
 
     def _symbols_now(self, path: str) -> list[dict[str, Any]]:
         return self.rows_now("symbols", path)

@@ -16,6 +16,9 @@ overlay applied):
   values: walked step by step over the holders other files declare (what
   ``make`` returns, what a class's instances hold in ``client``), bounded in
   depth; a value that may be two things links to both;
+- a C or C++ call the file does not define (indexer/bind_c.py): the first
+  definition seen through the file's includes, transitively, bounded; else
+  the one definition with external linkage in the repository;
 - a Go file's package-level name not in the file: the other files of its
   folder, which is its package (indexer/bind_go.py); a predeclared name
   (``len``) that the package does not declare is ``external``;
@@ -37,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from freshindex.indexer import chains
+from freshindex.indexer import bind_c, chains
 from freshindex.indexer.bind_go import PREDECLARED_VIA
 
 Row = dict[str, Any]
@@ -72,12 +75,15 @@ class Linker:
         symbols_of: Callable[[str], list[Row]],
         edges_of: Callable[[str], list[Row]],
         files_in: Callable[[str], list[str]] | None = None,
+        named: Callable[[str], list[Row]] | None = None,
     ):
         """``files_in(folder)``: the files directly in a folder, for Go's
-        packages (None: names are looked up in the claimed file only)."""
+        packages (None: names are looked up in the claimed file only);
+        ``named(name)``: every definition of a name, for C's linkage."""
         self._symbols_of = symbols_of
         self._edges_of = edges_of
         self._files_in = files_in
+        self._named = named
         self._defs: dict[str, dict[str, Row]] = {}
         self._edges: dict[str, list[Row]] = {}
         self._packages: dict[str, list[str]] = {}
@@ -115,6 +121,8 @@ class Linker:
             return Link("bound", via, None, path)
         is_super = via.startswith("super()")
         found = None if chains.is_chain(qual) else self.find(path, qual, skip_self=is_super)
+        if found is None and via == bind_c.INCLUDE_VIA:
+            return self.through_includes(path, qual)
         if found is None and not is_super:
             reached = self.through_values(path, qual)
             if reached:
@@ -189,6 +197,50 @@ class Linker:
             if hit is not None:
                 return hit
         return None
+
+    # -- C and C++: the include graph -------------------------------------------
+
+    def through_includes(self, path: str, name: str) -> Link:
+        """The definition a C call sees: the first one through the calling
+        file's includes (breadth first: the nearest header), else the one
+        definition with external linkage in the repository."""
+        seen = {path}
+        frontier = [path]
+        for _depth in range(bind_c.MAX_INCLUDE_DEPTH):
+            following = []
+            for f in frontier:
+                hit = self.defs(f).get(name)
+                if hit is not None:
+                    how = "defined in this file" if f == path else f"visible through {f}"
+                    return Link("bound", f"{bind_c.INCLUDE_VIA}: {how}", hit, f)
+                for e in self.edges(f):
+                    target = e.get("resolved_path")
+                    if e["kind"] == "import" and target and target not in seen:
+                        if len(seen) >= bind_c.MAX_INCLUDED_FILES:
+                            break
+                        seen.add(target)
+                        following.append(target)
+            frontier = following
+            if not frontier:
+                break
+        linked = [
+            r
+            for r in (self._named(name) if self._named is not None else [])
+            if r["qualname"] == name
+            and r.get("exported")
+            and r["kind"] in ("function", "macro")
+            and r["language"] in bind_c.LANGUAGES
+        ]
+        files = {r["path"] for r in linked}
+        if len(files) == 1:
+            hit = min(linked, key=lambda r: (r["start_line"], r["start_col"]))
+            words = f"the one definition with external linkage, in {hit['path']}"
+            return Link("bound", f"{bind_c.INCLUDE_VIA}: {words}", hit, hit["path"])
+        if files:
+            return Link(
+                "candidate", f"{len(files)} definitions with external linkage: not provable"
+            )
+        return Link("candidate", f"{name} is not defined in the repository")
 
     # -- chains: values through holders ---------------------------------------
 
@@ -362,10 +414,14 @@ def table_linker(symbols: list[Row], edges: list[Row]) -> Linker:
     folders: dict[str, list[str]] = {}
     for p in by_path:
         folders.setdefault(posixpath.dirname(p), []).append(p)
+    by_name: dict[str, list[Row]] = {}
+    for s in symbols:
+        by_name.setdefault(s["name"], []).append(s)
     return Linker(
         lambda p: by_path.get(p, []),
         lambda p: edges_by_path.get(p, []),
         lambda folder: folders.get(folder, []),
+        lambda name: by_name.get(name, []),
     )
 
 

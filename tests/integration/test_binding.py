@@ -13,7 +13,9 @@ from typing import Any
 
 import pytest
 
+from freshindex.indexer.extract import extract
 from freshindex.indexer.resolve import PathIndex
+from freshindex.indexer.schema import EDGES, SYMBOLS
 from freshindex.query.link import table_linker
 from tests.linked import rows_of
 from tests.repos import build_template, copy_built, make_repo
@@ -510,3 +512,60 @@ def test_an_empty_bound_list_with_unfollowed_calls_is_not_complete(
     assert doc["freshness"] == "exact"
     bound = q("Other.save")
     assert bound["boundCount"] == 1 and bound["complete"] is True
+
+
+C_FILES: dict[str, str | bytes] = {
+    "include/linux/slab.h": "#include <linux/gfp.h>\n"
+    "static inline void *kmalloc(int size, int flags) { return __kmalloc(size, flags); }\n"
+    "void *__kmalloc(int size, int flags);\n"
+    "#define kmalloc_track(s, f) kmalloc(s, f)\n",
+    "include/linux/gfp.h": "#define GFP_KERNEL 1\n",
+    "mm/slub.c": "#include <linux/slab.h>\n"
+    "void *__kmalloc(int size, int flags) { return 0; }\n"
+    "static int helper(void) { return 1; }\n"
+    'int use(void) { helper(); printf("x"); return kmalloc(1, GFP_KERNEL) != 0; }\n',
+    "drivers/a.c": '#include "a.h"\nint f(void) { kmalloc_track(1, 2); return (int)kmalloc(2, 3); }\n',
+    "drivers/a.h": "#include <linux/slab.h>\n",
+    "arch/x86/include/asm/io.h": "static inline int inb(int p) { return p; }\n",
+    "arch/arm/include/asm/io.h": "static inline int inb(int p) { return p + 1; }\n",
+    "arch/x86/kernel/b.c": "#include <asm/io.h>\nint g(void) { return inb(1); }\n",
+    "lib/twice1.c": "int twice(int x) { return 2 * x; }\n",
+    "lib/twice2.c": "int twice(int x) { return x + x; }\n",
+    "lib/use.c": "int h(void) { return twice(1); }\n",
+}
+
+
+def c_linked() -> dict[tuple[str, int, str], tuple[str, str | None]]:
+    paths = PathIndex(C_FILES)
+    symbols: list[dict[str, Any]] = []
+    edges: list[dict[str, Any]] = []
+    for path, text in C_FILES.items():
+        rows = extract(path, "c" if path.endswith(".c") else "cpp", str(text).encode(), paths)
+        symbols += [dict(zip(SYMBOLS.names, r, strict=True)) for r in rows.symbols]
+        edges += [dict(zip(EDGES.names, r, strict=True)) for r in rows.edges]
+    linker = table_linker(symbols, edges)
+    out = {}
+    for e in edges:
+        link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+        where = link.symbol["path"] if link.symbol else link.path
+        out[(e["path"], e["start_line"], e["target"])] = (link.binding, where)
+    return out
+
+
+def test_c_calls_bind_through_the_include_graph() -> None:
+    got = c_linked()
+    # angle includes resolve against include roots; the nearest root wins
+    assert got[("mm/slub.c", 1, "slab.h>")] == ("bound", "include/linux/slab.h")
+    assert got[("arch/x86/kernel/b.c", 1, "io.h>")] == ("bound", "arch/x86/include/asm/io.h")
+    # a static inline function in a header, seen through a quoted then an angle include
+    assert got[("mm/slub.c", 4, "kmalloc")] == ("bound", "include/linux/slab.h")
+    assert got[("drivers/a.c", 2, "kmalloc")] == ("bound", "include/linux/slab.h")
+    # a function-like macro is a definition
+    assert got[("drivers/a.c", 2, "kmalloc_track")] == ("bound", "include/linux/slab.h")
+    # declared in a header, defined once with external linkage: the linker's binding
+    assert got[("include/linux/slab.h", 2, "__kmalloc")] == ("bound", "mm/slub.c")
+    # static in its own file; nothing in the repository; two definitions
+    assert got[("mm/slub.c", 4, "helper")] == ("bound", "mm/slub.c")
+    assert got[("mm/slub.c", 4, "printf")] == ("candidate", None)
+    assert got[("lib/use.c", 1, "twice")] == ("candidate", None)
+    assert got[("arch/x86/kernel/b.c", 2, "inb")] == ("bound", "arch/x86/include/asm/io.h")
