@@ -504,6 +504,6 @@ class Walk:
         return out
 
 
-def _one_line(signature: str, width: int = 80) -> str:
+def _one_line(signature: str, width: int = 72) -> str:
     text = " ".join(signature.split())
     return text if len(text) <= width else text[: width - 3] + "..."

@@ -17,7 +17,7 @@ MAP_FILES = 60  # files ranked for the map tier (query/ranking.py)
 MAP_DEFINITIONS = 3  # signatures shown per map entry: ~35 tokens an entry
 # the map's share of the budget before the implementation tier; what the
 # later tiers leave goes to more map entries
-MAP_SHARE = 0.4
+MAP_SHARE = 0.5
 
 # tiers, in the order the budget is filled
 TARGET, CONTRACT, RISK, MAP, IMPLEMENTATION, CONFIG, HISTORY = range(7)

@@ -14,6 +14,10 @@ leave on one compact entry per file (query/expansion.py, query/packing.py):
   every ``HALF_LIFE`` commits) and by how small (a commit touching 40 files
   says little about any pair of them); read from the commit graph with
   pygit2, bounded to the last ``WALK`` commits;
+- **shared names**: files that name what a target's file defines, or
+  define what it names, counted by name (the signal a name-ranked map runs
+  on alone), each name weighed by how rare it is, so ``get`` says less
+  than ``build_overlay``; it catches what binding could not prove;
 - **tests**: a test file linked to a target's file ranks with a bonus.
 
 The graph is read once per version and process (a warm service ranks in
@@ -27,6 +31,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Iterable
 
+import pyarrow as pa
 import pyarrow.dataset as ds
 import pygit2
 from cachetools import LRUCache
@@ -39,8 +44,9 @@ LARGE_COMMIT = 40  # files: a commit touching more says little about a pair
 PAGERANK_ITERATIONS = 20
 DAMPING = 0.85
 NEIGHBOURHOOD = 4000  # files: the graph is walked this far from the targets
-# weights of the three signals, each normalised to 0..1 first
-W_GRAPH, W_HISTORY, W_TEST = 0.45, 0.45, 0.10
+# weights of the signals, each normalised to 0..1 first
+W_GRAPH, W_HISTORY, W_NAMES, W_TEST = 0.35, 0.35, 0.2, 0.10
+MAX_NAMES = 400  # names of a target's files looked up for the name signal
 
 _graphs: LRUCache[str, dict[str, dict[str, float]]] = LRUCache(maxsize=4)
 _history: LRUCache[tuple[str, str], dict[str, float]] = LRUCache(maxsize=256)
@@ -79,6 +85,13 @@ def rank(
         if top_h > 0:
             scores[path] += W_HISTORY * v / top_h
             why[path].append("co-changed")
+    names = shared_names(version, seeds)
+    top_n = max(names.values(), default=0.0)
+    for path, v in names.items():
+        if path not in seeds and top_n > 0:
+            scores[path] += W_NAMES * v / top_n
+            if not why[path]:
+                why[path].append("shared names")
     for path in list(scores):
         if is_test(path) and any(path in graph.get(s, {}) for s in seeds):
             scores[path] += W_TEST
@@ -97,10 +110,10 @@ def file_graph(version: IndexVersion) -> dict[str, dict[str, float]]:
         found = _graphs.get(key)
     if found is not None:
         return found
-    t = version.read(
+    t = version.select(
         "edges",
-        where=(ds.field("binding") == "bound") & ds.field("resolved_path").is_valid(),
-        columns=["path", "resolved_path"],
+        (ds.field("binding") == "bound") & ds.field("resolved_path").is_valid(),
+        ["path", "resolved_path"],
     )
     graph: dict[str, dict[str, float]] = defaultdict(dict)
     for a, b in zip(t["path"].to_pylist(), t["resolved_path"].to_pylist(), strict=True):
@@ -112,6 +125,32 @@ def file_graph(version: IndexVersion) -> dict[str, dict[str, float]]:
     with _lock:
         _graphs[key] = result
     return result
+
+
+def shared_names(version: IndexVersion, seeds: list[str]) -> dict[str, float]:
+    """Files that reference a name the seeds define, or define a name the
+    seeds reference; each name counts 1/(files it appears in)."""
+    wanted = pa.array(seeds, pa.string())
+    own = version.select("symbols", ds.field("path").isin(wanted), ["name"])
+    used = version.select("edges", ds.field("path").isin(wanted), ["target"])
+    defined = sorted({n for n in own["name"].to_pylist() if n and len(n) > 2})[:MAX_NAMES]
+    named = sorted({n for n in used["target"].to_pylist() if n and len(n) > 2})[:MAX_NAMES]
+    out: dict[str, float] = defaultdict(float)
+    for table, column, names in (("edges", "target", defined), ("symbols", "name", named)):
+        if not names:
+            continue
+        t = version.read(
+            table,
+            where=ds.field(column).isin(pa.array(names, pa.string())),
+            columns=["path", column],
+        )
+        by_name: dict[str, set[str]] = defaultdict(set)
+        for path, name in zip(t["path"].to_pylist(), t[column].to_pylist(), strict=True):
+            by_name[name].add(path)
+        for paths in by_name.values():
+            for path in paths:
+                out[path] += 1.0 / len(paths)
+    return dict(out)
 
 
 def _pagerank(graph: dict[str, dict[str, float]], seeds: list[str]) -> dict[str, float]:
