@@ -889,12 +889,11 @@ class _Binder(ValueFlow):
                 self.sites.append(Site(last, kind))
             return
         if bound.what == "var" and (segs or kind == "call"):
-            # a module-level name: what it holds (`CLIENT = Client()`)
-            if self.flow_sites(p, self.values(p.root, p.scope), names):
-                return
-            if segs:  # its type is not known
+            # a module-level name: what it holds (`CLIENT = Client()`); a
+            # call through one the rules cannot follow names no definition
+            if not self.flow_sites(p, self.values(p.root, p.scope), names):
                 self.sites.append(Site(last, kind))
-                return
+            return
         if bound.what == "module":
             self.module_chain(p, bound, names)
             return

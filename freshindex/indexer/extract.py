@@ -582,8 +582,15 @@ def _assign_containers(ordered: list[_Def]) -> None:
         stack.append(d)
 
 
+# definitions that hold no code of their own: a call in `a = make()` at the
+# top of a module runs in the module, not "in a"
+_NOT_CALLERS = frozenset({"constant", "variable", "field"})
+
+
 def _enclosing(ordered: list[_Def], offsets: list[int]) -> list[str]:
-    """Qualname of the innermost definition containing each (sorted) byte offset."""
+    """Qualname of the innermost definition containing each (sorted) byte
+    offset: functions, classes and the like; not constants."""
+    ordered = [d for d in ordered if d.kind not in _NOT_CALLERS]
     out: list[str] = []
     stack: list[_Def] = []
     i = 0
