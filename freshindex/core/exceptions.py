@@ -113,6 +113,29 @@ class CommitStateUnknown(CheckFailed):
 
 
 class NotFresh(FreshindexError):
-    """--require-fresh was given and the answer's freshness is partial or stale."""
+    """--require-fresh was given and the answer's freshness is partial or stale.
+    ``doc``: the answer that was not fresh enough (its envelope says why)."""
 
     exit_code = 3
+
+    def __init__(self, message: str, doc: dict | None = None):  # type: ignore[type-arg]
+        super().__init__(message)
+        self.doc = doc or {}
+
+
+# --- a service's updates -------------------------------------------------------
+
+
+class UpdatesOff(FreshindexError):
+    """An update was asked of a service started without ``--updates``."""
+
+
+class UpdateRefused(FreshindexError):
+    """An update ran and did not publish (a lock held, a failed validation);
+    ``summary`` is its record."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, summary: dict | None = None):  # type: ignore[type-arg]
+        super().__init__(message)
+        self.summary = summary or {}

@@ -17,7 +17,7 @@ from typing import Any
 import pygit2
 
 from freshindex.catalog.reader import IndexVersion
-from freshindex.core.exceptions import BadInput, WorktreeGone
+from freshindex.core.exceptions import BadInput, NotFresh, UpdateRefused, UpdatesOff, WorktreeGone
 from freshindex.ops.health import HealthChecker
 from freshindex.ops.metrics import Metrics
 from freshindex.query import context as context_pkg
@@ -157,7 +157,9 @@ class QueryService:
                 f"the repository at {self.repo_path} is gone (deleted or moved): {err}"
             ) from err
 
-    def answer(self, kind: str, params: dict[str, str]) -> tuple[int, dict[str, Any]]:
+    def answer(self, kind: str, params: dict[str, str]) -> dict[str, Any]:
+        """defs, refs or context from request parameters; NotFresh under
+        ``require_fresh`` when the answer is partial or stale."""
         answerer = self._evaluate()
         if answerer.overlay is not None:
             self.metrics.overlay_parse.observe(answerer.overlay_seconds)
@@ -177,13 +179,14 @@ class QueryService:
             self.metrics.fallbacks.labels(kind).inc()
         if params.get("require_fresh") in ("1", "true") and fresh not in ("exact", "overlay"):
             self.metrics.rejections.inc()
-            return 409, {"error": f"index freshness is {fresh}", **doc}
-        return 200, doc
+            raise NotFresh(f"index freshness is {fresh}", doc)
+        return doc
 
-    def update(self, rev: str) -> tuple[int, dict[str, Any]]:
-        """POST /update: run one update to ``rev`` and load what it published."""
+    def update(self, rev: str) -> dict[str, Any]:
+        """POST /update: run one update to ``rev`` and load what it published;
+        UpdatesOff, or UpdateRefused with the run's summary."""
         if self.updater is None:
-            return 403, {"error": "updates are off: start the service with `serve --updates`"}
+            raise UpdatesOff("updates are off: start the service with `serve --updates`")
         summary = self.updater.update(self._repo(), rev)
         outcome = str(summary.get("outcome"))
         self.metrics.updates.labels(outcome).inc()
@@ -191,8 +194,8 @@ class QueryService:
             self.reload()
         summary["loaded"] = self.version.manifest.versionId
         if outcome in ("published", "noop"):
-            return 200, summary
-        return 409, {"error": f"update {outcome}: {summary.get('reason')}", **summary}
+            return summary
+        raise UpdateRefused(f"update {outcome}: {summary.get('reason')}", summary)
 
     def status(self) -> dict[str, Any]:
         try:
@@ -249,13 +252,14 @@ class QueryService:
             "text": "\n".join(lines[start - 1 : last]),
         }
 
-    def healthz(self) -> tuple[int, dict[str, Any]]:
+    def healthz(self) -> dict[str, Any]:
+        """The health check's result: ``healthy`` and the ``problems``."""
         result = self.health.check(loaded_version=self.version.manifest.versionId)
         result["loaded"] = self.version.manifest.versionId
         if not Path(self.repo_path).is_dir():
             result["healthy"] = False
             result["problems"].append(f"the repository at {self.repo_path} is gone")
-        return (200 if result["healthy"] else 503), result
+        return result
 
     def scrape(self) -> bytes:
         self.metrics.refresh(self.store, self._repo())

@@ -37,7 +37,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from freshindex.core.exceptions import FreshindexError
+from freshindex.core.exceptions import FreshindexError, NotFresh, UpdateRefused, UpdatesOff
 from freshindex.query.answers import (
     ContextPackage,
     Definitions,
@@ -132,7 +132,10 @@ def create_app(service: QueryService, host: str = "127.0.0.1", token: str | None
         return _error(400, str(exc))
 
     def answer(kind: str, params: dict[str, str]) -> Response:
-        return _json(*service.answer(kind, params))
+        try:
+            return _json(200, service.answer(kind, params))
+        except NotFresh as err:  # the answer, with why it was refused
+            return _json(409, {"error": str(err), **err.doc})
 
     def params(**given: str | None) -> dict[str, str]:
         return {k: v for k, v in given.items() if v is not None}
@@ -208,7 +211,8 @@ def create_app(service: QueryService, host: str = "127.0.0.1", token: str | None
         responses={200: {"model": Health}, 503: {"model": Health, "description": "unhealthy"}},
     )
     def healthz() -> Response:
-        return _json(*service.healthz())
+        result = service.healthz()
+        return _json(200 if result["healthy"] else 503, result)
 
     @api.get(
         "/metrics",
@@ -234,7 +238,11 @@ def create_app(service: QueryService, host: str = "127.0.0.1", token: str | None
     )
     def update(rev: str = "HEAD") -> Response:
         try:
-            return _json(*service.update(rev))
+            return _json(200, service.update(rev))
+        except UpdatesOff as err:
+            return _error(403, str(err))
+        except UpdateRefused as err:
+            return _json(409, {"error": str(err), **err.summary})
         except FreshindexError as err:  # an update's bad input is the caller's
             return _error(400 if err.exit_code == 2 else 500, str(err))
         except Exception as err:  # an update that crashed: say so, keep serving

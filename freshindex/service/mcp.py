@@ -371,9 +371,7 @@ def request_update(
     service: QueryService,
     rev: Annotated[str, Field(min_length=1, max_length=MAX_NAME)] = "HEAD",
 ) -> UpdateResult:
-    code, doc = _answering(lambda: service.update(rev))
-    if code >= 400:
-        raise ToolError(str(doc.get("error", f"update failed ({code})")))
+    doc = _answering(lambda: service.update(rev))
     return UpdateResult(
         outcome=str(doc.get("outcome")),
         loaded=doc.get("loaded"),
