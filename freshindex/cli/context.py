@@ -49,7 +49,7 @@ class Context:
         """The answerer over the base for HEAD (query/bases.py): the current
         version (``current``, else read now) or a published version closer
         to HEAD. With --no-overlay, always the current version."""
-        from freshindex.query.answer import Bases, evaluate
+        from freshindex.query.evaluation import Bases, evaluate
 
         current = current or self.current()
         use_overlay = not getattr(self.args, "no_overlay", False)

@@ -159,6 +159,10 @@ def references(
     candidates: list[Result] = []
     external: list[Result] = []
     seen: set[tuple[str, int, int, str, str]] = set()
+    # calls of the name whose own file's rules could not say what they call
+    # (an unknown receiver, dynamic dispatch); not those that named a
+    # definition now gone (dangling: they were followed)
+    unfollowed = 0
 
     def link_row(r: Result) -> None:
         claim = r.get("binding") or "candidate"
@@ -178,12 +182,16 @@ def references(
             r["alsoTargets"] = [(o["path"], o["qualname"]) for o in link.others]
 
     def place(r: Result, quiet: bool = False) -> None:
+        nonlocal unfollowed
         # a name that may hold two values has a row for each at one place
         key = (r["path"], r["startLine"], r["startCol"], r["kind"], str(r["targetQualname"]))
         if key in seen:
             return
         seen.add(key)
+        claimed = r.get("binding")
         link_row(r)
+        if not quiet and r["kind"] == "call" and claimed == "candidate":
+            unfollowed += 1
         targets = r.pop("alsoTargets", [])
         if r["binding"] == "bound":
             owners = [
@@ -237,6 +245,7 @@ def references(
         "candidates": candidates,
         "external": external,
         "results": [*all_bound, *candidates, *external],
+        "unfollowedCalls": unfollowed,
     }
 
 

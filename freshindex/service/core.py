@@ -21,7 +21,8 @@ from freshindex.core.exceptions import BadInput, NotFresh, UpdateRefused, Update
 from freshindex.ops.health import HealthChecker
 from freshindex.ops.metrics import Metrics
 from freshindex.query import context as context_pkg
-from freshindex.query.answer import Answerer, Bases, evaluate, overlays, query_doc
+from freshindex.query.answer import Answerer, query_doc
+from freshindex.query.evaluation import Bases, evaluate, overlays
 from freshindex.query.freshness import Envelope, Freshness, Relation
 from freshindex.query.watch import Watcher
 from freshindex.storage import Store

@@ -46,7 +46,7 @@ from freshindex.catalog.layout import (  # noqa: E402
 )
 from freshindex.catalog.manifest import Pointer, PublicationRecord  # noqa: E402
 from freshindex.catalog.reader import IndexVersion  # noqa: E402
-from freshindex.query.answer import Bases  # noqa: E402
+from freshindex.query.evaluation import Bases  # noqa: E402
 from freshindex.storage import open_store  # noqa: E402
 from tests.repos import GIT_ENV, commit_all, git  # noqa: E402
 

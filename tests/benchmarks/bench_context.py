@@ -47,7 +47,7 @@ from freshindex.catalog.reader import IndexVersion  # noqa: E402
 from freshindex.indexer.config import DEFAULT_REBUILD_PATTERNS, matches_any  # noqa: E402
 from freshindex.indexer.extract import extract  # noqa: E402
 from freshindex.query import context as context_pkg  # noqa: E402
-from freshindex.query.answer import evaluate  # noqa: E402
+from freshindex.query.evaluation import evaluate  # noqa: E402
 from freshindex.query.tokens import DEFAULT_COUNTER  # noqa: E402
 from freshindex.storage import open_store  # noqa: E402
 

@@ -47,7 +47,7 @@ import jedi  # noqa: E402
 from freshindex.catalog.reader import IndexVersion  # noqa: E402
 from freshindex.core.gitrepo import open_repo  # noqa: E402
 from freshindex.query import references  # noqa: E402
-from freshindex.query.answer import evaluate  # noqa: E402
+from freshindex.query.evaluation import evaluate  # noqa: E402
 from freshindex.storage import open_store  # noqa: E402
 from tests.benchmarks import scip  # noqa: E402
 

@@ -18,7 +18,7 @@ import pytest
 
 from freshindex.catalog.reader import IndexVersion
 from freshindex.query import context as context_pkg
-from freshindex.query.answer import evaluate
+from freshindex.query.evaluation import evaluate
 from freshindex.query.overlay import SUMMARISED
 from freshindex.storage import open_store
 from tests.repos import build_template, copy_built
