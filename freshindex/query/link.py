@@ -89,6 +89,9 @@ class Linker:
         self._packages: dict[str, list[str]] = {}
         self._held: dict[tuple[str, str], list[_Value]] = {}
         self._mros: dict[tuple[str, str], list[Row]] = {}
+        self._includes: dict[str, list[str]] = {}  # a C file's include closure, nearest first
+        self._by_name: dict[str, list[Row]] = {}
+        self._c_links: dict[tuple[str, str], Link] = {}
         self._trail: dict[tuple[str, str], str] = {}  # a holder's first value, in words
         self._walked: list[str] = []  # the holders the last chain went through
 
@@ -204,28 +207,54 @@ class Linker:
         """The definition a C call sees: the first one through the calling
         file's includes (breadth first: the nearest header), else the one
         definition with external linkage in the repository."""
+        key = (path, name)
+        found = self._c_links.get(key)
+        if found is None:
+            found = self._c_links[key] = self._through_includes(path, name)
+        return found
+
+    def include_closure(self, path: str) -> list[str]:
+        """The file and every file it includes, transitively, nearest first
+        (bounded: MAX_INCLUDE_DEPTH levels, MAX_INCLUDED_FILES files)."""
+        found = self._includes.get(path)
+        if found is not None:
+            return found
+        order = [path]
         seen = {path}
         frontier = [path]
         for _depth in range(bind_c.MAX_INCLUDE_DEPTH):
             following = []
             for f in frontier:
-                hit = self.defs(f).get(name)
-                if hit is not None:
-                    how = "defined in this file" if f == path else f"visible through {f}"
-                    return Link("bound", f"{bind_c.INCLUDE_VIA}: {how}", hit, f)
                 for e in self.edges(f):
                     target = e.get("resolved_path")
-                    if e["kind"] == "import" and target and target not in seen:
-                        if len(seen) >= bind_c.MAX_INCLUDED_FILES:
-                            break
-                        seen.add(target)
-                        following.append(target)
+                    if e["kind"] != "import" or not target or target in seen:
+                        continue
+                    if len(seen) >= bind_c.MAX_INCLUDED_FILES:
+                        break
+                    seen.add(target)
+                    order.append(target)
+                    following.append(target)
             frontier = following
             if not frontier:
                 break
+        self._includes[path] = order
+        return order
+
+    def named(self, name: str) -> list[Row]:
+        found = self._by_name.get(name)
+        if found is None:
+            found = self._by_name[name] = self._named(name) if self._named is not None else []
+        return found
+
+    def _through_includes(self, path: str, name: str) -> Link:
+        for f in self.include_closure(path):
+            hit = self.defs(f).get(name)
+            if hit is not None:
+                how = "defined in this file" if f == path else f"visible through {f}"
+                return Link("bound", f"{bind_c.INCLUDE_VIA}: {how}", hit, f)
         linked = [
             r
-            for r in (self._named(name) if self._named is not None else [])
+            for r in self.named(name)
             if r["qualname"] == name
             and r.get("exported")
             and r["kind"] in ("function", "macro")
