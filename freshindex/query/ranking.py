@@ -115,12 +115,20 @@ def file_graph(version: IndexVersion) -> dict[str, dict[str, float]]:
         (ds.field("binding") == "bound") & ds.field("resolved_path").is_valid(),
         ["path", "resolved_path"],
     )
+    # one row per linked pair of files, counted in Arrow: millions of edges
+    # are a few hundred thousand pairs
+    pairs = t.group_by(["path", "resolved_path"]).aggregate([([], "count_all")])
     graph: dict[str, dict[str, float]] = defaultdict(dict)
-    for a, b in zip(t["path"].to_pylist(), t["resolved_path"].to_pylist(), strict=True):
+    for a, b, n in zip(
+        pairs["path"].to_pylist(),
+        pairs["resolved_path"].to_pylist(),
+        pairs["count_all"].to_pylist(),
+        strict=True,
+    ):
         if a == b or a is None or b is None:
             continue
-        graph[a][b] = graph[a].get(b, 0.0) + 1.0
-        graph[b][a] = graph[b].get(a, 0.0) + 1.0
+        graph[a][b] = graph[a].get(b, 0.0) + n
+        graph[b][a] = graph[b].get(a, 0.0) + n
     result = dict(graph)
     with _lock:
         _graphs[key] = result
