@@ -220,6 +220,7 @@ class _Binder(ValueFlow):
         # call through an instance passes the first one
         self.functions: dict[str, tuple[_Scope, list[str], bool]] = {}
         self.memo: dict[tuple[int, str], list[Value]] = {}
+        self.callables: set[str] = set()
 
     def text(self, node: ts.Node) -> str:
         return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
@@ -236,6 +237,10 @@ class _Binder(ValueFlow):
         while todo:
             node, scope = todo.pop()
             self.visit(node, scope, todo)
+        # the names a call must use to reach a function of this file (or a
+        # builtin that calls what it is given): most calls are of neither
+        self.callables = {q.rsplit(".", 1)[-1] for q in self.functions} | set(CALLING_BUILTINS)
+        self.callables |= {q.split(".")[-2] for q in self.functions if q.endswith(".__init__")}
         for call, scope in self.calls:
             self.arguments(call, scope)
         for p in self.pending:
@@ -257,7 +262,7 @@ class _Binder(ValueFlow):
                         path=v.path,
                         qualname=v.chain,
                         binding=BOUND,
-                        via=flow.how,
+                        via=self.describe(flow),
                         name=holder,
                         holder=holder,
                     )
@@ -352,7 +357,7 @@ class _Binder(ValueFlow):
             self.targets(left, scope, todo)
             if left is not None and left.type == "identifier" and right is not None:
                 name = self.text(left)
-                scope.flow(name, Flow(right, scope, self.how(name, right), step="iter"))
+                scope.flow(name, Flow(right, scope, name, step="iter"))
             rest = [c for c in node.named_children if c != left]
             self.push(todo, rest, scope)
         elif t == "as_pattern":  # `with x as y`, `except E as e`
@@ -370,7 +375,7 @@ class _Binder(ValueFlow):
                 name = self.text(name_node)
                 inside = node.parent.type if node.parent is not None else ""
                 step = "enter" if inside == "with_item" else "instance"
-                scope.flow(name, Flow(value, scope, self.how(name, value), step=step))
+                scope.flow(name, Flow(value, scope, name, step=step))
         elif t == "named_expression":
             target = node.child_by_field_name("name")
             self.targets(target, scope, todo)
@@ -379,7 +384,7 @@ class _Binder(ValueFlow):
                 todo.append((value, scope))
                 if target is not None and target.type == "identifier":
                     name = self.text(target)
-                    scope.flow(name, Flow(value, scope, self.how(name, value)))
+                    scope.flow(name, Flow(value, scope, name))
         elif t == "return_statement":
             value = node.named_children[0] if node.named_children else None
             function = _function_of(scope)
@@ -388,7 +393,11 @@ class _Binder(ValueFlow):
                 if function is not None:
                     holder = chains.holder_of_return(function.qualname)
                     self.holders.append(
-                        (holder, Flow(value, scope, f"return of {function.qualname}"), value)
+                        (
+                            holder,
+                            Flow(value, scope, f"return of {function.qualname}", verbatim=True),
+                            value,
+                        )
                     )
         else:
             self.push(todo, node.named_children, scope)
@@ -443,7 +452,7 @@ class _Binder(ValueFlow):
                 )
                 default = p.child_by_field_name("value")
                 if default is not None:  # def f(cb=handler)
-                    inner.flow(name, Flow(default, outer, self.how(name, default, "default")))
+                    inner.flow(name, Flow(default, outer, name, words="default"))
             for part in ("type", "value"):
                 c = p.child_by_field_name(part)
                 if c is not None:
@@ -484,17 +493,19 @@ class _Binder(ValueFlow):
             returned = _class_expr(ret, self.text)
             if returned is not None and self.text(returned) == "Self" and inner.cls is not None:
                 value = Value(self.path, inner.cls + chains.CALL, f"{qual} returns Self")
-                flow = Flow(None, None, value.how, value=value, declared=True)
+                flow = Flow(None, None, value.how, value=value, declared=True, verbatim=True)
                 self.holders.append((chains.holder_of_return(qual), flow, returned))
             elif returned is not None:
                 how = f"{qual} returns {self.text(returned)}"
-                flow = Flow(returned, scope, how, step="instance", declared=True)
+                flow = Flow(returned, scope, how, step="instance", declared=True, verbatim=True)
                 self.holders.append((chains.holder_of_return(qual), flow, returned))
         if inner.cls is not None and any(d in PROPERTIES for d in decorators):
             # reading the attribute runs the getter
             value = Value(self.path, chains.holder_of_return(qual), f"property {qual}")
             name_node = node.child_by_field_name("name") or node
-            self.holders.append((qual, Flow(None, None, value.how, value=value), name_node))
+            self.holders.append(
+                (qual, Flow(None, None, value.how, value=value, verbatim=True), name_node)
+            )
         body = node.child_by_field_name("body")
         if body is not None:
             todo.append((body, inner))
@@ -547,7 +558,7 @@ class _Binder(ValueFlow):
         t = target.type
         if t == "identifier":
             name = self.text(target)
-            flow = Flow(value, scope, self.how(name, value), step=step, declared=declared)
+            flow = Flow(value, scope, name, step=step, declared=declared)
             scope.flow(name, flow)
             owner = scope.owner_of(name)
             if owner.kind == "module":  # other files read it: `from m import CLIENT`
@@ -572,8 +583,8 @@ class _Binder(ValueFlow):
             ):
                 return
             name = self.text(attr)
-            how = self.how(f"self.{name}", value, f"in {method.qualname}")
-            flow = Flow(value, scope, how, step, declared=declared)
+            words = f"in {method.qualname}"
+            flow = Flow(value, scope, f"self.{name}", step, declared=declared, words=words)
             self.holders.append((f"{method.cls}.{name}", flow, attr))
         elif t == "subscript":  # d["k"] = f
             base, key = target.child_by_field_name("value"), target.child_by_field_name("subscript")
@@ -584,7 +595,7 @@ class _Binder(ValueFlow):
             _bound, where = self.lookup(scope, name)
             if wanted is None or where is None:
                 return
-            flow = Flow(value, scope, self.how(f"{name}[{self.text(key)}]", value), step)
+            flow = Flow(value, scope, f"{name}[{self.text(key)}]", step)
             where.items.setdefault(name, {}).setdefault(wanted, []).append(flow)
         elif t in ("pattern_list", "tuple_pattern", "list_pattern", "tuple", "list") and not step:
             # a, b = f, g: pairwise, when both sides are literal; around a
@@ -612,6 +623,9 @@ class _Binder(ValueFlow):
         parameters; ``map(f, xs)`` calls ``f``."""
         fn, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
         if fn is None or args is None or args.type != "argument_list":
+            return
+        last = fn.child_by_field_name("attribute") if fn.type == "attribute" else fn
+        if last is None or self.text(last) not in self.callables:
             return
         target = None
         if fn.type == "identifier":
@@ -655,16 +669,12 @@ class _Binder(ValueFlow):
                     continue
                 name = self.text(key)
                 if name in inner.names:
-                    inner.flows.setdefault(name, []).append(
-                        Flow(value, scope, self.how(name, value))
-                    )
+                    inner.flows.setdefault(name, []).append(Flow(value, scope, name))
             elif a.type != "comment":
                 if position < len(params):
                     name = params[position]
                     words = f"argument at line {a.start_point[0] + 1}"
-                    inner.flows.setdefault(name, []).append(
-                        Flow(a, scope, self.how(name, a, words))
-                    )
+                    inner.flows.setdefault(name, []).append(Flow(a, scope, name, words=words))
                 position += 1
 
     def klass(self, node: ts.Node, scope: _Scope, todo: list[tuple[ts.Node, _Scope]]) -> None:

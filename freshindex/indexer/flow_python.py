@@ -27,8 +27,7 @@ has at most ``chains.MAX_STEPS`` steps.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import tree_sitter as ts
 
@@ -44,8 +43,7 @@ CALLING_BUILTINS = frozenset({"map", "filter"})
 PROPERTIES = ("property", "cached_property", "functools.cached_property")
 
 
-@dataclass(frozen=True)
-class Value:
+class Value(NamedTuple):
     """A chain rooted in a file, and how the name came to hold it."""
 
     path: str
@@ -53,21 +51,26 @@ class Value:
     how: str
 
 
-@dataclass(frozen=True)
-class Flow:
+class Flow(NamedTuple):
     """One place a value flows into a name: an expression read in a scope,
     then a step (``enter``: what ``with`` binds; ``instance``: an annotation
     or ``except`` class, whose value is an instance; ``iter``: an element of
-    a literal sequence), or a value known outright."""
+    a literal sequence), or a value known outright.
+
+    How it reads in words (a row's ``via``) is made only when a row needs
+    it (``ValueFlow.describe``): most flows never reach a row, and making
+    every sentence eagerly cost a tenth of extraction."""
 
     node: ts.Node | None
     scope: _Scope | None
-    how: str
+    label: str  # the name it flows into (`x`, `self.client`), or the whole sentence
     step: str = ""
     value: Value | None = None
     # from an annotation: where a name or holder has one, its other values
     # are not followed, as a type checker reads it (`self.t: Base = make()`)
     declared: bool = False
+    words: str = ""  # where, when not the line: "default", "in Service.__init__"
+    verbatim: bool = False  # ``label`` is the whole sentence
 
 
 class ValueFlow:
@@ -81,6 +84,11 @@ class ValueFlow:
     lookup: Callable[[_Scope, str], tuple[_Name | None, _Scope | None]]
     symbol_of: Callable[[ts.Node, _Scope], tuple[str, str, str] | None]
     method_scope: Callable[[_Scope], _Scope | None]
+
+    def describe(self, flow: Flow) -> str:
+        if flow.verbatim or flow.node is None:
+            return flow.label
+        return self.how(flow.label, flow.node, flow.words)
 
     def how(self, name: str, node: ts.Node, words: str = "") -> str:
         snippet = " ".join(self.text(node).split())
@@ -179,7 +187,7 @@ class ValueFlow:
         for group in ([f for f in flows if f.declared], [f for f in flows if not f.declared]):
             for flow in group:
                 out.extend(
-                    Value(v.path, v.chain, v.how or flow.how)
+                    Value(v.path, v.chain, v.how or self.describe(flow))
                     for v in self.flow_values(flow, depth + 1)
                 )
             if out:
