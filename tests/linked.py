@@ -3,12 +3,13 @@ them, with no build: the binder and linker tests read these."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from freshindex.indexer.extract import extract
 from freshindex.indexer.resolve import PathIndex
 from freshindex.indexer.schema import EDGES, SYMBOLS
-from freshindex.query.link import table_linker
+from freshindex.query.link import Linker, table_linker
 
 Row = dict[str, Any]
 
@@ -25,24 +26,31 @@ def rows_of(files: dict[str, str | bytes], language: str = "python") -> tuple[li
     return symbols, edges
 
 
+def bound_calls(
+    files: dict[str, str | bytes], language: str = "python"
+) -> Iterator[tuple[Row, list[Row], Linker]]:
+    """Each call edge linked as bound, with every definition it may reach."""
+    symbols, edges = rows_of(files, language)
+    linker = table_linker(symbols, edges)
+    for e in edges:
+        if e["kind"] != "call":
+            continue
+        link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+        if link.binding == "bound" and link.symbol is not None:
+            yield e, [link.symbol, *link.others], linker
+
+
 def call_graph(
     files: dict[str, str | bytes], main: str = "m.py", language: str = "python"
 ) -> set[str]:
     """Every bound call edge, as ``caller -> callee``: qualnames, prefixed
     with ``path::`` outside ``main``; ``<module>`` for module-level code."""
-    symbols, edges = rows_of(files, language)
-    linker = table_linker(symbols, edges)
     out = set()
-    for e in edges:
-        if e["kind"] != "call":
-            continue
-        link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
-        if link.binding != "bound" or link.symbol is None:
-            continue
+    for e, reached, _linker in bound_calls(files, language):
         caller = e["source"] or "<module>"
         if e["path"] != main:
             caller = f"{e['path']}::{caller}"
-        for row in (link.symbol, *link.others):
+        for row in reached:
             callee = row["qualname"] if row["path"] == main else f"{row['path']}::{row['qualname']}"
             out.add(f"{caller} -> {callee}")
     return out

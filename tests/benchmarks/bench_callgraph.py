@@ -31,8 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from freshindex.query.link import table_linker  # noqa: E402
-from tests.linked import rows_of  # noqa: E402
+from tests.linked import bound_calls  # noqa: E402
 
 Edge = tuple[str, str]
 
@@ -45,17 +44,10 @@ def module(path: str) -> str:
 
 
 def ours(files: dict[str, str | bytes], constructors: bool) -> set[Edge]:
-    symbols, edges = rows_of(files)
-    linker = table_linker(symbols, edges)
     out = set()
-    for e in edges:
-        if e["kind"] != "call":
-            continue
-        link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
-        if link.binding != "bound" or link.symbol is None:
-            continue
+    for e, reached, linker in bound_calls(files):
         caller = module(e["path"]) + (f".{e['source']}" if e["source"] else "")
-        for row in (link.symbol, *link.others):
+        for row in reached:
             if constructors and row["kind"] == "class":
                 init = linker.find(row["path"], f"{row['qualname']}.__init__")
                 if init is None:
