@@ -42,8 +42,8 @@ from freshindex.core.gitrepo import open_repo  # noqa: E402
 from freshindex.service import QueryService, serve  # noqa: E402
 from freshindex.storage import open_store  # noqa: E402
 from tests.benchmarks.bench_status import make  # noqa: E402
+from tests.benchmarks.report import timed_build  # noqa: E402
 
-BIN = Path(sys.executable).parent
 
 
 def timings(
@@ -71,13 +71,7 @@ def fmt(pair: tuple[float, float]) -> str:
 def measure(n: int, root: Path, repeat: int) -> list[tuple[str, str, str]]:
     repo = make(root, n)
     store = (root / f"store-{n}").as_uri()
-    t0 = time.perf_counter()
-    subprocess.run(
-        [str(BIN / "freshindex"), "--repo", str(repo), "--store", store, "build"],
-        check=True,
-        capture_output=True,
-    )
-    build_s = time.perf_counter() - t0
+    build_s = timed_build(repo, store)
     service = QueryService(open_repo(repo), open_store(store))
     # the same service with the worktree watcher serve and mcp start (query/watch.py)
     watched = QueryService(open_repo(repo), open_store(store), watch=True)

@@ -50,8 +50,8 @@ from freshindex.query import references  # noqa: E402
 from freshindex.query.evaluation import evaluate  # noqa: E402
 from freshindex.storage import open_store  # noqa: E402
 from tests.benchmarks import scip  # noqa: E402
+from tests.benchmarks.report import timed_build  # noqa: E402
 
-BIN = Path(sys.executable).parent
 DEFAULT_PACKAGES = ("rich", "click", "starlette", "jinja2", "httpx")
 Site = tuple[str, int, int]
 
@@ -172,13 +172,7 @@ def run(packages: list[str], n: int, seed: int, with_scip: bool) -> None:
         repo = make_repo(root, packages)
         files = sum(1 for _ in repo.rglob("*.py"))
         store = (root / "store").as_uri()
-        t0 = time.perf_counter()
-        subprocess.run(
-            [str(BIN / "freshindex"), "--repo", str(repo), "--store", store, "build"],
-            check=True,
-            capture_output=True,
-        )
-        build_s = time.perf_counter() - t0
+        build_s = timed_build(repo, store)
         peer = None
         scip_s = 0.0
         if with_scip:
