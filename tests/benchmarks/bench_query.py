@@ -45,7 +45,6 @@ from tests.benchmarks.bench_status import make  # noqa: E402
 from tests.benchmarks.report import timed_build  # noqa: E402
 
 
-
 def timings(
     fn: Callable[[], object], repeat: int, before: Callable[[int], object] | None = None
 ) -> tuple[float, float]:
