@@ -22,10 +22,94 @@ index is read, so an update still equals a full build.
 
 from __future__ import annotations
 
+import bisect
+import re
+from collections.abc import Callable, Iterator
+
+import tree_sitter as ts
+
 INCLUDE_VIA = "through the includes of this file"
+DECLARED_VIA = "a prototype in this file"
 
 # the include graph is followed this deep and this wide from a calling file
 MAX_INCLUDE_DEPTH = 12
 MAX_INCLUDED_FILES = 4000
+# a file that sees no definition itself is read as its first includers see it
+MAX_INCLUDERS = 8
 
 LANGUAGES = ("c", "cpp")
+
+# a name followed by `(` in a macro's body, not after `.`, `->` or `##`
+_CALL_IN_MACRO = re.compile(r"(?<![\w.>#])[ \t]*\b([A-Za-z_]\w*)\s*\(")
+# words before `(` that are not calls
+_NOT_CALLS = frozenset(
+    {
+        "if", "while", "for", "switch", "return", "sizeof", "typeof", "__typeof__",
+        "__typeof", "_Alignof", "alignof", "__alignof__", "_Generic", "defined", "do",
+        "__attribute__", "__attribute", "asm", "__asm__", "__asm", "_Static_assert",
+        "static_assert", "__builtin_expect", "decltype", "case", "else",
+    }
+)  # fmt: skip
+
+
+def invented_scope(name: ts.Node) -> bool:
+    """``A::f`` whose ``::`` the parser invented: the C++ grammar reads a C
+    macro between the type and the name (``void __init f(void)``,
+    ``long __must_check g(...)``) as a scope, with the ``::`` missing."""
+    colons = next((c for c in name.children if c.type == "::"), None)
+    return colons is not None and colons.is_missing
+
+
+def declared(declaration: ts.Node, name: ts.Node, text: Callable[[ts.Node], str]) -> ts.Node | None:
+    """The name a prototype declares for its includers, or None: a ``static``
+    prototype is a forward declaration of its own file's function, and
+    ``A::f`` or a constructor in a class body a C++ member, which its class
+    declares."""
+    parent = declaration.parent
+    if parent is not None and parent.type == "field_declaration_list":
+        return None
+    if in_body(declaration):  # a local prototype, or a macro the parser misread
+        return None
+    if any(
+        c.type == "storage_class_specifier" and text(c) == "static" for c in declaration.children
+    ):
+        return None
+    if name.type == "qualified_identifier":
+        return name.child_by_field_name("name") if invented_scope(name) else None
+    return name
+
+
+def macro_calls(
+    macro: ts.Node, text: Callable[[ts.Node], str]
+) -> Iterator[tuple[str, tuple[int, int], tuple[int, int]]]:
+    """The calls in a macro's body: tree-sitter leaves the body as text (it
+    means something only where the macro expands), so they are found by
+    their shape, ``name(``, leaving out keywords, member calls and the
+    macro's own parameters. Yields (name, start, end) as 0-based points."""
+    body = macro.child_by_field_name("value")
+    if body is None:
+        return
+    params = macro.child_by_field_name("parameters")
+    own = {text(c) for c in params.named_children} if params is not None else set()
+    source = text(body)
+    line, col = body.start_point
+    starts = [0] + [i + 1 for i, ch in enumerate(source) if ch == "\n"]
+    for m in _CALL_IN_MACRO.finditer(source):
+        name = m.group(1)
+        if name in _NOT_CALLS or name in own:
+            continue
+        at = m.start(1)
+        row = bisect.bisect_right(starts, at) - 1
+        first = col + at if row == 0 else at - starts[row]
+        # columns are bytes elsewhere; a macro body is ASCII in practice
+        yield name, (line + row, first), (line + row, first + len(name))
+
+
+def in_body(node: ts.Node) -> bool:
+    """Whether a node is inside a function's body."""
+    up = node.parent
+    while up is not None:
+        if up.type == "compound_statement":
+            return True
+        up = up.parent
+    return False

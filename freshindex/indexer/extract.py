@@ -189,6 +189,13 @@ def extract(
                     module = text(names[0])
                 alias = text(caps["alias"][0]) if "alias" in caps else ""
                 name_node = names[0] if names else nodes[0]
+                if kind == EdgeKind.DECLARE:
+                    declared = bind_c.declared(nodes[0], name_node, text)
+                    if declared is None:
+                        continue
+                    name_node = declared
+                elif nodes[0].type == "declaration" and not bind_c.in_body(nodes[0]):
+                    continue  # a call misread as a declaration is one only in a body
                 refs.setdefault((name_node.start_byte, kind), (name_node, kind, module, alias))
 
     ordered = sorted([*defs.values(), *scopes.values()], key=lambda d: (d.start, -d.end))
@@ -202,7 +209,9 @@ def extract(
             scope = d.name_node.parent
             if d.kind == "method" and scope is not None and scope.type == "qualified_identifier":
                 owner = scope.child_by_field_name("scope")
-                if owner is not None:  # void Repository::save(): a member of Repository
+                if bind_c.invented_scope(scope):  # void __init setup(void)
+                    d.kind = "function"
+                elif owner is not None:  # void Repository::save(): a member of Repository
                     cls = text(owner).replace("::", ".")
                     d.container = f"{d.container}.{cls}" if d.container else cls
 
@@ -267,6 +276,8 @@ def extract(
         rows.edges = _site_rows(path, language, data, sites, ordered)
     else:
         rows.edges = _query_edges(path, language, refs, ordered, top_level, text, resolve)
+        if language in bind_c.LANGUAGES:
+            rows.edges += _macro_calls(path, language, ordered, top_level, text)
         if language in _JS_FAMILY:
             rows.edges += _js_values(
                 path, language, tree.root_node, rows.edges, top_level, text, resolve
@@ -275,6 +286,46 @@ def extract(
 
 
 _JS_FAMILY = ("javascript", "typescript", "tsx")
+
+
+def _macro_calls(
+    path: str,
+    language: str,
+    ordered: list[_Def],
+    top_level: set[str],
+    text: Callable[[ts.Node], str],
+) -> list[tuple]:
+    """C and C++ calls in the bodies of this file's macros, called by the
+    macro and bound like a bare call (indexer/bind_c.py)."""
+    out = []
+    for d in ordered:
+        if d.kind not in ("macro", "constant") or d.node.type not in _MACROS:
+            continue
+        for name, start, end in bind_c.macro_calls(d.node, text):
+            here = name in top_level
+            out.append(
+                (
+                    path,
+                    d.qualname,
+                    name,
+                    "",
+                    str(EdgeKind.CALL),
+                    language,
+                    start[0] + 1,
+                    start[1],
+                    end[0] + 1,
+                    end[1],
+                    path,
+                    name,
+                    str(Binding.BOUND),
+                    "defined in this file" if here else bind_c.INCLUDE_VIA,
+                    None,
+                )
+            )
+    return out
+
+
+_MACROS = ("preproc_function_def", "preproc_def")
 
 
 def _js_values(
@@ -411,6 +462,9 @@ def _query_edges(
                 binding, via = Binding.BOUND, f"import of {module}"
             elif not _relative_spec(language, module):
                 binding, via = Binding.EXTERNAL, f"import of {module}, not in the repository"
+        elif kind == EdgeKind.DECLARE:  # read by the linker (indexer/bind_c.py)
+            resolved, qualname = path, target
+            binding, via = Binding.BOUND, bind_c.DECLARED_VIA
         elif go_scopes is not None:
             resolved, qualname, binding, via, module = _go_edge(
                 path, target, module, bind_go.claim(name_node, go_imports, go_scopes, text),

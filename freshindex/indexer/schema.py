@@ -60,6 +60,13 @@ class EdgeKind(enum.StrEnum):
     # not a reference: what a holder (``source``) may hold, as a chain the
     # linker follows (indexer/chains.py); no answer lists these rows
     VALUE = "value"
+    # not a reference: a C or C++ prototype, ``target`` declared in this file
+    # (indexer/bind_c.py); the linker reads it to bind calls that see it
+    DECLARE = "declare"
+
+
+# rows the linker reads that are not references: no answer lists them
+FACTS = frozenset({EdgeKind.VALUE, EdgeKind.DECLARE})
 
 
 class Binding(enum.StrEnum):

@@ -26,10 +26,11 @@ from typing import Any, TypeVar
 import pygit2
 
 from freshindex.catalog.reader import IndexVersion
+from freshindex.indexer import bind_c
 from freshindex.indexer.config import IndexConfig
 from freshindex.indexer.document import SNIFF_BYTES, classify
 from freshindex.indexer.extract import ParseBudgetExceeded, extract
-from freshindex.indexer.schema import EDGES, ID_COLUMNS, SORT_KEYS, SYMBOLS
+from freshindex.indexer.schema import EDGES, FACTS, ID_COLUMNS, SORT_KEYS, SYMBOLS
 from freshindex.query import lookup as query
 from freshindex.query import references
 from freshindex.query.freshness import Envelope, Freshness
@@ -93,7 +94,7 @@ class Answerer:
         kept += [
             query.edge_result(e, "overlay")
             for e in self.overlay.edges
-            if e["target"] == bare and e["kind"] != "value"
+            if e["target"] == bare and e["kind"] not in FACTS
         ]
         return sorted(kept, key=lambda r: (r["path"], r["startLine"], r["startCol"]))
 
@@ -101,7 +102,13 @@ class Answerer:
     def linker(self) -> Linker:
         """Links edges over this answer's view: overlay rows for a changed
         file, index rows for the rest (query/link.py)."""
-        return Linker(self._symbols_now, self._edges_now, self._files_in, self._symbols_named)
+        return Linker(
+            self._symbols_now,
+            self._edges_now,
+            self._files_in,
+            self._symbols_named,
+            self._includers,
+        )
 
     def rows_now(self, table: str, path: str) -> list[dict[str, Any]]:
         """A file's ``symbols``, ``edges`` or ``summaries`` rows as the answer
@@ -138,6 +145,30 @@ class Answerer:
             rows += [s for s in self.overlay.symbols if s["name"] == name]
         return rows
 
+    def _includers(self, path: str) -> list[str]:
+        """The C and C++ files whose includes resolve to ``path``, as the
+        answer sees them (an include's target is its last segment, with the
+        ``>`` of an angle include)."""
+        shadowed = self.overlay.shadowed if self.overlay is not None else set()
+        base = posixpath.basename(path)
+        rows = [
+            r
+            for target in (base, f"{base}>")
+            for r in self.version.lookup("edges", "target", target).to_pylist()
+            if r["path"] not in shadowed
+        ]
+        if self.overlay is not None:
+            rows += [e for e in self.overlay.edges if e["target"] in (base, f"{base}>")]
+        return sorted(
+            {
+                r["path"]
+                for r in rows
+                if r["kind"] == "import"
+                and r["resolved_path"] == path
+                and r["language"] in bind_c.LANGUAGES
+            }
+        )
+
     def _symbols_now(self, path: str) -> list[dict[str, Any]]:
         return self.rows_now("symbols", path)
 
@@ -150,7 +181,7 @@ class Answerer:
         return [
             query.edge_result(e, "overlay" if shadowed else "index")
             for e in self._edges_now(path)
-            if e["kind"] != "value"
+            if e["kind"] not in FACTS
         ]
 
     def attach_blobs(self, results: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -206,7 +237,7 @@ class Answerer:
         if table in ("edges", "refs"):
             linker = table_linker(self._rows_now("symbols"), rows)
             for r in rows:
-                if r["kind"] == "value":  # a holder's claim, not a reference
+                if r["kind"] in FACTS:  # a fact the linker reads, not a reference
                     continue
                 link = linker.link(
                     r["binding"] or "candidate",
@@ -272,7 +303,7 @@ class Answerer:
             else:
                 for r in rows.edges:
                     e = dict(zip(EDGES.names, r, strict=True))
-                    if e["target"] == bare and e["kind"] != "value":
+                    if e["target"] == bare and e["kind"] not in FACTS:
                         out.append({**query.edge_result(e, "source"), "blob": blob})
         return out
 

@@ -12,6 +12,7 @@ import pygit2
 
 from freshindex.core.exceptions import BadInput
 from freshindex.indexer.config import matches_any
+from freshindex.indexer.schema import FACTS
 from freshindex.query import references
 from freshindex.query.answer import Answerer
 from freshindex.query.fragments import (
@@ -376,7 +377,7 @@ class Walk:
     def callees(self, n: Node, distance: int, out: list[Candidate]) -> list[Node]:
         reached: list[Node] = []
         for e in self.a.rows_now("edges", n.path):
-            if e["source"] != n.qualname or e["kind"] in ("import", "value"):
+            if e["source"] != n.qualname or e["kind"] == "import" or e["kind"] in FACTS:
                 continue
             link = self.a.linker.link(
                 e["binding"] or "candidate",

@@ -42,6 +42,7 @@ from typing import Any
 
 from freshindex.indexer import bind_c, chains
 from freshindex.indexer.bind_go import PREDECLARED_VIA
+from freshindex.indexer.schema import EdgeKind
 
 Row = dict[str, Any]
 
@@ -50,6 +51,8 @@ MAX_DEPTH = 12  # re-export and inheritance chains longer than this are not foll
 # a chain's holders are followed this deep; a step keeps at most this many values
 MAX_HOPS = 8
 MAX_VALUES = 8
+# the rows of a file the linker reads: what it imports, inherits, holds, declares
+LINKED = frozenset({"import", "inherit", EdgeKind.VALUE, EdgeKind.DECLARE})
 VARIABLE_KINDS = frozenset({"constant", "variable", "field", "property"})
 # what a step of a chain is at: a definition, an instance of a class, a module
 _Value = tuple[str, str, "Row | None"]
@@ -76,14 +79,18 @@ class Linker:
         edges_of: Callable[[str], list[Row]],
         files_in: Callable[[str], list[str]] | None = None,
         named: Callable[[str], list[Row]] | None = None,
+        includers: Callable[[str], list[str]] | None = None,
     ):
         """``files_in(folder)``: the files directly in a folder, for Go's
         packages (None: names are looked up in the claimed file only);
-        ``named(name)``: every definition of a name, for C's linkage."""
+        ``named(name)``: every definition of a name, for C's linkage;
+        ``includers(path)``: the files that include a file, for C files
+        compiled only as part of another."""
         self._symbols_of = symbols_of
         self._edges_of = edges_of
         self._files_in = files_in
         self._named = named
+        self._includers = includers
         self._defs: dict[str, dict[str, Row]] = {}
         self._edges: dict[str, list[Row]] = {}
         self._packages: dict[str, list[str]] = {}
@@ -91,6 +98,8 @@ class Linker:
         self._mros: dict[tuple[str, str], list[Row]] = {}
         self._includes: dict[str, list[str]] = {}  # a C file's include closure, nearest first
         self._by_name: dict[str, list[Row]] = {}
+        self._declared: dict[str, frozenset[str]] = {}
+        self._parents: dict[str, list[str]] = {}
         self._c_links: dict[tuple[str, str], Link] = {}
         self._trail: dict[tuple[str, str], str] = {}  # a holder's first value, in words
         self._walked: list[str] = []  # the holders the last chain went through
@@ -109,7 +118,7 @@ class Linker:
     def edges(self, path: str) -> list[Row]:
         found = self._edges.get(path)
         if found is None:
-            found = [e for e in self._edges_of(path) if e["kind"] in ("import", "inherit", "value")]
+            found = [e for e in self._edges_of(path) if e["kind"] in LINKED]
             self._edges[path] = found
         return found
 
@@ -240,19 +249,32 @@ class Linker:
         self._includes[path] = order
         return order
 
+    def includers(self, path: str) -> list[str]:
+        """The first files (by path) that include ``path``."""
+        found = self._parents.get(path)
+        if found is None:
+            every = self._includers(path) if self._includers is not None else []
+            found = self._parents[path] = sorted(every)[: bind_c.MAX_INCLUDERS]
+        return found
+
     def named(self, name: str) -> list[Row]:
         found = self._by_name.get(name)
         if found is None:
             found = self._by_name[name] = self._named(name) if self._named is not None else []
         return found
 
-    def _through_includes(self, path: str, name: str) -> Link:
-        for f in self.include_closure(path):
-            hit = self.defs(f).get(name)
-            if hit is not None:
-                how = "defined in this file" if f == path else f"visible through {f}"
-                return Link("bound", f"{bind_c.INCLUDE_VIA}: {how}", hit, f)
-        linked = [
+    def declares(self, path: str) -> frozenset[str]:
+        """The names a file's prototypes declare."""
+        found = self._declared.get(path)
+        if found is None:
+            found = self._declared[path] = frozenset(
+                e["target"] for e in self.edges(path) if e["kind"] == EdgeKind.DECLARE
+            )
+        return found
+
+    def with_linkage(self, name: str) -> list[Row]:
+        """The C and C++ definitions of ``name`` with external linkage."""
+        return [
             r
             for r in self.named(name)
             if r["qualname"] == name
@@ -260,6 +282,18 @@ class Linker:
             and r["kind"] in ("function", "macro")
             and r["language"] in bind_c.LANGUAGES
         ]
+
+    def _through_includes(self, path: str, name: str) -> Link:
+        found = self._visible(path, path, name)
+        if found is not None:
+            return found
+        # a file not compiled alone (a header that relies on what its includer
+        # included first, a .c file included by another): what an includer sees
+        for parent in self.includers(path):
+            found = self._visible(parent, path, name, f"as included by {parent}, ")
+            if found is not None:
+                return found
+        linked = self.with_linkage(name)
         files = {r["path"] for r in linked}
         if len(files) == 1:
             hit = min(linked, key=lambda r: (r["start_line"], r["start_col"]))
@@ -270,6 +304,49 @@ class Linker:
                 "candidate", f"{len(files)} definitions with external linkage: not provable"
             )
         return Link("candidate", f"{name} is not defined in the repository")
+
+    def _visible(self, root: str, path: str, name: str, context: str = "") -> Link | None:
+        """The definitions of ``name`` the first file of ``root``'s include
+        closure that has one shows (``path`` is the calling file); None if
+        no file does."""
+        for f in self.include_closure(root):
+            hit = self.defs(f).get(name)
+            declared = name in self.declares(f)
+            if hit is None and not declared:
+                continue
+            where = "this file" if f == path else f
+            # a prototype and the functions it declares are one group: every
+            # definition with external linkage (one per configuration, say)
+            found = [hit] if hit is not None else []
+            if declared:
+                mine = hit["symbol_id"] if hit is not None else None
+                found += sorted(
+                    (
+                        r
+                        for r in self.with_linkage(name)
+                        if r["kind"] == "function" and r["symbol_id"] != mine
+                    ),
+                    key=lambda r: (r["path"], r["start_line"]),
+                )
+            if not found:
+                return Link(
+                    "candidate", f"{context}declared in {where}; not defined in the repository"
+                )
+            first = found[0]
+            if first is hit:
+                how = "defined in this file" if f == path else f"visible through {f}"
+            else:
+                how = f"declared in {where}, defined in {first['path']}"
+                if len(found) > 1:
+                    how += f" and {len(found) - 1} other place(s)"
+            return Link(
+                "bound",
+                f"{bind_c.INCLUDE_VIA}: {context}{how}",
+                first,
+                first["path"],
+                tuple(found[1:]),
+            )
+        return None
 
     # -- chains: values through holders ---------------------------------------
 
@@ -438,7 +515,7 @@ def table_linker(symbols: list[Row], edges: list[Row]) -> Linker:
         by_path.setdefault(s["path"], []).append(s)
     edges_by_path: dict[str, list[Row]] = {}
     for e in edges:
-        if e["kind"] in ("import", "inherit", "value"):
+        if e["kind"] in LINKED:
             edges_by_path.setdefault(e["path"], []).append(e)
     folders: dict[str, list[str]] = {}
     for p in by_path:
@@ -446,11 +523,16 @@ def table_linker(symbols: list[Row], edges: list[Row]) -> Linker:
     by_name: dict[str, list[Row]] = {}
     for s in symbols:
         by_name.setdefault(s["name"], []).append(s)
+    includers: dict[str, list[str]] = {}
+    for e in edges:
+        if e["kind"] == "import" and e["resolved_path"] and e["language"] in bind_c.LANGUAGES:
+            includers.setdefault(e["resolved_path"], []).append(e["path"])
     return Linker(
         lambda p: by_path.get(p, []),
         lambda p: edges_by_path.get(p, []),
         lambda folder: folders.get(folder, []),
         lambda name: by_name.get(name, []),
+        lambda p: includers.get(p, []),
     )
 
 

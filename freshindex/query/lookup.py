@@ -14,7 +14,7 @@ import pyarrow.compute as pc
 
 from freshindex.catalog.reader import IndexVersion
 from freshindex.indexer import chains
-from freshindex.indexer.schema import ID_COLUMNS
+from freshindex.indexer.schema import FACTS, ID_COLUMNS
 
 DUMP_TABLES = ("symbols", "edges", "documents", "refs", "summaries", "tombstones")
 # the name a call of a returned value is filed under (``make()()``, ``@d(x)``):
@@ -50,12 +50,12 @@ def defs(version: IndexVersion, name: str) -> list[dict[str, Any]]:
 
 
 def refs(version: IndexVersion, name: str) -> list[dict[str, Any]]:
-    """The references filed under a name (not the ``value`` rows, which say
-    what a holder holds, not what is referenced)."""
+    """The references filed under a name (not the rows of FACTS: what a
+    holder holds, what a header declares)."""
     bare, _qualified = split_name(name) if name != RETURNED else (name, None)
     t = version.lookup("edges", "target", bare)
     rows = sorted(
-        (r for r in t.to_pylist() if r["kind"] != "value"),
+        (r for r in t.to_pylist() if r["kind"] not in FACTS),
         key=lambda r: (r["path"], r["start_line"], r["start_col"]),
     )
     return [edge_result(r, "index") for r in rows]

@@ -235,7 +235,10 @@ def references(
         }
         for d in defs
     ]
-    all_bound = sorted((r for rs in bound.values() for r in rs), key=order)
+    # a row bound to two definitions (a prototype with one definition per
+    # configuration) is one reference
+    unique = {id(r): r for rs in bound.values() for r in rs}
+    all_bound = sorted(unique.values(), key=order)
     candidates.sort(key=order)
     external.sort(key=order)
     return {

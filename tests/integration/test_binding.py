@@ -535,19 +535,30 @@ C_FILES: dict[str, str | bytes] = {
 }
 
 
-def c_linked() -> dict[tuple[str, int, str], tuple[str, str | None]]:
-    paths = PathIndex(C_FILES)
+def c_rows(files: dict[str, str | bytes]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    paths = PathIndex(files)
     symbols: list[dict[str, Any]] = []
     edges: list[dict[str, Any]] = []
-    for path, text in C_FILES.items():
+    for path, text in files.items():
         rows = extract(path, "c" if path.endswith(".c") else "cpp", str(text).encode(), paths)
         symbols += [dict(zip(SYMBOLS.names, r, strict=True)) for r in rows.symbols]
         edges += [dict(zip(EDGES.names, r, strict=True)) for r in rows.edges]
+    return symbols, edges
+
+
+def c_linked(
+    files: dict[str, str | bytes] = C_FILES,
+) -> dict[tuple[str, int, str], tuple[str, str | None]]:
+    """(path, line, target) -> (binding, the file of the definition; a group
+    of definitions as their files joined by ``+``)."""
+    symbols, edges = c_rows(files)
     linker = table_linker(symbols, edges)
     out = {}
     for e in edges:
         link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
         where = link.symbol["path"] if link.symbol else link.path
+        if link.others:
+            where = "+".join([str(where), *(o["path"] for o in link.others)])
         out[(e["path"], e["start_line"], e["target"])] = (link.binding, where)
     return out
 
@@ -569,3 +580,51 @@ def test_c_calls_bind_through_the_include_graph() -> None:
     assert got[("mm/slub.c", 4, "printf")] == ("candidate", None)
     assert got[("lib/use.c", 1, "twice")] == ("candidate", None)
     assert got[("arch/x86/kernel/b.c", 2, "inb")] == ("bound", "arch/x86/include/asm/io.h")
+
+
+PROTOTYPE_FILES: dict[str, str | bytes] = {
+    # headers are parsed as C++, which reads `__init f` as a scope `__init::f`
+    "include/linux/slab.h": "void kfree(const void *p);\n"
+    "static int local(void);\n"
+    "void __init slab_setup(void) { kfree(0); }\n"
+    "#define FREE_BOTH(a, b) do { kfree(a); kfree(b); } while (0)\n"
+    "#define APPLY(fn, x) fn(x)\n",
+    "mm/slab_common.c": "#include <linux/slab.h>\nvoid kfree(const void *p) { }\n",
+    "mm/slob.c": "#include <linux/slab.h>\nvoid kfree(const void *p) { }\n",
+    "drivers/a.c": "#include <linux/slab.h>\n"
+    "int f(void **v) {\n"
+    "\tfor_each_node(n)\n"
+    "\t\tkfree(v[n]);\n"
+    "\tFREE_BOTH(v[0], v[1]);\n"
+    "\tslab_setup();\n"
+    "\treturn 0;\n"
+    "}\n",
+    "drivers/b.c": "int g(void) { kfree(0); return 0; }\n",
+    # a .c file compiled only as part of another sees what its includer included
+    "kernel/sched/build.c": '#include <linux/slab.h>\n#include "topology.c"\n',
+    "kernel/sched/topology.c": "void t(void) { kfree(0); }\n",
+}
+
+
+def test_a_prototype_binds_to_the_definitions_it_declares() -> None:
+    symbols, edges = c_rows(PROTOTYPE_FILES)
+    declared = {(e["path"], e["target"]) for e in edges if e["kind"] == "declare"}
+    # a prototype is a fact of its header; a static one declares nothing for includers
+    assert declared == {("include/linux/slab.h", "kfree")}
+    # a C macro before the name is not a C++ scope
+    setup = next(s for s in symbols if s["name"] == "slab_setup")
+    assert (setup["kind"], setup["qualname"]) == ("function", "slab_setup")
+    got = c_linked(PROTOTYPE_FILES)
+    group = ("bound", "mm/slab_common.c+mm/slob.c")
+    # the call sees the prototype: bound to every definition of its group
+    assert got[("drivers/a.c", 4, "kfree")] == group  # after a loop macro
+    assert got[("include/linux/slab.h", 3, "kfree")] == group
+    assert got[("drivers/a.c", 6, "slab_setup")] == ("bound", "include/linux/slab.h")
+    # calls in a macro's body are the macro's; its parameters are not calls
+    assert got[("include/linux/slab.h", 4, "kfree")] == group
+    assert ("include/linux/slab.h", 5, "fn") not in got
+    macro_calls = [e for e in edges if e["source"] == "FREE_BOTH"]
+    assert [(e["start_col"], e["end_col"]) for e in macro_calls] == [(29, 34), (39, 44)]
+    assert got[("kernel/sched/topology.c", 1, "kfree")] == group
+    # no prototype in sight and two definitions: not provable
+    assert got[("drivers/b.c", 1, "kfree")] == ("candidate", None)

@@ -29,6 +29,23 @@
 (preproc_function_def
   name: (identifier) @name) @definition.macro
 
+; a prototype: the file declares a function that another file may define
+; (indexer/bind_c.py); stored as a `declare` row, not listed as a reference
+(declaration
+  declarator: [
+    (function_declarator declarator: (identifier) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+    (pointer_declarator
+      declarator: (pointer_declarator
+        declarator: (function_declarator declarator: (identifier) @name)))
+  ]) @reference.declare
+
+; `for_each_node(n) kfree(p);` in a body: the C grammar reads the loop macro
+; as the type of a declaration of kfree; extract.py keeps it only in a body
+(declaration
+  type: (macro_type_specifier)
+  declarator: (function_declarator declarator: (identifier) @name)) @reference.call
+
 (call_expression
   function: [
     (identifier) @name

@@ -20,10 +20,15 @@
   body: (enumerator_list)) @definition.enum
 
 ; a method defined outside its class: Repository::save (extract.py prefixes
-; the scope to its container)
+; the scope to its container; a `::` the parser had to invent is a C macro
+; before the name, `int __init f(void)`, and makes a plain function)
 (function_definition
-  declarator: (function_declarator
-    declarator: (qualified_identifier name: (identifier) @name))) @definition.method
+  declarator: [
+    (function_declarator declarator: (qualified_identifier name: (identifier) @name))
+    (pointer_declarator
+      declarator: (function_declarator
+        declarator: (qualified_identifier name: (identifier) @name)))
+  ]) @definition.method
 
 (function_definition
   declarator: [
@@ -47,6 +52,18 @@
 
 (preproc_function_def
   name: (identifier) @name) @definition.macro
+
+; a prototype: the file declares a function that another file may define
+; (indexer/bind_c.py); stored as a `declare` row, not listed as a reference.
+; `void __init f(void);` parses as `__init::f` with the `::` missing, which
+; bind_c.declared() accepts as `f`
+(declaration
+  declarator: [
+    (function_declarator declarator: [(identifier) (qualified_identifier name: (identifier))] @name)
+    (pointer_declarator
+      declarator: (function_declarator
+        declarator: [(identifier) (qualified_identifier name: (identifier))] @name))
+  ]) @reference.declare
 
 (call_expression
   function: [
