@@ -8,24 +8,28 @@ core ``.c`` file sees, and thousands of callers), builds it with freshindex,
 and for a few kernel functions and macros counts:
 
 - ``git grep``: the lines that look like a call (``\\bNAME\\s*\\(``), the
-  name-based upper bound an agent would otherwise read;
+  name-based upper bound an agent would otherwise read, and of those the
+  lines where the call is code (not in a comment or a string), and how many
+  of those are in a ``#define``;
 - freshindex's bound references (through the include graph:
   indexer/bind_c.py) and its candidates;
 - the time of each ``refs`` in process, cold (first) and warm.
 
 Usage: python tests/benchmarks/bench_kernel.py [--parts include arch/x86/include mm kernel]
-       [--names kmalloc mutex_lock ...]
+       [--names kmalloc mutex_lock ...] [--work DIR (keep the tree and the index)]
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import subprocess
 import sys
 import tarfile
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,55 +75,97 @@ def make_repo(root: Path, tree: Path, parts: list[str]) -> Path:
     return repo
 
 
-def grep_calls(repo: Path, name: str) -> int:
+# a comment or a string or character literal, to blank before counting calls
+_NOT_CODE = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+
+
+@dataclass
+class CallLines:
+    grep: int  # lines `git grep` finds
+    code: set[tuple[str, int]]  # of those, with the call outside comments and strings
+    in_macros: int  # of the code lines, inside a #define
+
+
+def call_lines(repo: Path, name: str) -> CallLines:
+    """The lines with a call of ``name``, as ``git grep`` finds them and as
+    code: comments and literals blanked, lines kept."""
+    pattern = rf"\b{name}\s*\("
     out = subprocess.run(
-        ["git", "grep", "-c", "-P", rf"\b{name}\s*\(", "--", "*.c", "*.h"],
+        ["git", "grep", "-c", "-P", pattern, "--", "*.c", "*.h"],
         cwd=repo,
         capture_output=True,
         text=True,
     ).stdout
-    return sum(int(line.rsplit(":", 1)[1]) for line in out.splitlines() if ":" in line)
+    found = CallLines(0, set(), 0)
+    call = re.compile(pattern.encode())
+    for line in out.splitlines():
+        path, count = line.rsplit(":", 1)
+        found.grep += int(count)
+        data = _NOT_CODE.sub(
+            lambda m: re.sub(rb"[^\n]", b" ", m.group()), (repo / path).read_bytes()
+        )
+        in_macro = False
+        for n, text in enumerate(data.split(b"\n"), 1):
+            in_macro = in_macro or text.lstrip().startswith(b"#")
+            if call.search(text):
+                found.code.add((path, n))
+                found.in_macros += in_macro
+            in_macro = in_macro and text.rstrip().endswith(b"\\")
+    return found
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--parts", nargs="+", default=list(PARTS))
     ap.add_argument("--names", nargs="+", default=list(NAMES))
+    ap.add_argument("--work", type=Path, help="keep the tree and the index here, and reuse them")
     args = ap.parse_args()
-    tree = kernel_tree()
+    if args.work is not None:
+        args.work.mkdir(parents=True, exist_ok=True)
+        measure(args.work, args.parts, args.names)
+        return
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        repo = make_repo(root, tree, args.parts)
-        files = sum(1 for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts)
-        store = (root / "store").as_uri()
-        build_s = timed_build(repo, store)
-        version = IndexVersion.current(open_store(store))
-        counts = version.manifest.counts
+        measure(Path(tmp), args.parts, args.names)
+
+
+def measure(root: Path, parts: list[str], names: list[str]) -> None:
+    repo = root / "linux"
+    if not repo.is_dir():
+        make_repo(root, kernel_tree(), parts)
+    files = sum(1 for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts)
+    store = (root / "store").as_uri()
+    build_s = timed_build(repo, store)
+    version = IndexVersion.current(open_store(store))
+    counts = version.manifest.counts
+    print(
+        f"**{PACKAGE}: {', '.join(parts)} ({files} files; {counts.documents} documents, "
+        f"{counts.symbols} symbols, {counts.edges} edges); build {build_s:.0f} s on this "
+        "machine**\n"
+    )
+    print(
+        "| name | `git grep` lines | call lines in code (in `#define`) | bound there | share "
+        "| bound elsewhere | candidates | bound to | refs cold (s) | refs warm (s) |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for name in names:
+        answerer = evaluate(open_repo(repo), version)
+        t = time.perf_counter()
+        doc = references.references(answerer, name)
+        cold = time.perf_counter() - t
+        t = time.perf_counter()
+        references.references(answerer, name)
+        warm = time.perf_counter() - t
+        places = sorted({str(g["definition"]["path"]) for g in doc["groups"] if g["bound"]})
+        lines = call_lines(repo, name)
+        bound = {(str(r["path"]), int(r["startLine"])) for r in doc["bound"]}
+        hit = len(lines.code & bound)
+        share = hit / len(lines.code) if lines.code else 0.0
+        more = f" +{len(places) - 2}" if len(places) > 2 else ""
         print(
-            f"**{PACKAGE}: {', '.join(args.parts)} ({files} files; {counts.documents} documents, "
-            f"{counts.symbols} symbols, {counts.edges} edges); build {build_s:.0f} s on this "
-            "machine**\n"
+            f"| {name} | {lines.grep} | {len(lines.code)} ({lines.in_macros}) | {hit} | "
+            f"{share:.0%} | {len(bound - lines.code)} | {len(doc['candidates'])} | "
+            f"{', '.join(places[:2]) or '-'}{more} | {cold:.2f} | {warm:.2f} |"
         )
-        print(
-            "| name | `git grep` call lines | bound | candidates | bound at | refs cold (s) "
-            "| refs warm (s) |"
-        )
-        print("|---|---|---|---|---|---|---|")
-        for name in args.names:
-            answerer = evaluate(open_repo(repo), version)
-            t = time.perf_counter()
-            doc = references.references(answerer, name)
-            cold = time.perf_counter() - t
-            t = time.perf_counter()
-            references.references(answerer, name)
-            warm = time.perf_counter() - t
-            places = sorted(
-                {str(d["path"]) for g in doc["groups"] if g["bound"] for d in [g["definition"]]}
-            )
-            print(
-                f"| {name} | {grep_calls(repo, name)} | {len(doc['bound'])} | "
-                f"{len(doc['candidates'])} | {', '.join(places[:2]) or '-'} | {cold:.2f} | {warm:.2f} |"
-            )
 
 
 if __name__ == "__main__":
