@@ -23,8 +23,11 @@ index is read, so an update still equals a full build.
 from __future__ import annotations
 
 import bisect
+import json
+import posixpath
 import re
-from collections.abc import Callable, Iterator
+import shlex
+from collections.abc import Callable, Collection, Iterable, Iterator
 
 import tree_sitter as ts
 
@@ -38,6 +41,11 @@ MAX_INCLUDED_FILES = 4000
 MAX_INCLUDERS = 8
 
 LANGUAGES = ("c", "cpp")
+
+# the compilation database, read from the root of the tree being indexed
+COMPILE_DB = "compile_commands.json"
+MAX_INCLUDE_ROOTS = 64
+_INCLUDE_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter")
 
 # a name followed by `(` in a macro's body, not after `.`, `->` or `##`
 _CALL_IN_MACRO = re.compile(r"(?<![\w.>#])[ \t]*\b([A-Za-z_]\w*)\s*\(")
@@ -113,3 +121,79 @@ def in_body(node: ts.Node) -> bool:
             return True
         up = up.parent
     return False
+
+
+def include_roots(
+    configured: Iterable[str], compile_db: bytes | None, paths: Collection[str]
+) -> tuple[str, ...]:
+    """The folders of the tree that angle includes are looked up in, in
+    order: ``include_paths`` of freshindex.toml, then the ``-I``, ``-isystem``,
+    ``-iquote`` and ``-idirafter`` folders of compile_commands.json that lie
+    inside the repository (relative to the tree; "" is its top). A database
+    that does not parse gives none: the roots found by suffix still apply."""
+    roots = [r.strip("/") for r in configured]
+    if compile_db:
+        roots += _compile_db_roots(compile_db, paths)
+    return tuple(dict.fromkeys(roots))[:MAX_INCLUDE_ROOTS]
+
+
+def _compile_db_roots(data: bytes, paths: Collection[str]) -> list[str]:
+    try:
+        entries = json.loads(data)
+    except (ValueError, RecursionError):
+        return []
+    if not isinstance(entries, list):
+        return []
+    top: str | None = None  # the repository's folder on the machine that wrote the file
+    roots: dict[str, None] = {}
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        folder, file = entry.get("directory"), entry.get("file")
+        if not isinstance(folder, str) or not isinstance(file, str):
+            continue
+        if top is None:
+            top = _top_of(posixpath.normpath(posixpath.join(folder, file)), paths)
+            if top is None:
+                continue
+        for flag in _include_dirs(entry):
+            where = posixpath.normpath(posixpath.join(folder, flag))
+            if where == top:
+                roots.setdefault("", None)
+            elif where.startswith(top.rstrip("/") + "/"):
+                roots.setdefault(where[len(top.rstrip("/")) + 1 :], None)
+        if len(roots) >= MAX_INCLUDE_ROOTS:
+            break
+    return list(roots)
+
+
+def _top_of(file: str, paths: Collection[str]) -> str | None:
+    """The folder that holds the repository, from one compiled file's
+    absolute path: the prefix whose remainder is a path of the tree."""
+    parts = file.split("/")
+    for k in range(1, len(parts)):
+        if "/".join(parts[k:]) in paths:
+            return "/".join(parts[:k]) or "/"
+    return None
+
+
+def _include_dirs(entry: dict[str, object]) -> list[str]:
+    args = entry.get("arguments")
+    if not isinstance(args, list):
+        command = entry.get("command")
+        try:
+            args = shlex.split(command) if isinstance(command, str) else []
+        except ValueError:
+            return []
+    out = []
+    words = [a for a in args if isinstance(a, str)]
+    for i, word in enumerate(words):
+        for flag in _INCLUDE_FLAGS:
+            if word == flag:  # -I dir
+                if i + 1 < len(words):
+                    out.append(words[i + 1])
+                break
+            if word.startswith(flag):  # -Idir
+                out.append(word[len(flag) :])
+                break
+    return out

@@ -12,6 +12,7 @@ shards = 128
 overlay_budget_files = 500
 rebuild_patterns = ["package-lock.json", "go.mod"]
 max_file_bytes = 2000000
+include_paths = ["include", "arch/x86/include"]  # C and C++ include roots
 ```
 """
 
@@ -80,6 +81,7 @@ DEFAULT_REBUILD_PATTERNS: tuple[str, ...] = (
     "uv.lock",
     "pom.xml",
     "build.gradle",
+    "compile_commands.json",
 )
 
 
@@ -107,8 +109,20 @@ class IndexConfig(BaseModel):
     # indexer/extract.py for the measurement); past that the file is skipped
     # with reason parse-budget.
     max_parse_work_factor: Positive = 8
+    # C and C++: folders of the repository an `#include <...>` is looked up
+    # in, first to last, before compile_commands.json's and the roots found
+    # by suffix (indexer/bind_c.py)
+    include_paths: PatternList = ()
     # not settable from the file: the built-in rules always apply
     secret_patterns: PatternList = SECRET_PATTERNS
+
+    @field_validator("include_paths")
+    @classmethod
+    def _inside(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        bad = [p for p in value if p.startswith("/") or ".." in p.split("/")]
+        if bad:
+            raise ValueError(f"include path {bad[0]!r} is not a folder inside the repository")
+        return value
 
     @field_validator("languages")
     @classmethod

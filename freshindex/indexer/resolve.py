@@ -15,19 +15,30 @@ import posixpath
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
+from freshindex.indexer import bind_c
+
 _JS_EXTS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 
 
 class PathIndex:
     """All paths of one tree, with suffix lookups for the languages' module systems."""
 
-    def __init__(self, paths: Iterable[str], links: Mapping[str, str] | None = None):
+    def __init__(
+        self,
+        paths: Iterable[str],
+        links: Mapping[str, str] | None = None,
+        include_roots: Iterable[str] = (),
+    ):
         """``links``: symlinks of the tree (path -> the link's text). A link to
         a folder of the repository makes its files importable under the link's
         path too (`freshindex/indexer -> ../indexer`), as Python, Node and the
-        compilers would find them; a resolved path is always the real one."""
+        compilers would find them; a resolved path is always the real one.
+        ``include_roots``: the folders a C or C++ include is looked up in, in
+        order, before the roots found by suffix (indexer/bind_c.py reads them
+        from the configuration and compile_commands.json; "" is the top)."""
         self.paths = frozenset(paths)
         self.links = dict(sorted((links or {}).items()))
+        self.include_roots = tuple(include_roots)
         # alias or real path -> real path
         self._real: dict[str, str] = {p: p for p in self.paths}
         self._real.update(_aliases(self.paths, self.links))
@@ -50,6 +61,19 @@ class PathIndex:
             for k in range(1, len(parts) + 1):
                 self._dir_suffix["/".join(parts[-k:])].append(d)
 
+    @classmethod
+    def of_tree(
+        cls,
+        paths: list[str],
+        links: Mapping[str, str],
+        include_paths: Iterable[str],
+        compile_db: bytes | None,
+    ) -> PathIndex:
+        """A tree's index with its C include roots: ``include_paths`` from
+        the configuration, then those of its compile_commands.json."""
+        roots = bind_c.include_roots(include_paths, compile_db, frozenset(paths))
+        return cls(paths, links, roots)
+
     @functools.cached_property
     def digest(self) -> str:
         """Of the path set: what every resolution depends on."""
@@ -58,6 +82,8 @@ class PathIndex:
             h.update(path.encode("utf-8", "surrogateescape") + b"\0")
         for link, target in self.links.items():
             h.update(f"{link}\0{target}\1".encode("utf-8", "surrogateescape"))
+        for root in self.include_roots:
+            h.update(f"{root}\2".encode("utf-8", "surrogateescape"))
         return h.hexdigest()
 
     def at(self, path: str) -> str | None:
@@ -101,6 +127,9 @@ class PathIndex:
             near = posixpath.normpath(posixpath.join(base, spec + ext))
             if near in self._real:
                 return self._real[near]
+        found = self._configured_root(spec)  # a quoted include searches -I too
+        if found:
+            return found
         for ext in exts:
             found = self._suffix(spec.lstrip("./") + ext, from_path)
             if found:
@@ -114,6 +143,9 @@ class PathIndex:
         shortest path. No such file: a system header, left unresolved."""
         if not spec or spec.startswith("/") or ".." in spec.split("/"):
             return None
+        configured = self._configured_root(spec)
+        if configured:
+            return configured
         found = [
             p
             for p in self._by_suffix.get(spec, [])
@@ -122,6 +154,16 @@ class PathIndex:
         if not found:
             return None
         return max(found, key=lambda p: (len(posixpath.commonprefix([p, from_path])), -len(p)))
+
+    def _configured_root(self, spec: str) -> str | None:
+        """The first of the configured include roots that has the file."""
+        if not spec or spec.startswith("/") or ".." in spec.split("/"):
+            return None
+        for root in self.include_roots:
+            found = self._real.get(posixpath.join(root, spec) if root else spec)
+            if found:
+                return found
+        return None
 
     def _php(self, from_path: str, module: str) -> str | None:
         """`use App\\Models\\User` by PSR-4-like suffix (App/Models/User.php, then

@@ -268,7 +268,7 @@ class Answerer:
         needle = bare.encode()
         out: list[dict[str, Any]] = []
         read = 0
-        for path in worktree_index(self.repo, self.wt)[0]:
+        for path in worktree_index(self.repo, self.wt, self.config.include_paths)[0]:
             if read >= SOURCE_SCAN_MAX_FILES:
                 self.envelope.reasons.append(
                     f"source scan stopped after {SOURCE_SCAN_MAX_FILES} candidate files"

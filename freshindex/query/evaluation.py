@@ -232,7 +232,9 @@ def evaluate(
     try:
         overlay = overlays.get(key) if overlays is not None else None
         if overlay is None:
-            overlay = build_overlay(repo, changes, config, worktree_index(repo, wt)[1])
+            overlay = build_overlay(
+                repo, changes, config, worktree_index(repo, wt, config.include_paths)[1]
+            )
             if overlays is not None:
                 overlays.put(key, overlay)
     except (OSError, pygit2.GitError, ValueError) as err:

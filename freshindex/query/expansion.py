@@ -425,7 +425,7 @@ class Walk:
             d = posixpath.dirname(d)
 
     def paths(self) -> frozenset[str]:
-        return worktree_index(self.a.repo, self.a.wt)[1].paths
+        return worktree_index(self.a.repo, self.a.wt, self.a.config.include_paths)[1].paths
 
     def configs_in(self, folder: str) -> list[str]:
         found = self._configs.get(folder)

@@ -27,6 +27,7 @@ import zstandard
 
 from freshindex.core import gitrepo
 from freshindex.core.tree import TreeEntry
+from freshindex.indexer.bind_c import COMPILE_DB
 from freshindex.indexer.config import IndexConfig
 from freshindex.indexer.document import SNIFF_BYTES, classify
 from freshindex.indexer.extract import FileRows, ParseBudgetExceeded, extract
@@ -211,23 +212,23 @@ _WORKTREE_CACHE_SIZE = 4
 _WORKTREE_LOCK = threading.Lock()  # the service answers on many threads
 
 
-def worktree_index(repo: pygit2.Repository, wt: WorktreeState) -> tuple[list[str], PathIndex]:
-    """worktree_paths and a PathIndex over them, reused while HEAD's tree and
-    the changed paths are the same."""
-    key = (repo.path, wt.head_tree, tuple(sorted(wt.changed.items())))
+def worktree_index(
+    repo: pygit2.Repository, wt: WorktreeState, include_paths: tuple[str, ...] = ()
+) -> tuple[list[str], PathIndex]:
+    """worktree_paths and a PathIndex over them (with C include roots from
+    ``include_paths`` and HEAD's compile_commands.json), reused while HEAD's
+    tree and the changed paths are the same."""
+    key = (repo.path, wt.head_tree, tuple(sorted(wt.changed.items())), include_paths)
     with _WORKTREE_LOCK:
         hit = _WORKTREE_CACHE.get(key)
     if hit is None:
         paths = worktree_paths(repo, wt)
+        head = _head_entries(repo, gitrepo.head_commit(repo))
         # HEAD's symlinks (a link added or changed in the worktree is not followed)
-        links = {
-            p: t
-            for p, t in gitrepo.symlinks(
-                repo, _head_entries(repo, gitrepo.head_commit(repo))
-            ).items()
-            if wt.changed.get(p) is None
-        }
-        hit = (paths, PathIndex(paths, links))
+        links = {p: t for p, t in gitrepo.symlinks(repo, head).items() if wt.changed.get(p) is None}
+        db = next((e for e in head if e.path == COMPILE_DB), None)
+        data = gitrepo.read_blob(repo, db.oid) if db is not None else None
+        hit = (paths, PathIndex.of_tree(paths, links, include_paths, data))
         with _WORKTREE_LOCK:
             while len(_WORKTREE_CACHE) >= _WORKTREE_CACHE_SIZE:
                 _WORKTREE_CACHE.pop(next(iter(_WORKTREE_CACHE)))

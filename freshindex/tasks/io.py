@@ -12,6 +12,7 @@ import hashlib
 import io
 import os
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 import pyarrow as pa
@@ -21,6 +22,7 @@ import pygit2
 from freshindex.core import gitrepo
 from freshindex.core.exceptions import UnknownRevision
 from freshindex.core.tree import TreeEntry
+from freshindex.indexer.bind_c import COMPILE_DB
 from freshindex.indexer.config import CONFIG_FILE, IndexConfig, parse_config
 from freshindex.indexer.resolve import PathIndex
 from freshindex.indexer.shard import partition
@@ -83,10 +85,25 @@ def _listing(git_dir: str, tree: str) -> tuple[TreeEntry, ...]:
 
 
 @functools.lru_cache(maxsize=4)
-def _partition(git_dir: str, tree: str, shards: int) -> tuple[list[list[TreeEntry]], PathIndex]:
+def _partition(
+    git_dir: str, tree: str, shards: int, include_paths: tuple[str, ...]
+) -> tuple[list[list[TreeEntry]], PathIndex]:
     entries = _listing(git_dir, tree)
-    links = gitrepo.symlinks(gitrepo.cached_repo(git_dir), entries)
-    return partition(entries, shards), PathIndex((e.path for e in entries), links)
+    repo = gitrepo.cached_repo(git_dir)
+    return partition(entries, shards), path_index(repo, entries, include_paths)
+
+
+def path_index(
+    repo: pygit2.Repository, entries: Sequence[TreeEntry], include_paths: tuple[str, ...]
+) -> PathIndex:
+    """The tree's paths, its links, and its C include roots."""
+    db = next((e for e in entries if e.path == COMPILE_DB), None)
+    return PathIndex.of_tree(
+        [e.path for e in entries],
+        gitrepo.symlinks(repo, entries),
+        include_paths,
+        gitrepo.read_blob(repo, db.oid) if db is not None else None,
+    )
 
 
 def tree_entries(git_dir: str, tree: str) -> list[TreeEntry]:
@@ -94,9 +111,11 @@ def tree_entries(git_dir: str, tree: str) -> list[TreeEntry]:
         return list(_listing(git_dir, tree))
 
 
-def tree_partition(git_dir: str, tree: str, shards: int) -> tuple[list[list[TreeEntry]], PathIndex]:
+def tree_partition(
+    git_dir: str, tree: str, shards: int, include_paths: tuple[str, ...] = ()
+) -> tuple[list[list[TreeEntry]], PathIndex]:
     with _tree_lock:
-        return _partition(git_dir, tree, shards)
+        return _partition(git_dir, tree, shards, include_paths)
 
 
 # Row groups of 16k rows: small enough that `refs NAME` skips most of a shard

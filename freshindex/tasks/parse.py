@@ -23,7 +23,7 @@ def index_shard(job: ShardJob, shard: int) -> list[TableEntry]:
     collector.settle()
     git_dir = worker_git_dir(job.git_dir, job.commit, job.mirror_url)
     repo = gitrepo.cached_repo(git_dir)
-    parts, paths = tree_partition(git_dir, job.tree, job.shards)
+    parts, paths = tree_partition(git_dir, job.tree, job.shards, job.config.include_paths)
     tables = build_shard_tables(
         parts[shard],
         lambda oid: gitrepo.read_blob(repo, oid),

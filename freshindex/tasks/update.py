@@ -286,7 +286,7 @@ def _touch_shard(plan: UpdatePlan, sb: ShardBatch, seq: int) -> list[TableEntry]
     store = store_for(job.store_uri)
     git_dir = worker_git_dir(job.git_dir, job.commit, job.mirror_url)
     repo = gitrepo.cached_repo(git_dir)
-    parts, paths = tree_partition(git_dir, job.tree, job.shards)
+    parts, paths = tree_partition(git_dir, job.tree, job.shards, job.config.include_paths)
     shard_entries = parts[sb.shard]
     tombstones = rows_to_table("tombstones", [(p, b, seq, r) for p, b, r in sb.tombstones])
 

@@ -628,3 +628,32 @@ def test_a_prototype_binds_to_the_definitions_it_declares() -> None:
     assert got[("kernel/sched/topology.c", 1, "kfree")] == group
     # no prototype in sight and two definitions: not provable
     assert got[("drivers/b.c", 1, "kfree")] == ("candidate", None)
+
+
+def test_include_roots_come_from_the_configuration_then_the_compile_database() -> None:
+    # `<api.h>` under a folder that is not called include/: the suffix
+    # heuristic cannot find it; a configured root or the -I of a compiled
+    # file can, the configured one first
+    paths = ["third/sdk/api.h", "gen/api.h", "src/a.c", "src/include/api.h"]
+    db = json.dumps(
+        [
+            {
+                "directory": "/home/dev/proj/build",
+                "file": "../src/a.c",
+                "command": "cc -I../gen -isystem /usr/include -iquote ../third/sdk -c ../src/a.c",
+            }
+        ]
+    ).encode()
+    plain = PathIndex(paths)
+    assert plain.resolve("c", "src/a.c", "<api.h>", "api.h") == "src/include/api.h"
+    configured = PathIndex.of_tree(paths, {}, ["third/sdk"], None)
+    assert configured.resolve("c", "src/a.c", "<api.h>", "api.h") == "third/sdk/api.h"
+    compiled = PathIndex.of_tree(paths, {}, [], db)
+    assert compiled.include_roots == ("gen", "third/sdk")  # /usr/include is not in the tree
+    assert compiled.resolve("c", "src/a.c", "<api.h>", "api.h") == "gen/api.h"
+    # a quoted include looks beside the file first, then the roots
+    assert compiled.resolve("c", "src/a.c", "api.h", "api.h") == "gen/api.h"
+    assert len({plain.digest, configured.digest, compiled.digest}) == 3
+    # a database that does not parse, or names no file of the tree, adds nothing
+    for bad in (b"{", b"[1, {}]", b'[{"directory": "/x", "file": "y.c", "command": "cc \'"}]'):
+        assert PathIndex.of_tree(paths, {}, [], bad).include_roots == ()

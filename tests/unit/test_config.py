@@ -45,6 +45,8 @@ def test_secrets_stay_out_whatever_include_says() -> None:
         (b"colour = 1", "unknown key(s) colour"),
         (b"secret_patterns = []", "unknown key(s) secret_patterns"),
         (b"shards = [", "not valid TOML"),
+        (b'include_paths = ["../usr/include"]', "not a folder inside the repository"),
+        (b'include_paths = ["/usr/include"]', "not a folder inside the repository"),
     ],
 )
 def test_wrong_keys_and_values_are_one_line(text: bytes, message: str) -> None:
