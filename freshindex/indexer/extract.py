@@ -66,6 +66,21 @@ class _Def:
         return f"{self.container}.{self.name}" if self.container else self.name
 
 
+@functools.cache
+def _capture_roles(language: str) -> dict[str, tuple[bool, str]]:
+    """``@definition.K`` -> (True, K), ``@reference.K`` -> (False, K), of a
+    language's tags query (Python's references come from its binder)."""
+    query = ts_query(language)
+    out = {}
+    for i in range(query.capture_count):
+        cap = query.capture_name(i)
+        if cap.startswith("definition."):
+            out[cap] = (True, cap[11:])
+        elif cap.startswith("reference.") and language != "python":
+            out[cap] = (False, cap[10:])
+    return out
+
+
 def symbol_id(path: str, qualname: str, kind: str, ordinal: int) -> str:
     """Stable id of a definition within a version: path, qualified name, kind and
     which occurrence of that triple it is. An incremental update carries ids
@@ -161,6 +176,7 @@ def extract(
     refs: dict[
         tuple[int, str], tuple[ts.Node, str, str, str]
     ] = {}  # -> name node, kind, module, alias
+    roles = _capture_roles(language)
     for _pattern, caps in matches:
         names = caps.get("name")
         if "scope" in caps and names:
@@ -171,17 +187,18 @@ def extract(
             scopes.setdefault(node.start_byte, _Def(node.start_byte, end, name, "", node, names[0]))
             continue
         for cap, nodes in caps.items():
-            if cap.startswith("definition.") and names:
+            role = roles.get(cap)
+            if role is None:
+                continue
+            is_definition, kind = role
+            if is_definition and names:
                 node, name_node = nodes[0], names[0]
                 # first pattern wins: queries list specific patterns before general ones
                 defs.setdefault(
                     name_node.start_byte,
-                    _Def(
-                        node.start_byte, node.end_byte, text(name_node), cap[11:], node, name_node
-                    ),
+                    _Def(node.start_byte, node.end_byte, text(name_node), kind, node, name_node),
                 )
-            elif cap.startswith("reference.") and language != "python":
-                kind = cap[10:]
+            elif not is_definition:
                 module = text(caps["module"][0]) if "module" in caps else ""
                 if language == "ruby" and kind == "import":
                     if module not in RUBY_REQUIRES or not names:
@@ -194,7 +211,11 @@ def extract(
                     if declared is None:
                         continue
                     name_node = declared
-                elif nodes[0].type == "declaration" and not bind_c.in_body(nodes[0]):
+                elif (
+                    kind == EdgeKind.CALL
+                    and nodes[0].type == "declaration"
+                    and not bind_c.in_body(nodes[0])
+                ):
                     continue  # a call misread as a declaration is one only in a body
                 refs.setdefault((name_node.start_byte, kind), (name_node, kind, module, alias))
 
@@ -471,7 +492,8 @@ def _query_edges(
                 top_level, resolve,
             )  # fmt: skip
         else:
-            bound = bindings.get(target) if _bare_name(name_node) else None
+            bare = _bare_name(name_node)
+            bound = bindings.get(target) if bare else None
             if bound is not None:
                 module = bound[0]
                 resolved = resolve(language, path, bound[0], bound[1]) if resolve else None
@@ -480,21 +502,25 @@ def _query_edges(
                     via = f"imported from {module}"
                 elif not resolved and not _relative_spec(language, module):
                     binding, via = Binding.EXTERNAL, f"imported from {module}"
-            elif kind == EdgeKind.CALL and (cls := _this_class(language, name_node, ordered)):
+            elif (
+                kind == EdgeKind.CALL
+                and language in _THIS_LANGUAGES
+                and (cls := _this_class(language, name_node, ordered))
+            ):
                 resolved, qualname = path, f"{cls}.{target}"
                 explicit = name_node.parent is not None and name_node.parent.child_by_field_name(
                     "object"
                 )
                 binding = Binding.BOUND
                 via = f"this.{target} in class {cls}" if explicit else f"{target}() in class {cls}"
-            elif target in top_level and _bare_name(name_node):
+            elif target in top_level and bare:
                 resolved, qualname = path, target
                 binding, via = Binding.BOUND, "defined in this file"
             elif (
                 language in bind_c.LANGUAGES
                 and kind == EdgeKind.CALL
+                and bare
                 and name_node.type == "identifier"
-                and _bare_name(name_node)
             ):  # the linker follows this file's includes (indexer/bind_c.py)
                 resolved, qualname = path, target
                 binding, via = Binding.BOUND, bind_c.INCLUDE_VIA
@@ -567,6 +593,8 @@ def _bare_name(name_node: ts.Node) -> bool:
 
 
 _JAVA_TYPES = ("class", "interface", "enum")
+# where a call may name a method of its own class by its own rules
+_THIS_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "java"})
 
 
 def _this_class(language: str, name_node: ts.Node, ordered: list[_Def]) -> str | None:

@@ -191,3 +191,15 @@ def test_summaries_stop_the_signature_at_the_body_or_a_comment_before_it() -> No
     got = {r[3]: (r[9], r[10], r[11]) for r in extract("a.py", "python", src).summaries}
     assert got["f"] == ("def f(a, b)", "", ["@dec"])
     assert got["g"] == ("def g()", "Doc line.", [])
+
+
+def test_c_loop_macro_before_a_call_is_a_call_only_in_a_body() -> None:
+    src = b"foo_t x;\nLIST_HEAD(h) g(int y);\nvoid f(void) {\n\tfor_each_cpu(c)\n\t\tkfree(p);\n\tbar_t z;\n}\n"
+    rows = extract("t.c", "c", src)
+    got = {(e[1], e[2], e[4]) for e in rows.edges}
+    # type uses at the top and in a body both stay; the misread call is a call
+    assert {("", "foo_t", "type"), ("f", "bar_t", "type"), ("f", "kfree", "call")} <= got
+    # at the top of a file the same shape is a prototype, not a call
+    assert ("", "g", "declare") in got and not any(
+        e[2] == "g" and e[4] == "call" for e in rows.edges
+    )
