@@ -10,8 +10,16 @@ measures in one run:
 - the fixed start-up cost: the same build of a one-file repository;
 - peak RSS of any single Dask worker process during the big build.
 
+With ``--kernel``, the corpus is instead the whole of Debian's
+``linux-source-6.1`` (fetched with the package client and cached outside
+the repository, as bench_kernel.py does), built once; the table adds the
+CPU seconds and peak RSS of every process (the flow process, each Dask
+worker), the time of each shard task as the Prefect API recorded it (the
+largest shard bounds the wall), and a simulated schedule of those shard
+times on 2, 32, 128 and 1,000 workers (docs/architecture.md reads it).
+
 Usage: python tests/benchmarks/bench_build.py [--workers N] [--shards N] [--out DIR] [--repeat N]
-       [--copies N] (the stdlib N times: 17 copies are ~30,000 files)
+       [--copies N] (the stdlib N times: 17 copies are ~30,000 files) [--kernel]
 (pure parse, 1-file build and stdlib build interleaved, each reported as the
 best of N runs, default 2, with every run in parentheses)
 Prints a Markdown table (the README's performance table comes from it).
@@ -21,15 +29,18 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import sysconfig
 import tempfile
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import psutil
@@ -68,8 +79,24 @@ def stdlib_repo(dest: Path, copies: int = 1) -> tuple[int, int]:
     return files, size
 
 
-def pure_parse_seconds(repo: Path) -> float:
-    paths = [p for p in repo.rglob("*.py") if ".git" not in p.parts]
+def kernel_repo(dest: Path) -> tuple[int, int]:
+    """The whole kernel tree as one commit."""
+    from tests.benchmarks.bench_kernel import kernel_tree
+
+    tree = kernel_tree()
+    shutil.copytree(tree, dest, symlinks=True)
+    files = size = 0
+    for p in dest.rglob("*"):
+        if p.is_file() and not p.is_symlink():
+            files += 1
+            size += p.stat().st_size
+    git(dest, "init", "-q", "-b", "main")
+    commit_all(dest, "linux-source-6.1")
+    return files, size
+
+
+def pure_parse_seconds(repo: Path, pattern: str = "*.py") -> float:
+    paths = [p for p in repo.rglob(pattern) if ".git" not in p.parts and p.is_file()]
     datas = [(str(p.relative_to(repo)), p.read_bytes()) for p in paths]
     collector.settle()  # as the shard tasks do: the same collector settings on both sides
     t0 = time.perf_counter()
@@ -82,24 +109,43 @@ def pure_parse_seconds(repo: Path) -> float:
     return time.perf_counter() - t0
 
 
-def run_build(repo: Path, env: dict[str, str], extra: list[str]) -> tuple[dict, float, int]:
-    """(summary, wall seconds, peak RSS of one worker process in bytes)."""
+@dataclasses.dataclass
+class Usage:
+    """What one process of a build used, as last sampled."""
+
+    role: str  # flow | worker | other
+    cpu: float = 0.0
+    peak_rss: int = 0
+
+
+def run_build(
+    repo: Path, env: dict[str, str], extra: list[str]
+) -> tuple[dict, float, int, dict[int, Usage]]:
+    """(summary, wall seconds, peak RSS of one worker process in bytes, what
+    every process of the build used, by pid)."""
     cmd = [str(BIN / "freshindex"), "--repo", str(repo), "--json", "build", *extra]
-    peak = 0
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     root = psutil.Process(proc.pid)
+    usage: dict[int, Usage] = {proc.pid: Usage("flow")}
     done = threading.Event()
 
+    def note(p: psutil.Process, role: str) -> None:
+        with p.oneshot():
+            u = usage.setdefault(p.pid, Usage(role))
+            times = p.cpu_times()
+            u.cpu = max(u.cpu, times.user + times.system)
+            u.peak_rss = max(u.peak_rss, p.memory_info().rss)
+
     def sample() -> None:
-        nonlocal peak
         while not done.is_set():
             try:
+                note(root, "flow")
                 for child in root.children(recursive=True):
                     try:
                         cmdline = " ".join(child.cmdline())
-                        if "multiprocessing" in cmdline or "spawn" in cmdline:
-                            peak = max(peak, child.memory_info().rss)
+                        worker = "multiprocessing" in cmdline or "spawn" in cmdline
+                        note(child, "worker" if worker else "other")
                     except psutil.Error:
                         continue
             except psutil.Error:
@@ -114,7 +160,32 @@ def run_build(repo: Path, env: dict[str, str], extra: list[str]) -> tuple[dict, 
     sampler.join()
     if proc.returncode != 0:
         raise SystemExit(f"build failed with exit {proc.returncode}")
-    return json.loads(out), wall, peak
+    peak = max((u.peak_rss for u in usage.values() if u.role == "worker"), default=0)
+    return json.loads(out), wall, peak, usage
+
+
+def shard_seconds(api: str) -> list[float]:
+    """How long each shard task of the latest build ran, from the Prefect API."""
+    body = json.dumps(
+        {"task_runs": {"name": {"like_": "parse-shard"}}, "sort": "END_TIME_DESC", "limit": 200}
+    ).encode()
+    request = urllib.request.Request(
+        f"{api}/task_runs/filter", body, {"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        runs = json.load(response)
+    flow = runs[0]["flow_run_id"] if runs else None
+    return [float(r["total_run_time"]) for r in runs if r["flow_run_id"] == flow]
+
+
+def makespan(durations: list[float], workers: int) -> float:
+    """Longest-first list scheduling of the shard tasks on ``workers``
+    (Dask hands a free worker the next task; longest first is its best case)."""
+    ends = [0.0] * min(workers, max(1, len(durations)))
+    for d in sorted(durations, reverse=True):
+        i = ends.index(min(ends))
+        ends[i] += d
+    return max(ends)
 
 
 def main() -> None:
@@ -129,11 +200,17 @@ def main() -> None:
         default=2,
         help="best of N for the pure parse and for each build (shared machines are noisy)",
     )
+    ap.add_argument("--kernel", action="store_true", help="the whole Linux kernel, built once")
     args = ap.parse_args()
     work = Path(args.out or tempfile.mkdtemp(prefix="fi-bench-"))
     work.mkdir(parents=True, exist_ok=True)
-    repo, tiny = work / "stdlib", work / "tiny"
-    files, size = stdlib_repo(repo, args.copies)
+    tiny = work / "tiny"
+    if args.kernel:
+        repo, what, pattern = work / "linux", "files (linux-source-6.1)", "*"
+        files, size = kernel_repo(repo)
+    else:
+        repo, what, pattern = work / "stdlib", "files (stdlib .py)", "*.py"
+        files, size = stdlib_repo(repo, args.copies)
     tiny.mkdir()
     (tiny / "a.py").write_text("def a():\n    return 1\n")
     git(tiny, "init", "-q", "-b", "main")
@@ -163,11 +240,15 @@ def main() -> None:
         startups: list[float] = []
         walls: list[float] = []
         peak = 0
+        usage: dict[int, Usage] = {}
+        shards: list[float] = []
         for _ in range(max(1, args.repeat)):
-            parses.append(pure_parse_seconds(repo))
-            _s, t, _p = run_build(tiny, env, extra)
+            parses.append(pure_parse_seconds(repo, pattern))
+            _s, t, _p, _u = run_build(tiny, env, extra)
             startups.append(t)
-            summary, t, p = run_build(repo, env, extra)
+            summary, t, p, used = run_build(repo, env, extra)
+            if not walls or t < min(walls):
+                usage, shards = used, shard_seconds(env["PREFECT_API_URL"])
             walls.append(t)
             peak = max(peak, p)
         parse, startup, wall = min(parses), min(startups), min(walls)
@@ -176,7 +257,7 @@ def main() -> None:
         stop(server)
     c = summary["counts"]
     rows = [
-        ("files (stdlib .py)", f"{files}"),
+        (what, f"{files}"),
         ("MB", f"{size / 1e6:.1f}"),
         ("documents / symbols / edges", f"{c['documents']} / {c['symbols']} / {c['edges']}"),
         ("shards, workers", f"{args.shards}, {args.workers}"),
@@ -194,13 +275,47 @@ def main() -> None:
         ("peak worker RSS (MB)", f"{peak / 1e6:.0f}"),
         ("Parquet bytes written", f"{summary['bytes']}"),
     ]
+    if args.kernel:
+        rows += process_rows(usage, shards, wall, startup, limit)
     print("| measure | value |\n|---|---|")
     for k, v in rows:
         print(f"| {k} | {v} |")
 
 
+def process_rows(
+    usage: dict[int, Usage], shards: list[float], wall: float, startup: float, limit: float
+) -> list[tuple[str, str]]:
+    """CPU and memory per process, shard skew, and the simulated schedules."""
+    workers = [u for u in usage.values() if u.role == "worker"]
+    flow = [u for u in usage.values() if u.role == "flow"]
+    rows = [
+        ("build wall without the fixed start-up / parse limit", f"{(wall - startup) / limit:.2f}"),
+        ("CPU, flow process (s)", f"{sum(u.cpu for u in flow):.0f}"),
+        ("CPU, Dask workers (s, each)", " / ".join(f"{u.cpu:.0f}" for u in workers) or "-"),
+        ("peak RSS, flow process (MB)", f"{max((u.peak_rss for u in flow), default=0) / 1e6:.0f}"),
+        (
+            "peak RSS, Dask workers (MB, each)",
+            " / ".join(f"{u.peak_rss / 1e6:.0f}" for u in workers) or "-",
+        ),
+    ]
+    if shards:
+        mean = statistics.mean(shards)
+        rows += [
+            ("shard tasks timed", f"{len(shards)}"),
+            (
+                "shard task s: min / median / max (max / mean)",
+                f"{min(shards):.1f} / {statistics.median(shards):.1f} / {max(shards):.1f} "
+                f"({max(shards) / mean:.2f})",
+            ),
+            ("shard task s, total", f"{sum(shards):.0f}"),
+        ]
+        for n in (2, 32, 128, 1000):
+            rows.append((f"simulated shard phase on {n} workers (s)", f"{makespan(shards, n):.1f}"))
+    return rows
+
+
 if __name__ == "__main__":
     from tests.benchmarks.report import table_file
 
-    with table_file("build"):
+    with table_file("build-kernel" if "--kernel" in sys.argv else "build"):
         main()

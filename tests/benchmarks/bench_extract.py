@@ -113,12 +113,20 @@ def side(root: Path, files: dict[str, str], language: str) -> dict[str, float]:
 def ctags_cpu(files: dict[str, str], language: str) -> float:
     """CPU seconds of Universal Ctags over the same files (definitions only)."""
     names = {"python": "Python", "c": "C", "cpp": "C++"}
-    with tempfile.NamedTemporaryFile("w", suffix=".txt") as listing:
-        listing.write("\n".join(files.values()))
-        listing.flush()
+    with tempfile.TemporaryDirectory() as tmp:
+        listing = Path(tmp) / "files.txt"
+        listing.write_text("\n".join(files.values()))
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        # a real tags file: ctags fails to truncate /dev/null once its output is large
         subprocess.run(
-            ["ctags", "-L", listing.name, "-f", "/dev/null", f"--language-force={names[language]}"],
+            [
+                "ctags",
+                "-L",
+                str(listing),
+                "-f",
+                f"{tmp}/tags",
+                f"--language-force={names[language]}",
+            ],
             check=True,
             capture_output=True,
         )
