@@ -22,7 +22,7 @@ import tree_sitter as ts
 
 from freshindex.indexer import bind_c, bind_go, bind_python, flow_js
 from freshindex.indexer.languages import ts_language, ts_query
-from freshindex.indexer.schema import Binding, EdgeKind
+from freshindex.indexer.schema import Binding, EdgeKind, EdgeRow
 from freshindex.indexer.summary import summarize
 
 # Resolves (language, importing path, module spec, imported name) to the path
@@ -46,7 +46,7 @@ class FileRows:
     """What one parsed file contributes: symbols and edges as column-ready tuples."""
 
     symbols: list[tuple] = field(default_factory=list)
-    edges: list[tuple] = field(default_factory=list)
+    edges: list[EdgeRow] = field(default_factory=list)
     summaries: list[tuple] = field(default_factory=list)
 
 
@@ -315,7 +315,7 @@ def _macro_calls(
     ordered: list[_Def],
     top_level: set[str],
     text: Callable[[ts.Node], str],
-) -> list[tuple]:
+) -> list[EdgeRow]:
     """C and C++ calls in the bodies of this file's macros, called by the
     macro and bound like a bare call (indexer/bind_c.py)."""
     out = []
@@ -323,24 +323,21 @@ def _macro_calls(
         if d.kind not in ("macro", "constant") or d.node.type not in _MACROS:
             continue
         for name, start, end in bind_c.macro_calls(d.node, text):
-            here = name in top_level
+            via = "defined in this file" if name in top_level else bind_c.INCLUDE_VIA
             out.append(
-                (
+                _row(
                     path,
                     d.qualname,
                     name,
                     "",
-                    str(EdgeKind.CALL),
+                    EdgeKind.CALL,
                     language,
-                    start[0] + 1,
-                    start[1],
-                    end[0] + 1,
-                    end[1],
-                    path,
-                    name,
-                    str(Binding.BOUND),
-                    "defined in this file" if here else bind_c.INCLUDE_VIA,
-                    None,
+                    start,
+                    end,
+                    resolved=path,
+                    qualname=name,
+                    binding=Binding.BOUND,
+                    via=via,
                 )
             )
     return out
@@ -353,15 +350,15 @@ def _js_values(
     path: str,
     language: str,
     root: ts.Node,
-    edges: list[tuple],
+    edges: list[EdgeRow],
     top_level: set[str],
     text: Callable[[ts.Node], str],
     resolve: Resolver | None,
-) -> list[tuple]:
+) -> list[EdgeRow]:
     """JS/TS member calls through a value (indexer/flow_js.py): the query
     edges the flow names are rewritten as chain claims in place, and the
     holders are returned as ``value`` rows."""
-    imported = {e[14] or e[2]: (e[3], e[2]) for e in edges if e[4] == EdgeKind.IMPORT}
+    imported = {e.alias or e.target: (e.module, e.target) for e in edges if e.kind == "import"}
 
     def named(name: str) -> tuple[str, str] | None:
         if name in imported and resolve is not None:
@@ -372,34 +369,71 @@ def _js_values(
 
     found = flow_js.flows(path, root, text, named)
     for i, e in enumerate(edges):
-        claim = found.calls.get((e[6], e[7])) if e[4] == EdgeKind.CALL else None
-        if claim is not None and e[12] != Binding.BOUND:
-            edges[i] = (*e[:10], claim.path, claim.chain, str(Binding.BOUND), claim.via, e[14])
+        claim = found.calls.get((e.start_line, e.start_col)) if e.kind == EdgeKind.CALL else None
+        if claim is not None and e.binding != Binding.BOUND:
+            edges[i] = e._replace(
+                resolved_path=claim.path,
+                target_qualname=claim.chain,
+                binding=str(Binding.BOUND),
+                via=claim.via,
+            )
     return [
-        (
+        _row(
             path,
             holder,
             holder,
             "",
-            str(EdgeKind.VALUE),
+            EdgeKind.VALUE,
             language,
-            node.start_point[0] + 1,
-            node.start_point[1],
-            node.end_point[0] + 1,
-            node.end_point[1],
-            claim.path,
-            claim.chain,
-            str(Binding.BOUND),
-            claim.via,
-            None,
+            node.start_point,
+            node.end_point,
+            resolved=claim.path,
+            qualname=claim.chain,
+            binding=Binding.BOUND,
+            via=claim.via,
         )
         for holder, claim, node in found.holders
     ]
 
 
+def _row(
+    path: str,
+    source: str,
+    target: str,
+    module: str,
+    kind: str,
+    language: str,
+    start: tuple[int, int],
+    end: tuple[int, int],
+    resolved: str | None = None,
+    qualname: str | None = None,
+    binding: str = Binding.CANDIDATE,
+    via: str = "",
+    alias: str | None = None,
+) -> EdgeRow:
+    """An edge from ``start`` to ``end`` (0-based tree-sitter points)."""
+    return EdgeRow(
+        path,
+        source,
+        target,
+        module,
+        str(kind),
+        language,
+        start[0] + 1,
+        start[1],
+        end[0] + 1,
+        end[1],
+        resolved,
+        qualname,
+        str(binding),
+        via,
+        alias,
+    )
+
+
 def _site_rows(
     path: str, language: str, data: bytes, sites: list[bind_python.Site], ordered: list[_Def]
-) -> list[tuple]:
+) -> list[EdgeRow]:
     seen: set[tuple[int, str, str | None, str | None, str | None]] = set()
     unique = []
     # one row per place, kind and claim: a name that may hold two values
@@ -420,22 +454,20 @@ def _site_rows(
         # callback calls it again, copying up to 64 kB per node
         raw = site.name or data[n.start_byte : n.end_byte].decode("utf-8", "replace")
         out.append(
-            (
+            _row(
                 path,
                 site.holder or source,
                 raw,
                 site.module,
                 site.kind,
                 language,
-                n.start_point[0] + 1,
-                n.start_point[1],
-                n.end_point[0] + 1,
-                n.end_point[1],
-                site.path,
-                site.qualname,
-                site.binding,
-                site.via,
-                site.alias or None,
+                n.start_point,
+                n.end_point,
+                resolved=site.path,
+                qualname=site.qualname,
+                binding=site.binding,
+                via=site.via,
+                alias=site.alias or None,
             )
         )
     return out
@@ -453,7 +485,7 @@ def _query_edges(
     top_level: set[str],
     text: Callable[[ts.Node], str],
     resolve: Resolver | None,
-) -> list[tuple]:
+) -> list[EdgeRow]:
     """Edges from the tags query's reference captures, bound by the rules one
     file can apply: a name its imports bind to a file of the repository, a
     name defined at the top of this file; everything else is a candidate."""
@@ -533,22 +565,20 @@ def _query_edges(
                 resolved, qualname = found, target
                 binding, via = Binding.BOUND, "a class of this file's package"
         edges.append(
-            (
+            _row(
                 path,
                 source,
                 target,
                 module,
                 kind,
                 language,
-                name_node.start_point[0] + 1,
-                name_node.start_point[1],
-                name_node.end_point[0] + 1,
-                name_node.end_point[1],
-                resolved,
-                qualname,
-                str(binding),
-                via,
-                alias or None,
+                name_node.start_point,
+                name_node.end_point,
+                resolved=resolved,
+                qualname=qualname,
+                binding=binding,
+                via=via,
+                alias=alias or None,
             )
         )
     return edges

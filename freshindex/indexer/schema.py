@@ -26,6 +26,7 @@ Lines are 1-based, columns 0-based byte offsets (docs/contract.md).
 from __future__ import annotations
 
 import enum
+from typing import NamedTuple
 
 import pyarrow as pa
 
@@ -137,6 +138,28 @@ EDGES = pa.schema(
         ("alias", pa.string()),  # the local name an import binds, when it differs
     ]
 )
+
+
+class EdgeRow(NamedTuple):
+    """One ``edges`` row as the extractor makes it, in EDGES' column order
+    (tests/unit/test_extract.py holds the two together)."""
+
+    path: str
+    source: str
+    target: str
+    module: str
+    kind: str
+    language: str
+    start_line: int  # 1-based
+    start_col: int
+    end_line: int
+    end_col: int
+    resolved_path: str | None
+    target_qualname: str | None
+    binding: str
+    via: str
+    alias: str | None
+
 
 REFS = EDGES  # same rows, sorted by (target, path, start_line, start_col)
 

@@ -33,7 +33,7 @@ from freshindex.indexer.document import SNIFF_BYTES, classify
 from freshindex.indexer.extract import FileRows, ParseBudgetExceeded, extract
 from freshindex.indexer.languages import indexer_digest
 from freshindex.indexer.resolve import PathIndex
-from freshindex.indexer.schema import EDGES, SUMMARIES, SYMBOLS
+from freshindex.indexer.schema import EDGES, SUMMARIES, SYMBOLS, EdgeRow
 from freshindex.process.cache import cache_dir
 from freshindex.query.freshness import changed_between
 from freshindex.query.guard import WorktreeGuard
@@ -90,11 +90,14 @@ def _cached_rows(key: str) -> FileRows | None:
     except (OSError, zstandard.ZstdError):
         return None
     data = json.loads(raw)
-    return FileRows(
-        [tuple(r) for r in data["symbols"]],
-        [tuple(r) for r in data["edges"]],
-        [tuple(r) for r in data.get("summaries", [])],
-    )
+    try:
+        return FileRows(
+            [tuple(r) for r in data["symbols"]],
+            [EdgeRow(*r) for r in data["edges"]],
+            [tuple(r) for r in data.get("summaries", [])],
+        )
+    except (TypeError, KeyError):  # written by another shape of rows: parse again
+        return None
 
 
 def _store_rows(key: str, rows: FileRows) -> None:

@@ -203,3 +203,9 @@ def test_c_loop_macro_before_a_call_is_a_call_only_in_a_body() -> None:
     assert ("", "g", "declare") in got and not any(
         e[2] == "g" and e[4] == "call" for e in rows.edges
     )
+
+
+def test_edge_rows_are_in_the_schema_column_order() -> None:
+    from freshindex.indexer.schema import EdgeRow
+
+    assert EdgeRow._fields == tuple(EDGES.names)
