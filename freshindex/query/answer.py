@@ -23,6 +23,7 @@ import posixpath
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import pyarrow.dataset as ds
 import pygit2
 
 from freshindex.catalog.reader import IndexVersion
@@ -108,6 +109,8 @@ class Answerer:
             self._files_in,
             self._symbols_named,
             self._includers,
+            self._include_graph,
+            self._declared_in,
         )
 
     def rows_now(self, table: str, path: str) -> list[dict[str, Any]]:
@@ -168,6 +171,47 @@ class Answerer:
                 and r["language"] in bind_c.LANGUAGES
             }
         )
+
+    def _include_graph(self) -> dict[str, list[str]]:
+        """Every C and C++ file's resolved includes, in order, as the answer
+        sees them: one read of the import rows instead of one per file."""
+        t = self.version.select(
+            "edges",
+            (ds.field("kind") == "import")
+            & ds.field("language").isin(list(bind_c.LANGUAGES))
+            & ds.field("resolved_path").is_valid(),
+            ["path", "resolved_path", "start_line", "start_col"],
+        ).sort_by([("path", "ascending"), ("start_line", "ascending"), ("start_col", "ascending")])
+        shadowed = self.overlay.shadowed if self.overlay is not None else set()
+        graph: dict[str, list[str]] = {}
+        for path, target in zip(t["path"].to_pylist(), t["resolved_path"].to_pylist(), strict=True):
+            if path not in shadowed:
+                graph.setdefault(path, []).append(target)
+        if self.overlay is not None:
+            for e in sorted(self.overlay.edges, key=lambda e: (e["start_line"], e["start_col"])):
+                if (
+                    e["kind"] == "import"
+                    and e["resolved_path"]
+                    and e["language"] in bind_c.LANGUAGES
+                ):
+                    graph.setdefault(str(e["path"]), []).append(str(e["resolved_path"]))
+        return graph
+
+    def _declared_in(self, name: str) -> frozenset[str]:
+        """The files with a prototype of ``name``, as the answer sees them."""
+        shadowed = self.overlay.shadowed if self.overlay is not None else set()
+        t = self.version.lookup("edges", "target", name)
+        kinds, paths = t["kind"].to_pylist(), t["path"].to_pylist()
+        found = {
+            p for k, p in zip(kinds, paths, strict=True) if k == "declare" and p not in shadowed
+        }
+        if self.overlay is not None:
+            found |= {
+                str(e["path"])
+                for e in self.overlay.edges
+                if e["kind"] == "declare" and e["target"] == name
+            }
+        return frozenset(found)
 
     def _symbols_now(self, path: str) -> list[dict[str, Any]]:
         return self.rows_now("symbols", path)

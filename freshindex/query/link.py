@@ -80,17 +80,26 @@ class Linker:
         files_in: Callable[[str], list[str]] | None = None,
         named: Callable[[str], list[Row]] | None = None,
         includers: Callable[[str], list[str]] | None = None,
+        include_graph: Callable[[], dict[str, list[str]]] | None = None,
+        declared_in: Callable[[str], frozenset[str]] | None = None,
     ):
         """``files_in(folder)``: the files directly in a folder, for Go's
         packages (None: names are looked up in the claimed file only);
         ``named(name)``: every definition of a name, for C's linkage;
         ``includers(path)``: the files that include a file, for C files
-        compiled only as part of another."""
+        compiled only as part of another. For C at scale, read in bulk
+        rather than file by file: ``include_graph()``, every C file's
+        resolved includes in order; ``declared_in(name)``, the files with a
+        prototype of the name (both None: read from each file's rows)."""
         self._symbols_of = symbols_of
         self._edges_of = edges_of
         self._files_in = files_in
         self._named = named
         self._includers = includers
+        self._include_graph = include_graph
+        self._graph: dict[str, list[str]] | None = None
+        self._declared_in = declared_in
+        self._facts: dict[str, tuple[Callable[[str], Row | None], Callable[[str], bool]]] = {}
         self._defs: dict[str, dict[str, Row]] = {}
         self._edges: dict[str, list[Row]] = {}
         self._packages: dict[str, list[str]] = {}
@@ -131,10 +140,10 @@ class Linker:
             return Link("candidate", via or "name match only")
         if qual == "":  # a module: the resolver found the file in the tree
             return Link("bound", via, None, path)
+        if via == bind_c.INCLUDE_VIA:  # the file itself is the first the includes see
+            return self.through_includes(path, qual)
         is_super = via.startswith("super()")
         found = None if chains.is_chain(qual) else self.find(path, qual, skip_self=is_super)
-        if found is None and via == bind_c.INCLUDE_VIA:
-            return self.through_includes(path, qual)
         if found is None and not is_super:
             reached = self.through_values(path, qual)
             if reached:
@@ -234,9 +243,8 @@ class Linker:
         for _depth in range(bind_c.MAX_INCLUDE_DEPTH):
             following = []
             for f in frontier:
-                for e in self.edges(f):
-                    target = e.get("resolved_path")
-                    if e["kind"] != "import" or not target or target in seen:
+                for target in self.includes(f):
+                    if target in seen:
                         continue
                     if len(seen) >= bind_c.MAX_INCLUDED_FILES:
                         break
@@ -249,10 +257,33 @@ class Linker:
         self._includes[path] = order
         return order
 
+    def includes(self, path: str) -> list[str]:
+        """The files a C file's includes resolve to, in order."""
+        if self._include_graph is not None:
+            if self._graph is None:
+                self._graph = self._include_graph()
+            return self._graph.get(path, [])
+        return [
+            e["resolved_path"]
+            for e in self.edges(path)
+            if e["kind"] == "import" and e.get("resolved_path")
+        ]
+
     def includers(self, path: str) -> list[str]:
         """The first files (by path) that include ``path``."""
+        if self._include_graph is not None and not self._parents:
+            if self._graph is None:
+                self._graph = self._include_graph()
+            reverse: dict[str, set[str]] = {}
+            for f, targets in self._graph.items():
+                for t in targets:
+                    reverse.setdefault(t, set()).add(f)
+            self._parents = {t: sorted(fs)[: bind_c.MAX_INCLUDERS] for t, fs in reverse.items()}
+            self._parents[""] = []  # built, even for a tree with no includes
         found = self._parents.get(path)
         if found is None:
+            if self._include_graph is not None:
+                return []
             every = self._includers(path) if self._includers is not None else []
             found = self._parents[path] = sorted(every)[: bind_c.MAX_INCLUDERS]
         return found
@@ -271,6 +302,27 @@ class Linker:
                 e["target"] for e in self.edges(path) if e["kind"] == EdgeKind.DECLARE
             )
         return found
+
+    def _c_facts(self, name: str) -> tuple[Callable[[str], Row | None], Callable[[str], bool]]:
+        """Whether a file defines ``name`` (its first definition) and whether
+        it declares it: from every definition of the name and the files
+        that declare it when those can be asked for, else file by file."""
+        found = self._facts.get(name)
+        if found is None:
+            found = self._facts[name] = self._c_facts_of(name)
+        return found
+
+    def _c_facts_of(self, name: str) -> tuple[Callable[[str], Row | None], Callable[[str], bool]]:
+        if self._named is None:
+            return (lambda f: self.defs(f).get(name)), (lambda f: name in self.declares(f))
+        first: dict[str, Row] = {}
+        for r in sorted(self.named(name), key=lambda r: (r["start_line"], r["start_col"])):
+            if r["qualname"] == name:
+                first.setdefault(r["path"], r)
+        if self._declared_in is None:
+            return first.get, (lambda f: name in self.declares(f))
+        declaring = self._declared_in(name)
+        return first.get, declaring.__contains__
 
     def with_linkage(self, name: str) -> list[Row]:
         """The C and C++ definitions of ``name`` with external linkage."""
@@ -309,9 +361,10 @@ class Linker:
         """The definitions of ``name`` the first file of ``root``'s include
         closure that has one shows (``path`` is the calling file); None if
         no file does."""
+        defining, declaring = self._c_facts(name)
         for f in self.include_closure(root):
-            hit = self.defs(f).get(name)
-            declared = name in self.declares(f)
+            hit = defining(f)
+            declared = declaring(f)
             if hit is None and not declared:
                 continue
             where = "this file" if f == path else f

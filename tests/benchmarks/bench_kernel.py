@@ -15,8 +15,12 @@ and for a few kernel functions and macros counts:
   indexer/bind_c.py) and its candidates;
 - the time of each ``refs`` in process, cold (first) and warm.
 
+``--package`` measures another C code base shipped the same way, one the
+binding was not tuned on (``glibc-source``: the whole tree by default).
+
 Usage: python tests/benchmarks/bench_kernel.py [--parts include arch/x86/include mm kernel]
        [--names kmalloc mutex_lock ...] [--work DIR (keep the tree and the index)]
+       [--package glibc-source --names malloc free ...]
 """
 
 from __future__ import annotations
@@ -50,23 +54,37 @@ NAMES = ("kmalloc", "kfree", "mutex_lock", "spin_lock", "schedule", "printk", "c
 
 def kernel_tree() -> Path:
     """The unpacked kernel source, fetched and unpacked once."""
-    tree = CACHE / PACKAGE
-    if tree.is_dir():
-        return tree
-    CACHE.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["apt-get", "download", PACKAGE], cwd=CACHE, check=True, capture_output=True)
-    deb = next(CACHE.glob(f"{PACKAGE}_*.deb"))
-    subprocess.run(["dpkg-deb", "-x", str(deb), str(CACHE / "deb")], check=True)
-    archive = next((CACHE / "deb" / "usr" / "src").glob(f"{PACKAGE}.tar.*"))
+    return source_tree(PACKAGE, CACHE)
+
+
+def source_tree(package: str, cache: Path | None = None) -> Path:
+    """A Debian package that ships a source tarball under /usr/src
+    (``linux-source-6.1``, ``glibc-source``), fetched with the package client
+    and unpacked once under ~/.cache/freshindex; the tarball's top folder."""
+    cache = cache or CACHE.parent / "sources" / package
+    done = cache / ".unpacked"
+    if done.is_file():
+        return cache / done.read_text().strip()
+    if (cache / package).is_dir():  # unpacked before this marker existed
+        return cache / package
+    cache.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["apt-get", "download", package], cwd=cache, check=True, capture_output=True)
+    deb = next(cache.glob(f"{package}_*.deb"))
+    subprocess.run(["dpkg-deb", "-x", str(deb), str(cache / "deb")], check=True)
+    archive = next((cache / "deb" / "usr" / "src").rglob("*.tar.*"))
     with tarfile.open(archive) as tar:
-        tar.extractall(CACHE, filter="data")
-    return tree
+        top = tar.next()
+        tar.extractall(cache, filter="data")
+    assert top is not None
+    name = top.name.split("/", 1)[0]
+    done.write_text(name)
+    return cache / name
 
 
 def make_repo(root: Path, tree: Path, parts: list[str]) -> Path:
     repo = root / "linux"
     for part in parts:
-        shutil.copytree(tree / part, repo / part, symlinks=True)
+        shutil.copytree(tree / part, repo / part, symlinks=True, dirs_exist_ok=True)
     env = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "b"}
     env |= {"GIT_COMMITTER_EMAIL": "b@b", "PATH": "/usr/bin:/bin"}
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
@@ -116,29 +134,35 @@ def call_lines(repo: Path, name: str) -> CallLines:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--parts", nargs="+", default=list(PARTS))
+    ap.add_argument(
+        "--package", default=PACKAGE, help="another Debian source package (glibc-source)"
+    )
+    ap.add_argument("--parts", nargs="+", default=None, help="folders of the tree ('.': all)")
     ap.add_argument("--names", nargs="+", default=list(NAMES))
     ap.add_argument("--work", type=Path, help="keep the tree and the index here, and reuse them")
     args = ap.parse_args()
+    kernel = args.package == PACKAGE
+    tree = kernel_tree() if kernel else source_tree(args.package)
+    parts = args.parts or (list(PARTS) if kernel else ["."])
     if args.work is not None:
         args.work.mkdir(parents=True, exist_ok=True)
-        measure(args.work, args.parts, args.names)
+        measure(args.work, tree, args.package, parts, args.names)
         return
     with tempfile.TemporaryDirectory() as tmp:
-        measure(Path(tmp), args.parts, args.names)
+        measure(Path(tmp), tree, args.package, parts, args.names)
 
 
-def measure(root: Path, parts: list[str], names: list[str]) -> None:
+def measure(root: Path, tree: Path, package: str, parts: list[str], names: list[str]) -> None:
     repo = root / "linux"
     if not repo.is_dir():
-        make_repo(root, kernel_tree(), parts)
+        make_repo(root, tree, parts)
     files = sum(1 for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts)
     store = (root / "store").as_uri()
     build_s = timed_build(repo, store)
     version = IndexVersion.current(open_store(store))
     counts = version.manifest.counts
     print(
-        f"**{PACKAGE}: {', '.join(parts)} ({files} files; {counts.documents} documents, "
+        f"**{package}: {', '.join(parts)} ({files} files; {counts.documents} documents, "
         f"{counts.symbols} symbols, {counts.edges} edges); build {build_s:.0f} s on this "
         "machine**\n"
     )
@@ -171,5 +195,6 @@ def measure(root: Path, parts: list[str], names: list[str]) -> None:
 if __name__ == "__main__":
     from tests.benchmarks.report import table_file
 
-    with table_file("kernel"):
+    package = sys.argv[sys.argv.index("--package") + 1] if "--package" in sys.argv else PACKAGE
+    with table_file("kernel" if package == PACKAGE else f"kernel-{package}"):
         main()
