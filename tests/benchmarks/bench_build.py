@@ -91,6 +91,9 @@ def kernel_repo(dest: Path) -> tuple[int, int]:
             files += 1
             size += p.stat().st_size
     git(dest, "init", "-q", "-b", "main")
+    # Debian's .gitignore ignores every top-level entry ("/*"): the tree is
+    # the package's, so everything in it is added
+    git(dest, "add", "-A", "-f")
     commit_all(dest, "linux-source-6.1")
     return files, size
 
