@@ -13,8 +13,8 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from freshindex.cli.context import Context
 from freshindex.cli.parser import build_parser
+from freshindex.cli.session import Context
 from freshindex.core.exceptions import FreshindexError
 from freshindex.process import collector, shutdown
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from freshindex.cli.context import Context, check_failed
 from freshindex.cli.pipeline import request_rebuild_run
+from freshindex.cli.session import Context, check_failed
 from freshindex.core.exceptions import FreshindexError, NoPublishedVersion
 
 

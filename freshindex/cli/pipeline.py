@@ -7,8 +7,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from freshindex.cli.context import Context, check_failed
 from freshindex.cli.progress import progress_bar
+from freshindex.cli.session import Context, check_failed
 from freshindex.core.exceptions import FreshindexError
 from freshindex.process import collector
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from freshindex.cli.context import Context, check_failed
+from freshindex.cli.session import Context, check_failed
 from freshindex.core.exceptions import NoPublishedVersion, VerificationFailed
 
 

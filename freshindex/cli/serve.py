@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from freshindex.cli.context import Context
+from freshindex.cli.session import Context
 from freshindex.core.exceptions import BadInput
 
 

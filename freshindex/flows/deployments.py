@@ -33,11 +33,11 @@ from freshindex.flows.plain import plain_flow
 from freshindex.flows.update import update_flow
 from freshindex.indexer.schema import ID_COLUMNS
 from freshindex.storage import Store
-from freshindex.tasks.io import store_for
 from freshindex.tasks.lock import publish_lock
 from freshindex.tasks.parse import parse_shard
 from freshindex.tasks.plan import plan_build
 from freshindex.tasks.publish import finalize, validate_version
+from freshindex.tasks.tables import store_for
 
 DRIFT_TABLES = ("symbols", "edges", "documents")
 DRIFT_ROWS_SHOWN = 20

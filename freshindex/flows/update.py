@@ -29,10 +29,10 @@ from freshindex.flows.build import (
 from freshindex.flows.plain import plain_flow
 from freshindex.ops.rollback import pending_requests
 from freshindex.tasks.compat import Sealed
-from freshindex.tasks.io import store_for
 from freshindex.tasks.lock import RequestedLock, locked, requested_lock
 from freshindex.tasks.parse import parse_shard
 from freshindex.tasks.publish import Outcome, finalize, validate_version
+from freshindex.tasks.tables import store_for
 from freshindex.tasks.update import Mode, UpdatePlan, inherited_tables, plan_update, update_shard
 from freshindex.tasks.validate import ValidationReport, validate_tables
 

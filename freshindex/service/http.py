@@ -48,8 +48,8 @@ from freshindex.query.answers import (
     Reloaded,
     UpdateSummary,
 )
-from freshindex.service.core import QueryService
 from freshindex.service.mcp import build_server
+from freshindex.service.warm import QueryService
 
 log = logging.getLogger("freshindex")
 

@@ -24,7 +24,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from freshindex.core.exceptions import FreshindexError
-from freshindex.service.core import QueryService
+from freshindex.service.warm import QueryService
 
 # What a model must know to use the answers; part of every tool's description.
 FRESHNESS_GUIDE = (

@@ -24,7 +24,8 @@ from freshindex.indexer.config import IndexConfig
 from freshindex.indexer.languages import grammar_versions, indexer_digest
 from freshindex.indexer.manifests import resolution_changed
 from freshindex.storage import Store
-from freshindex.tasks.io import config_at, store_for
+from freshindex.tasks.source import config_at
+from freshindex.tasks.tables import store_for
 
 
 class Mode:

@@ -14,8 +14,9 @@ from freshindex.core import gitrepo
 from freshindex.indexer.shard import build_shard_tables, doc_counts
 from freshindex.process import collector
 from freshindex.storage.base import sha256_hex
-from freshindex.tasks.io import encode_parquet, store_for, tree_partition, worker_git_dir
 from freshindex.tasks.plan import ShardJob
+from freshindex.tasks.source import tree_partition, worker_git_dir
+from freshindex.tasks.tables import encode_parquet, store_for
 
 
 def index_shard(job: ShardJob, shard: int) -> list[TableEntry]:

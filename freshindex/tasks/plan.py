@@ -12,7 +12,8 @@ from freshindex.catalog.manifest import Submodule
 from freshindex.core import gitrepo
 from freshindex.core.exceptions import ConfigError
 from freshindex.indexer.config import IndexConfig
-from freshindex.tasks.io import config_at, store_for, tree_entries
+from freshindex.tasks.source import config_at, tree_entries
+from freshindex.tasks.tables import store_for
 
 
 @dataclass(frozen=True)

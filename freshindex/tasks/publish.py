@@ -30,9 +30,9 @@ from freshindex.catalog.signing import sign, signing_key
 from freshindex.core.exceptions import PreconditionFailed, PublishConflict
 from freshindex.indexer.languages import grammar_versions, indexer_digest
 from freshindex.storage import Store
-from freshindex.tasks.io import store_for
 from freshindex.tasks.lock import RequestedLock, locked
 from freshindex.tasks.plan import BuildPlan
+from freshindex.tasks.tables import store_for
 from freshindex.tasks.validate import ValidationReport, validate_tables
 
 

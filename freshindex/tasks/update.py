@@ -49,16 +49,11 @@ from freshindex.indexer.shard import (
 )
 from freshindex.process import collector
 from freshindex.tasks.compat import Sealed, unseal
-from freshindex.tasks.io import (
-    decode_parquet,
-    store_for,
-    tree_entries,
-    tree_partition,
-    worker_git_dir,
-)
 from freshindex.tasks.mode import Mode, assess
 from freshindex.tasks.parse import write_shard
 from freshindex.tasks.plan import BuildPlan, ShardJob
+from freshindex.tasks.source import tree_entries, tree_partition, worker_git_dir
+from freshindex.tasks.tables import decode_parquet, store_for
 
 
 @dataclass(frozen=True)

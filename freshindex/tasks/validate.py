@@ -35,7 +35,7 @@ from freshindex.indexer.schema import BASE_TABLES, DELTA_TABLES, DocStatus
 from freshindex.indexer.shard import doc_counts, sort_table
 from freshindex.storage import Store
 from freshindex.storage.base import sha256_hex
-from freshindex.tasks.io import decode_parquet
+from freshindex.tasks.tables import decode_parquet
 
 
 @dataclass(frozen=True)

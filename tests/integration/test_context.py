@@ -239,7 +239,7 @@ def test_delivered_markdown_keeps_the_budget_on_every_channel(
     the HTTP service's `markdown` field (MCP's text: tests/integration/test_mcp.py)."""
     from freshindex.query.rendering import OVERHEAD_TOKENS
     from freshindex.query.tokens import DEFAULT_COUNTER
-    from freshindex.service.core import QueryService
+    from freshindex.service.warm import QueryService
 
     repo, store = repo_store
     service = QueryService(pygit2.Repository(str(repo)), open_store(store))

@@ -20,7 +20,7 @@ from freshindex.cli import main
 from freshindex.indexer.shard import rows_to_table
 from freshindex.storage import open_store
 from freshindex.storage.base import sha256_hex
-from freshindex.tasks.io import encode_parquet
+from freshindex.tasks.tables import encode_parquet
 from freshindex.tasks.update import inherited_tables, plan_update, update_one_shard
 from freshindex.tasks.validate import ValidationReport, validate_tables
 from tests.repos import SAMPLE_FILES, commit_all, make_repo, write_files

@@ -107,10 +107,10 @@ def _corrupt_current(repo: Path, store_uri: str) -> None:
 
     from freshindex.indexer.shard import sort_table
     from freshindex.storage.base import sha256_hex
-    from freshindex.tasks.io import decode_parquet, encode_parquet
     from freshindex.tasks.parse import index_shard
     from freshindex.tasks.plan import plan_build
     from freshindex.tasks.publish import finalize
+    from freshindex.tasks.tables import decode_parquet, encode_parquet
     from freshindex.tasks.validate import validate_tables
 
     store = open_store(store_uri)

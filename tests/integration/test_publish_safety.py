@@ -142,7 +142,7 @@ def test_failed_validation_marks_version_failed_and_switches_nothing(
 
 
 def test_reverse_index_disagreement_fails_validation(prefect_api: str, tmp_path: Path) -> None:
-    from freshindex.tasks.io import decode_parquet, encode_parquet
+    from freshindex.tasks.tables import decode_parquet, encode_parquet
 
     repo = make_repo(tmp_path / "repo", SAMPLE_FILES)
     store_uri = (tmp_path / "store").as_uri()

@@ -27,7 +27,7 @@ from freshindex.indexer.extract import extract
 from freshindex.indexer.schema import SYMBOLS
 from freshindex.query.watch import Watcher
 from freshindex.query.worktree import scan
-from freshindex.service.core import QueryService
+from freshindex.service.warm import QueryService
 from freshindex.storage import open_store
 from tests.repos import (
     GIT_ENV,

@@ -18,7 +18,7 @@ LINT = Path(sys.executable).with_name("lint-imports")
 WRONG = [
     ("freshindex/catalog/reader.py", "freshindex.query.answer", "Layers, top to bottom"),
     ("freshindex/tasks/plan.py", "freshindex.query.lookup", "The build wing never imports"),
-    ("freshindex/flows/progress.py", "freshindex.service.core", "The build wing never imports"),
+    ("freshindex/flows/progress.py", "freshindex.service.warm", "The build wing never imports"),
     ("freshindex/query/lookup.py", "prefect", "Reading an index needs no workflow engine"),
     ("freshindex/catalog/manifest.py", "distributed", "Reading an index needs no workflow engine"),
     ("freshindex/indexer/shard.py", "pygit2", "The indexer is pure"),

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from freshindex.core.gitrepo import open_repo
-from freshindex.service.core import QueryService
+from freshindex.service.warm import QueryService
 from freshindex.storage import open_store
 from tests.branch_helpers import build, cli, dump, from_scratch
 from tests.repos import SAMPLE_FILES, commit_all, git, make_repo, write_files

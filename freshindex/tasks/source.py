@@ -1,22 +1,20 @@
-"""Per-process caches and Parquet encoding shared by the tasks.
+"""What a task reads: the commit being indexed, its tree listing, the
+shards' partition of it, its path index and its configuration.
 
-A Dask worker process runs many shard tasks; opening the store (a boto3
-client costs ~50 ms), the repository and the tree listing once per process
-instead of once per task keeps per-task overhead near Prefect's own.
+A Dask worker process runs many shard tasks; opening the repository (or its
+mirror) and listing the tree once per process instead of once per task keeps
+per-task overhead near Prefect's own.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import io
 import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pygit2
 
 from freshindex.core import gitrepo
@@ -27,13 +25,6 @@ from freshindex.indexer.config import CONFIG_FILE, IndexConfig, parse_config
 from freshindex.indexer.resolve import PathIndex
 from freshindex.indexer.shard import partition
 from freshindex.process.cache import cache_dir
-from freshindex.storage import Store, open_store
-
-
-@functools.lru_cache(maxsize=8)
-def store_for(uri: str) -> Store:
-    return open_store(uri)
-
 
 _mirror_lock = threading.Lock()
 
@@ -116,32 +107,6 @@ def tree_partition(
 ) -> tuple[list[list[TreeEntry]], PathIndex]:
     with _tree_lock:
         return _partition(git_dir, tree, shards, include_paths)
-
-
-# Row groups of 16k rows: small enough that `refs NAME` skips most of a shard
-# by min/max statistics on the sorted target column, large enough that a
-# shard's file stays one or two row groups.
-ROW_GROUP_ROWS = 16_384
-
-
-def encode_parquet(table: pa.Table) -> bytes:
-    buf = io.BytesIO()
-    pq.write_table(
-        table,
-        buf,
-        compression="zstd",
-        row_group_size=ROW_GROUP_ROWS,
-        write_statistics=True,
-    )
-    return buf.getvalue()
-
-
-def decode_parquet(data: bytes) -> pa.Table:
-    """One file's table. ParquetFile.read, not read_table: read_table builds a
-    dataset first, which for a shard's small files is most of the work
-    (measured: 512 files of a stdlib build, 0.74 s against 0.39 s on 2 cores).
-    Single-threaded: callers decode many files at once on their own threads."""
-    return pq.ParquetFile(pa.BufferReader(data)).read(use_threads=False)
 
 
 def config_at(repo: pygit2.Repository, commit: pygit2.Commit) -> IndexConfig:
