@@ -42,9 +42,7 @@ from freshindex.indexer.flow_python import (
     last_name,
     literal,
 )
-
-# (language, importing path, module spec, imported name) -> defining path or None
-Resolver = Callable[[str, str, str, str], "str | None"]
+from freshindex.indexer.resolve import Resolver
 
 BUILTINS = frozenset(dir(builtins))
 

@@ -22,12 +22,9 @@ import tree_sitter as ts
 
 from freshindex.indexer import bind_c, bind_go, bind_python, flow_js
 from freshindex.indexer.languages import ts_language, ts_query
-from freshindex.indexer.schema import Binding, EdgeKind, EdgeRow
+from freshindex.indexer.resolve import Resolver
+from freshindex.indexer.schema import Binding, EdgeKind, EdgeRow, edge_row
 from freshindex.indexer.summary import summarize
-
-# Resolves (language, importing path, module spec, imported name) to the path
-# of the file that defines it, or None.
-Resolver = Callable[[str, str, str, str], "str | None"]
 
 # tree-sitter calls the parse progress callback about once per 100 parser
 # operations. Measured on 800 files of CPython's stdlib: 0.005 calls per byte
@@ -300,7 +297,7 @@ def extract(
         if language in bind_c.LANGUAGES:
             rows.edges += _macro_calls(path, language, ordered, top_level, text)
         if language in _JS_FAMILY:
-            rows.edges += _js_values(
+            rows.edges += flow_js.rows(
                 path, language, tree.root_node, rows.edges, top_level, text, resolve
             )
     return rows
@@ -325,7 +322,7 @@ def _macro_calls(
         for name, start, end in bind_c.macro_calls(d.node, text):
             via = "defined in this file" if name in top_level else bind_c.INCLUDE_VIA
             out.append(
-                _row(
+                edge_row(
                     path,
                     d.qualname,
                     name,
@@ -344,91 +341,6 @@ def _macro_calls(
 
 
 _MACROS = ("preproc_function_def", "preproc_def")
-
-
-def _js_values(
-    path: str,
-    language: str,
-    root: ts.Node,
-    edges: list[EdgeRow],
-    top_level: set[str],
-    text: Callable[[ts.Node], str],
-    resolve: Resolver | None,
-) -> list[EdgeRow]:
-    """JS/TS member calls through a value (indexer/flow_js.py): the query
-    edges the flow names are rewritten as chain claims in place, and the
-    holders are returned as ``value`` rows."""
-    imported = {e.alias or e.target: (e.module, e.target) for e in edges if e.kind == "import"}
-
-    def named(name: str) -> tuple[str, str] | None:
-        if name in imported and resolve is not None:
-            module, original = imported[name]
-            where = resolve(language, path, module, original)
-            return (where, original) if where else None
-        return (path, name) if name in top_level else None
-
-    found = flow_js.flows(path, root, text, named)
-    for i, e in enumerate(edges):
-        claim = found.calls.get((e.start_line, e.start_col)) if e.kind == EdgeKind.CALL else None
-        if claim is not None and e.binding != Binding.BOUND:
-            edges[i] = e._replace(
-                resolved_path=claim.path,
-                target_qualname=claim.chain,
-                binding=str(Binding.BOUND),
-                via=claim.via,
-            )
-    return [
-        _row(
-            path,
-            holder,
-            holder,
-            "",
-            EdgeKind.VALUE,
-            language,
-            node.start_point,
-            node.end_point,
-            resolved=claim.path,
-            qualname=claim.chain,
-            binding=Binding.BOUND,
-            via=claim.via,
-        )
-        for holder, claim, node in found.holders
-    ]
-
-
-def _row(
-    path: str,
-    source: str,
-    target: str,
-    module: str,
-    kind: str,
-    language: str,
-    start: tuple[int, int],
-    end: tuple[int, int],
-    resolved: str | None = None,
-    qualname: str | None = None,
-    binding: str = Binding.CANDIDATE,
-    via: str = "",
-    alias: str | None = None,
-) -> EdgeRow:
-    """An edge from ``start`` to ``end`` (0-based tree-sitter points)."""
-    return EdgeRow(
-        path,
-        source,
-        target,
-        module,
-        str(kind),
-        language,
-        start[0] + 1,
-        start[1],
-        end[0] + 1,
-        end[1],
-        resolved,
-        qualname,
-        str(binding),
-        via,
-        alias,
-    )
 
 
 def _site_rows(
@@ -454,7 +366,7 @@ def _site_rows(
         # callback calls it again, copying up to 64 kB per node
         raw = site.name or data[n.start_byte : n.end_byte].decode("utf-8", "replace")
         out.append(
-            _row(
+            edge_row(
                 path,
                 site.holder or source,
                 raw,
@@ -565,7 +477,7 @@ def _query_edges(
                 resolved, qualname = found, target
                 binding, via = Binding.BOUND, "a class of this file's package"
         edges.append(
-            _row(
+            edge_row(
                 path,
                 source,
                 target,

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 import tree_sitter as ts
 
 from freshindex.indexer import chains
+from freshindex.indexer.resolve import Resolver
+from freshindex.indexer.schema import Binding, EdgeKind, EdgeRow, edge_row
 
 # (name) -> (defining path, qualname) of a top-level or imported name
 NameResolver = Callable[[str], "tuple[str, str] | None"]
@@ -206,3 +208,53 @@ def _annotated(node: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node 
         return None
     inner = node.named_children[0]
     return inner if inner.type == "type_identifier" else None
+
+
+def rows(
+    path: str,
+    language: str,
+    root: ts.Node,
+    edges: list[EdgeRow],
+    top_level: set[str],
+    text: Callable[[ts.Node], str],
+    resolve: Resolver | None,
+) -> list[EdgeRow]:
+    """Member calls through a value: the tags query's edges (``edges``,
+    indexer/extract.py) that a flow names are rewritten as chain claims in
+    place, and the holders are returned as ``value`` rows."""
+    imported = {e.alias or e.target: (e.module, e.target) for e in edges if e.kind == "import"}
+
+    def named(name: str) -> tuple[str, str] | None:
+        if name in imported and resolve is not None:
+            module, original = imported[name]
+            where = resolve(language, path, module, original)
+            return (where, original) if where else None
+        return (path, name) if name in top_level else None
+
+    found = flows(path, root, text, named)
+    for i, e in enumerate(edges):
+        claim = found.calls.get((e.start_line, e.start_col)) if e.kind == EdgeKind.CALL else None
+        if claim is not None and e.binding != Binding.BOUND:
+            edges[i] = e._replace(
+                resolved_path=claim.path,
+                target_qualname=claim.chain,
+                binding=str(Binding.BOUND),
+                via=claim.via,
+            )
+    return [
+        edge_row(
+            path,
+            holder,
+            holder,
+            "",
+            EdgeKind.VALUE,
+            language,
+            node.start_point,
+            node.end_point,
+            resolved=claim.path,
+            qualname=claim.chain,
+            binding=Binding.BOUND,
+            via=claim.via,
+        )
+        for holder, claim, node in found.holders
+    ]

@@ -13,9 +13,13 @@ import functools
 import hashlib
 import posixpath
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from freshindex.indexer import bind_c
+
+# Resolves (language, importing path, module spec, imported name) to the path
+# of the file that defines it, or None: a PathIndex, or any callable like it.
+Resolver = Callable[[str, str, str, str], "str | None"]
 
 _JS_EXTS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 

@@ -161,6 +161,41 @@ class EdgeRow(NamedTuple):
     alias: str | None
 
 
+def edge_row(
+    path: str,
+    source: str,
+    target: str,
+    module: str,
+    kind: str,
+    language: str,
+    start: tuple[int, int],
+    end: tuple[int, int],
+    resolved: str | None = None,
+    qualname: str | None = None,
+    binding: str = Binding.CANDIDATE,
+    via: str = "",
+    alias: str | None = None,
+) -> EdgeRow:
+    """An edge from ``start`` to ``end`` (0-based tree-sitter points)."""
+    return EdgeRow(
+        path,
+        source,
+        target,
+        module,
+        str(kind),
+        language,
+        start[0] + 1,
+        start[1],
+        end[0] + 1,
+        end[1],
+        resolved,
+        qualname,
+        str(binding),
+        via,
+        alias,
+    )
+
+
 REFS = EDGES  # same rows, sorted by (target, path, start_line, start_col)
 
 # One row per symbol (indexer/summary.py), keyed by (blob, qualname): a file

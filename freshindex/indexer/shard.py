@@ -17,7 +17,8 @@ import pyarrow.compute as pc
 from freshindex.core.tree import TreeEntry
 from freshindex.indexer.config import IndexConfig
 from freshindex.indexer.document import SNIFF_BYTES, classify, count_lines
-from freshindex.indexer.extract import ParseBudgetExceeded, Resolver, extract
+from freshindex.indexer.extract import ParseBudgetExceeded, extract
+from freshindex.indexer.resolve import Resolver
 from freshindex.indexer.schema import SORT_KEYS, TABLES, DocStatus, SkipReason
 
 
