@@ -1,6 +1,9 @@
 """Expansion of a context package's targets over the bound reference graph:
 callers, callees, importers and tests by dependency distance, the contracts
-they use, the target package's configuration, and recent history."""
+they use, the target package's configuration, and recent history.
+
+Over 400 lines as one concept: one walk outward from the targets, each kind
+of neighbour a short method of the same walk."""
 
 from __future__ import annotations
 

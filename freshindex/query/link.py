@@ -16,9 +16,8 @@ overlay applied):
   values: walked step by step over the holders other files declare (what
   ``make`` returns, what a class's instances hold in ``client``), bounded in
   depth; a value that may be two things links to both;
-- a C or C++ call the file does not define (indexer/bind_c.py): the first
-  definition seen through the file's includes, transitively, bounded; else
-  the one definition with external linkage in the repository;
+- a C or C++ call the file does not define (indexer/bind_c.py): what the
+  file's includes show, followed by query/link_c.py;
 - a Go file's package-level name not in the file: the other files of its
   folder, which is its package (indexer/bind_go.py); a predeclared name
   (``len``) that the package does not declare is ``external``;
@@ -31,6 +30,9 @@ base class moved, changes the answer of every edge that named it the moment
 the version (or the overlay) holding the change is read, while the update
 rewrote only the changed files' rows. GitHub's stack graphs do the same:
 per-file partial paths, stitched at query time.
+
+Over 400 lines as one concept: every rule that turns a stored claim into a
+definition, each small, sharing one set of caches over one view.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from typing import Any
 from freshindex.indexer import bind_c, chains
 from freshindex.indexer.bind_go import PREDECLARED_VIA
 from freshindex.indexer.schema import EdgeKind
+from freshindex.query.link_c import IncludeLinker
 
 Row = dict[str, Any]
 
@@ -94,21 +97,12 @@ class Linker:
         self._symbols_of = symbols_of
         self._edges_of = edges_of
         self._files_in = files_in
-        self._named = named
-        self._includers = includers
-        self._include_graph = include_graph
-        self._graph: dict[str, list[str]] | None = None
-        self._declared_in = declared_in
-        self._facts: dict[str, tuple[Callable[[str], Row | None], Callable[[str], bool]]] = {}
+        self.c = IncludeLinker(self.defs, self.edges, named, includers, include_graph, declared_in)
         self._defs: dict[str, dict[str, Row]] = {}
         self._edges: dict[str, list[Row]] = {}
         self._packages: dict[str, list[str]] = {}
         self._held: dict[tuple[str, str], list[_Value]] = {}
         self._mros: dict[tuple[str, str], list[Row]] = {}
-        self._includes: dict[str, list[str]] = {}  # a C file's include closure, nearest first
-        self._by_name: dict[str, list[Row]] = {}
-        self._declared: dict[str, frozenset[str]] = {}
-        self._parents: dict[str, list[str]] = {}
         self._c_links: dict[tuple[str, str], Link] = {}
         self._trail: dict[tuple[str, str], str] = {}  # a holder's first value, in words
         self._walked: list[str] = []  # the holders the last chain went through
@@ -222,184 +216,14 @@ class Linker:
     # -- C and C++: the include graph -------------------------------------------
 
     def through_includes(self, path: str, name: str) -> Link:
-        """The definition a C call sees: the first one through the calling
-        file's includes (breadth first: the nearest header), else the one
-        definition with external linkage in the repository."""
+        """The definition a C or C++ call sees (query/link_c.py)."""
         key = (path, name)
         found = self._c_links.get(key)
         if found is None:
-            found = self._c_links[key] = self._through_includes(path, name)
+            binding, via, row, others = self.c.link(path, name)
+            found = Link(binding, via, row, row["path"] if row else None, others)
+            self._c_links[key] = found
         return found
-
-    def include_closure(self, path: str) -> list[str]:
-        """The file and every file it includes, transitively, nearest first
-        (bounded: MAX_INCLUDE_DEPTH levels, MAX_INCLUDED_FILES files)."""
-        found = self._includes.get(path)
-        if found is not None:
-            return found
-        order = [path]
-        seen = {path}
-        frontier = [path]
-        for _depth in range(bind_c.MAX_INCLUDE_DEPTH):
-            following = []
-            for f in frontier:
-                for target in self.includes(f):
-                    if target in seen:
-                        continue
-                    if len(seen) >= bind_c.MAX_INCLUDED_FILES:
-                        break
-                    seen.add(target)
-                    order.append(target)
-                    following.append(target)
-            frontier = following
-            if not frontier:
-                break
-        self._includes[path] = order
-        return order
-
-    def includes(self, path: str) -> list[str]:
-        """The files a C file's includes resolve to, in order."""
-        if self._include_graph is not None:
-            if self._graph is None:
-                self._graph = self._include_graph()
-            return self._graph.get(path, [])
-        return [
-            e["resolved_path"]
-            for e in self.edges(path)
-            if e["kind"] == "import" and e.get("resolved_path")
-        ]
-
-    def includers(self, path: str) -> list[str]:
-        """The first files (by path) that include ``path``."""
-        if self._include_graph is not None and not self._parents:
-            if self._graph is None:
-                self._graph = self._include_graph()
-            reverse: dict[str, set[str]] = {}
-            for f, targets in self._graph.items():
-                for t in targets:
-                    reverse.setdefault(t, set()).add(f)
-            self._parents = {t: sorted(fs)[: bind_c.MAX_INCLUDERS] for t, fs in reverse.items()}
-            self._parents[""] = []  # built, even for a tree with no includes
-        found = self._parents.get(path)
-        if found is None:
-            if self._include_graph is not None:
-                return []
-            every = self._includers(path) if self._includers is not None else []
-            found = self._parents[path] = sorted(every)[: bind_c.MAX_INCLUDERS]
-        return found
-
-    def named(self, name: str) -> list[Row]:
-        found = self._by_name.get(name)
-        if found is None:
-            found = self._by_name[name] = self._named(name) if self._named is not None else []
-        return found
-
-    def declares(self, path: str) -> frozenset[str]:
-        """The names a file's prototypes declare."""
-        found = self._declared.get(path)
-        if found is None:
-            found = self._declared[path] = frozenset(
-                e["target"] for e in self.edges(path) if e["kind"] == EdgeKind.DECLARE
-            )
-        return found
-
-    def _c_facts(self, name: str) -> tuple[Callable[[str], Row | None], Callable[[str], bool]]:
-        """Whether a file defines ``name`` (its first definition) and whether
-        it declares it: from every definition of the name and the files
-        that declare it when those can be asked for, else file by file."""
-        found = self._facts.get(name)
-        if found is None:
-            found = self._facts[name] = self._c_facts_of(name)
-        return found
-
-    def _c_facts_of(self, name: str) -> tuple[Callable[[str], Row | None], Callable[[str], bool]]:
-        if self._named is None:
-            return (lambda f: self.defs(f).get(name)), (lambda f: name in self.declares(f))
-        first: dict[str, Row] = {}
-        for r in sorted(self.named(name), key=lambda r: (r["start_line"], r["start_col"])):
-            if r["qualname"] == name:
-                first.setdefault(r["path"], r)
-        if self._declared_in is None:
-            return first.get, (lambda f: name in self.declares(f))
-        declaring = self._declared_in(name)
-        return first.get, declaring.__contains__
-
-    def with_linkage(self, name: str) -> list[Row]:
-        """The C and C++ definitions of ``name`` with external linkage."""
-        return [
-            r
-            for r in self.named(name)
-            if r["qualname"] == name
-            and r.get("exported")
-            and r["kind"] in ("function", "macro")
-            and r["language"] in bind_c.LANGUAGES
-        ]
-
-    def _through_includes(self, path: str, name: str) -> Link:
-        found = self._visible(path, path, name)
-        if found is not None:
-            return found
-        # a file not compiled alone (a header that relies on what its includer
-        # included first, a .c file included by another): what an includer sees
-        for parent in self.includers(path):
-            found = self._visible(parent, path, name, f"as included by {parent}, ")
-            if found is not None:
-                return found
-        linked = self.with_linkage(name)
-        files = {r["path"] for r in linked}
-        if len(files) == 1:
-            hit = min(linked, key=lambda r: (r["start_line"], r["start_col"]))
-            words = f"the one definition with external linkage, in {hit['path']}"
-            return Link("bound", f"{bind_c.INCLUDE_VIA}: {words}", hit, hit["path"])
-        if files:
-            return Link(
-                "candidate", f"{len(files)} definitions with external linkage: not provable"
-            )
-        return Link("candidate", f"{name} is not defined in the repository")
-
-    def _visible(self, root: str, path: str, name: str, context: str = "") -> Link | None:
-        """The definitions of ``name`` the first file of ``root``'s include
-        closure that has one shows (``path`` is the calling file); None if
-        no file does."""
-        defining, declaring = self._c_facts(name)
-        for f in self.include_closure(root):
-            hit = defining(f)
-            declared = declaring(f)
-            if hit is None and not declared:
-                continue
-            where = "this file" if f == path else f
-            # a prototype and the functions it declares are one group: every
-            # definition with external linkage (one per configuration, say)
-            found = [hit] if hit is not None else []
-            if declared:
-                mine = hit["symbol_id"] if hit is not None else None
-                found += sorted(
-                    (
-                        r
-                        for r in self.with_linkage(name)
-                        if r["kind"] == "function" and r["symbol_id"] != mine
-                    ),
-                    key=lambda r: (r["path"], r["start_line"]),
-                )
-            if not found:
-                return Link(
-                    "candidate", f"{context}declared in {where}; not defined in the repository"
-                )
-            first = found[0]
-            if first is hit:
-                how = "defined in this file" if f == path else f"visible through {f}"
-            else:
-                how = f"declared in {where}, defined in {first['path']}"
-                if len(found) > 1:
-                    how += f" and {len(found) - 1} other place(s)"
-            return Link(
-                "bound",
-                f"{bind_c.INCLUDE_VIA}: {context}{how}",
-                first,
-                first["path"],
-                tuple(found[1:]),
-            )
-        return None
 
     # -- chains: values through holders ---------------------------------------
 
