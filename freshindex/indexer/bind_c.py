@@ -32,6 +32,9 @@ from collections.abc import Callable, Collection, Iterable, Iterator
 import tree_sitter as ts
 
 INCLUDE_VIA = "through the includes of this file"
+# a C++ call written with its scope (`detail::f()`), followed by the scope as
+# written: looked up in the enclosing namespaces outward, with that scope
+QUALIFIED_VIA = "through the includes of this file, as written"
 DECLARED_VIA = "a prototype in this file"
 
 # the include graph is followed this deep and this wide from a calling file
@@ -197,3 +200,46 @@ def _include_dirs(entry: dict[str, object]) -> list[str]:
                 out.append(word[len(flag) :])
                 break
     return out
+
+
+def call_claim(
+    name: ts.Node, source: str, text: Callable[[ts.Node], str]
+) -> tuple[str, str] | None:
+    """The qualified name a C or C++ call claims, and how the linker looks
+    it up; None for a call it cannot name (a template's member, a scope
+    that is an expression).
+
+    ``f()`` in a function ``source`` (``app.Repo.save``) claims
+    ``app.Repo.f``: the linker tries it and then each scope outward
+    (``app.f``, ``f``), as C++ looks a name up from the inside out, which in
+    C, where nothing is nested, is the name itself. ``detail::f()`` there
+    claims ``app.Repo.detail.f`` with the written scope in the via
+    (``...: detail::f``): the linker keeps ``detail.f`` and drops only the
+    enclosing scopes (``app.detail.f``, ``detail.f``)."""
+    parts = [text(name)]
+    node = name
+    while node.parent is not None and node.parent.type == "qualified_identifier":
+        qualified = node.parent
+        if invented_scope(qualified):  # a C macro before the name: not a scope
+            break
+        scope = qualified.child_by_field_name("scope")
+        if scope is not None:
+            if scope.type != "namespace_identifier" and scope.type != "type_identifier":
+                return None
+            parts.append(text(scope))
+        node = qualified
+    container = source.rsplit(".", 1)[0] if "." in source else ""
+    written = ".".join(reversed(parts))
+    qualname = f"{container}.{written}" if container else written
+    if len(parts) > 1:
+        return qualname, f"{QUALIFIED_VIA}: {'::'.join(reversed(parts))}"
+    return qualname, INCLUDE_VIA
+
+
+def outward(qualname: str, written: str = "") -> list[str]:
+    """``a.b.f``, then ``a.f``, then ``f``: the scopes a C++ name is looked
+    up in, innermost first; ``written``: the tail the call spelled out
+    (``detail.f``), kept in every candidate."""
+    name = written or qualname.rsplit(".", 1)[-1]
+    scopes = qualname[: -len(name)].rstrip(".").split(".") if qualname != name else []
+    return [".".join([*scopes[:k], name]) for k in range(len(scopes), -1, -1)]

@@ -428,7 +428,8 @@ def _query_edges(
             elif not _relative_spec(language, module):
                 binding, via = Binding.EXTERNAL, f"import of {module}, not in the repository"
         elif kind == EdgeKind.DECLARE:  # read by the linker (indexer/bind_c.py)
-            resolved, qualname = path, target
+            # in its namespace: `namespace app { int f(); }` declares app.f
+            resolved, qualname = path, f"{source}.{target}" if source else target
             binding, via = Binding.BOUND, bind_c.DECLARED_VIA
         elif go_scopes is not None:
             resolved, qualname, binding, via, module = _go_edge(
@@ -465,9 +466,10 @@ def _query_edges(
                 and kind == EdgeKind.CALL
                 and bare
                 and name_node.type == "identifier"
+                and (claim := bind_c.call_claim(name_node, source, text))
             ):  # the linker follows this file's includes (indexer/bind_c.py)
-                resolved, qualname = path, target
-                binding, via = Binding.BOUND, bind_c.INCLUDE_VIA
+                resolved, binding = path, Binding.BOUND
+                qualname, via = claim
             elif (
                 language == "java"
                 and target[:1].isupper()

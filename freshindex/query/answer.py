@@ -197,21 +197,18 @@ class Answerer:
                     graph.setdefault(str(e["path"]), []).append(str(e["resolved_path"]))
         return graph
 
-    def _declared_in(self, name: str) -> frozenset[str]:
-        """The files with a prototype of ``name``, as the answer sees them."""
+    def _declared_in(self, qualname: str) -> frozenset[str]:
+        """The files with a prototype of ``qualname`` (``f``, or ``app.f`` in
+        a C++ namespace), as the answer sees them."""
         shadowed = self.overlay.shadowed if self.overlay is not None else set()
-        t = self.version.lookup("edges", "target", name)
-        kinds, paths = t["kind"].to_pylist(), t["path"].to_pylist()
-        found = {
-            p for k, p in zip(kinds, paths, strict=True) if k == "declare" and p not in shadowed
-        }
+        rows = self.version.lookup("edges", "target", qualname.rsplit(".", 1)[-1]).to_pylist()
         if self.overlay is not None:
-            found |= {
-                str(e["path"])
-                for e in self.overlay.edges
-                if e["kind"] == "declare" and e["target"] == name
-            }
-        return frozenset(found)
+            rows = [r for r in rows if r["path"] not in shadowed] + self.overlay.edges
+        return frozenset(
+            str(r["path"])
+            for r in rows
+            if r["kind"] == "declare" and (r["target_qualname"] or r["target"]) == qualname
+        )
 
     def _symbols_now(self, path: str) -> list[dict[str, Any]]:
         return self.rows_now("symbols", path)

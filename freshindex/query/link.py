@@ -103,7 +103,7 @@ class Linker:
         self._packages: dict[str, list[str]] = {}
         self._held: dict[tuple[str, str], list[_Value]] = {}
         self._mros: dict[tuple[str, str], list[Row]] = {}
-        self._c_links: dict[tuple[str, str], Link] = {}
+        self._c_links: dict[tuple[str, str, str], Link] = {}
         self._trail: dict[tuple[str, str], str] = {}  # a holder's first value, in words
         self._walked: list[str] = []  # the holders the last chain went through
 
@@ -134,8 +134,10 @@ class Linker:
             return Link("candidate", via or "name match only")
         if qual == "":  # a module: the resolver found the file in the tree
             return Link("bound", via, None, path)
-        if via == bind_c.INCLUDE_VIA:  # the file itself is the first the includes see
+        if via == bind_c.INCLUDE_VIA:  # query/link_c.py
             return self.through_includes(path, qual)
+        if via.startswith(bind_c.QUALIFIED_VIA):
+            return self.through_includes(path, qual, via[len(bind_c.QUALIFIED_VIA) + 2 :])
         is_super = via.startswith("super()")
         found = None if chains.is_chain(qual) else self.find(path, qual, skip_self=is_super)
         if found is None and not is_super:
@@ -215,12 +217,13 @@ class Linker:
 
     # -- C and C++: the include graph -------------------------------------------
 
-    def through_includes(self, path: str, name: str) -> Link:
-        """The definition a C or C++ call sees (query/link_c.py)."""
-        key = (path, name)
+    def through_includes(self, path: str, name: str, written: str = "") -> Link:
+        """The definition a C or C++ call sees (query/link_c.py); ``written``:
+        the scope and name a C++ call spelled out (``detail::f``)."""
+        key = (path, name, written)
         found = self._c_links.get(key)
         if found is None:
-            binding, via, row, others = self.c.link(path, name)
+            binding, via, row, others = self.c.link(path, name, written)
             found = Link(binding, via, row, row["path"] if row else None, others)
             self._c_links[key] = found
         return found

@@ -106,18 +106,22 @@ class IncludeLinker:
             found = self._parents[path] = sorted(every)[: bind_c.MAX_INCLUDERS]
         return found
 
-    def named(self, name: str) -> list[Row]:
+    def named(self, qualname: str) -> list[Row]:
+        """Every definition whose name is the last part of ``qualname``."""
+        name = qualname.rsplit(".", 1)[-1]
         found = self._by_name.get(name)
         if found is None:
             found = self._by_name[name] = self._named(name) if self._named is not None else []
         return found
 
     def declares(self, path: str) -> frozenset[str]:
-        """The names a file's prototypes declare."""
+        """The names a file's prototypes declare, qualified by their namespaces."""
         found = self._declared.get(path)
         if found is None:
             found = self._declared[path] = frozenset(
-                e["target"] for e in self.edges(path) if e["kind"] == EdgeKind.DECLARE
+                e["target_qualname"] or e["target"]
+                for e in self.edges(path)
+                if e["kind"] == EdgeKind.DECLARE
             )
         return found
 
@@ -131,16 +135,21 @@ class IncludeLinker:
         return found
 
     def _c_facts_of(self, name: str) -> tuple[Callable[[str], Row | None], Callable[[str], bool]]:
+        declaring = self._declaring(name)
         if self._named is None:
-            return (lambda f: self.defs(f).get(name)), (lambda f: name in self.declares(f))
+            return (lambda f: self.defs(f).get(name)), declaring
         first: dict[str, Row] = {}
         for r in sorted(self.named(name), key=lambda r: (r["start_line"], r["start_col"])):
             if r["qualname"] == name:
                 first.setdefault(r["path"], r)
+        return first.get, declaring
+
+    def _declaring(self, name: str) -> Callable[[str], bool]:
+        """Whether a file has a prototype of ``name`` (qualified by its
+        namespaces in C++)."""
         if self._declared_in is None:
-            return first.get, (lambda f: name in self.declares(f))
-        declaring = self._declared_in(name)
-        return first.get, declaring.__contains__
+            return lambda f: name in self.declares(f)
+        return self._declared_in(name).__contains__
 
     def with_linkage(self, name: str) -> list[Row]:
         """The C and C++ definitions of ``name`` with external linkage."""
@@ -153,33 +162,36 @@ class IncludeLinker:
             and r["language"] in bind_c.LANGUAGES
         ]
 
-    def link(self, path: str, name: str) -> Found:
-        """The definition a call of ``name`` in ``path`` sees: the first one
-        through the file's includes (breadth first: the nearest header), else
-        the one definition with external linkage in the repository."""
-        found = self._visible(path, path, name)
-        if found is not None:
-            return found
+    def link(self, path: str, qualname: str, written: str = "") -> Found:
+        """The definition a call in ``path`` claiming ``qualname`` sees: in
+        each scope outward (C++; one name in C), the first one through the
+        file's includes (breadth first: the nearest header), then through
+        its includers' includes, else the one definition with external
+        linkage in the repository. ``written``: the scope and name a C++
+        call spelled out (``detail::f``), kept in every scope tried."""
+        names = bind_c.outward(qualname, written.replace("::", "."))
+        for name in names:
+            found = self._visible(path, path, name)
+            if found is not None:
+                return found
         # a file not compiled alone (a header that relies on what its includer
         # included first, a .c file included by another): what an includer sees
         for parent in self.includers(path):
-            found = self._visible(parent, path, name, f"as included by {parent}, ")
-            if found is not None:
-                return found
-        linked = self.with_linkage(name)
-        files = {r["path"] for r in linked}
-        if len(files) == 1:
-            hit = min(linked, key=lambda r: (r["start_line"], r["start_col"]))
-            words = f"the one definition with external linkage, in {hit['path']}"
-            return ("bound", f"{bind_c.INCLUDE_VIA}: {words}", hit, ())
-        if files:
-            return (
-                "candidate",
-                f"{len(files)} definitions with external linkage: not provable",
-                None,
-                (),
-            )
-        return ("candidate", f"{name} is not defined in the repository", None, ())
+            for name in names:
+                found = self._visible(parent, path, name, f"as included by {parent}, ")
+                if found is not None:
+                    return found
+        for name in names:
+            linked = self.with_linkage(name)
+            files = {r["path"] for r in linked}
+            if len(files) == 1:
+                hit = min(linked, key=lambda r: (r["start_line"], r["start_col"]))
+                words = f"the one definition with external linkage, in {hit['path']}"
+                return ("bound", f"{bind_c.INCLUDE_VIA}: {words}", hit, ())
+            if files:
+                words = f"{len(files)} definitions with external linkage: not provable"
+                return ("candidate", words, None, ())
+        return ("candidate", f"{qualname} is not defined in the repository", None, ())
 
     def _visible(self, root: str, path: str, name: str, context: str = "") -> Found | None:
         """The definitions of ``name`` the first file of ``root``'s include

@@ -657,3 +657,58 @@ def test_include_roots_come_from_the_configuration_then_the_compile_database() -
     # a database that does not parse, or names no file of the tree, adds nothing
     for bad in (b"{", b"[1, {}]", b'[{"directory": "/x", "file": "y.c", "command": "cc \'"}]'):
         assert PathIndex.of_tree(paths, {}, [], bad).include_roots == ()
+
+
+CPP_FILES: dict[str, str | bytes] = {
+    "include/app/util.hpp": "namespace app {\n"
+    "int helper(int x);\n"
+    "namespace detail { inline int twice(int x) { return 2 * x; } }\n"
+    "}\n"
+    "int helper(int x);\n",
+    "src/util.cpp": '#include "app/util.hpp"\n'
+    "namespace app {\n"
+    "int helper(int x) { return detail::twice(x); }\n"
+    "}\n"
+    "int helper(int x) { return x; }\n",
+    "src/main.cpp": "#include <app/util.hpp>\n"
+    "namespace app {\n"
+    "int run() { return helper(1) + app::detail::twice(2); }\n"
+    "}\n"
+    "int main() { return app::helper(3) + helper(4) + std::max(1, 2); }\n",
+    "src/repo.cpp": "class Repo {\n"
+    "public:\n"
+    "  int size();\n"
+    "  int count() { return size(); }\n"
+    "};\n"
+    "int Repo::size() { return 0; }\n",
+}
+
+
+def test_cpp_calls_bind_through_namespaces_and_classes() -> None:
+    symbols, edges = c_rows(CPP_FILES)
+    linker = table_linker(symbols, edges)
+    got = {}
+    for e in edges:
+        if e["kind"] == "call":
+            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+            where = f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None
+            got[(e["path"], e["start_line"], e["target"], e["start_col"])] = (link.binding, where)
+    bound = {k[:3]: v for k, v in got.items()}
+    # written with a scope, looked up from the enclosing namespace outward
+    assert bound[("src/util.cpp", 3, "twice")] == (
+        "bound",
+        "include/app/util.hpp::app.detail.twice",
+    )
+    assert bound[("src/main.cpp", 3, "twice")] == (
+        "bound",
+        "include/app/util.hpp::app.detail.twice",
+    )
+    # a bare call in namespace app finds app's helper first, at the top the global one
+    assert got[("src/main.cpp", 3, "helper", 19)] == ("bound", "src/util.cpp::app.helper")
+    main_calls = {k[3]: v for k, v in got.items() if k[:3] == ("src/main.cpp", 5, "helper")}
+    assert main_calls[25] == ("bound", "src/util.cpp::app.helper")  # app::helper(3)
+    assert main_calls[37] == ("bound", "src/util.cpp::helper")  # helper(4)
+    # a library's name is not the repository's
+    assert bound[("src/main.cpp", 5, "max")][0] == "candidate"
+    # a member called by its bare name inside its class
+    assert bound[("src/repo.cpp", 4, "size")] == ("bound", "src/repo.cpp::Repo.size")

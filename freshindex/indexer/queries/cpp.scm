@@ -70,6 +70,9 @@
     (identifier) @name
     (field_expression field: (field_identifier) @name)
     (qualified_identifier name: (identifier) @name)
+    (qualified_identifier name: (qualified_identifier name: (identifier) @name))
+    (qualified_identifier
+      name: (qualified_identifier name: (qualified_identifier name: (identifier) @name)))
   ]) @reference.call
 
 (new_expression
