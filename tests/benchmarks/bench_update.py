@@ -25,8 +25,10 @@ Corpora:
 - ``synthetic``: generated 6-line files (~80 bytes). Almost no parse work, so
   both the full build and the update are nearly all fixed cost: the ratio's
   worst case.
+- ``kernel``: the whole of Debian's ``linux-source-6.1`` (one size; fetched
+  and cached as bench_kernel.py does); the edits are to ``.c`` files.
 
-Usage: python tests/benchmarks/bench_update.py [--corpus stdlib|synthetic]
+Usage: python tests/benchmarks/bench_update.py [--corpus stdlib|synthetic|kernel]
        [--sizes 3000 30000] [--changes 1 10 100 500]
 """
 
@@ -91,13 +93,30 @@ def edit(repo: Path, files: list[Path], k: int, tag: str) -> None:
     time.sleep(2)  # the server records the previous run, not during the next one
     for i, p in enumerate(files[:k]):
         with p.open("a") as fh:
-            fh.write(f"\n\ndef edit_{tag}_{i}():\n    return {i}\n")
+            if p.suffix == ".c":
+                fh.write(f"\n\nint edit_{tag}_{i}(void)\n{{\n\treturn {i};\n}}\n")
+            else:
+                fh.write(f"\n\ndef edit_{tag}_{i}():\n    return {i}\n")
     commit_all(repo, f"{k} edits ({tag})")
+
+
+def corpus(kind: str, work: Path, n: int) -> tuple[Path, list[Path]]:
+    """The repository and the files the edits go to."""
+    if kind == "kernel":
+        from tests.benchmarks.bench_build import kernel_repo
+
+        repo = work / "linux"
+        if not repo.exists():
+            kernel_repo(repo)
+        # spread over the tree: one in 500 of its .c files
+        return repo, sorted(p for p in repo.rglob("*.c") if ".git" not in p.parts)[::500]
+    repo = stdlib_corpus(work, n) if kind == "stdlib" else make(work, n)
+    return repo, sorted(p for p in repo.rglob("*.py") if ".git" not in p.parts)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--corpus", choices=["stdlib", "synthetic"], default="stdlib")
+    ap.add_argument("--corpus", choices=["stdlib", "synthetic", "kernel"], default="stdlib")
     ap.add_argument("--sizes", type=int, nargs="+", default=[3000, 30000])
     ap.add_argument("--changes", type=int, nargs="+", default=[1, 10, 100, 500])
     args = ap.parse_args()
@@ -131,10 +150,10 @@ def main() -> None:
                        env=env, check=True, capture_output=True)  # fmt: skip
         subprocess.run([*prefect, "deploy", "--all"], cwd=ROOT, env=env, check=True,
                        capture_output=True)  # fmt: skip
-        for n in args.sizes:
-            repo = stdlib_corpus(work, n) if args.corpus == "stdlib" else make(work, n)
-            files = sorted(p for p in repo.rglob("*.py") if ".git" not in p.parts)
-            mb = sum(p.stat().st_size for p in files) / 1e6
+        for n in args.sizes if args.corpus != "kernel" else [0]:
+            repo, files = corpus(args.corpus, work, n)
+            every = [p for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts]
+            mb = sum(p.stat().st_size for p in every) / 1e6
             fi = [str(BIN / "freshindex"), "--repo", str(repo), "--json"]
             full, _ = timed([*fi, "build"], env)
             if worker is not None:
@@ -166,7 +185,7 @@ def main() -> None:
                     outcomes = {doc["outcome"], wdoc["outcome"], odoc["outcome"]}
                     assert outcomes == {"published"}, (doc, wdoc, odoc)
                     print(
-                        f"| {args.corpus} | {len(files)} | {mb:.0f} | {full:.1f} | {k} "
+                        f"| {args.corpus} | {len(every)} | {mb:.0f} | {full:.1f} | {k} "
                         f"| {cold:.1f} | {cold / full:.0%} | {warm:.1f} | {warm / full:.0%} "
                         f"| {alone:.1f} | {ran:.1f} ({submitted:.1f}) "
                         f"| {doc['mode']} | {doc['shardsRewritten']} |",
@@ -201,5 +220,5 @@ def deployed(env: dict[str, str], sha: str) -> tuple[float, float]:
 if __name__ == "__main__":
     from tests.benchmarks.report import table_file
 
-    with table_file("update"):
+    with table_file("update-kernel" if "kernel" in sys.argv else "update"):
         main()
