@@ -27,8 +27,6 @@ become ``use`` rows: a read of a local variable names no definition.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
@@ -39,16 +37,14 @@ from freshindex.indexer.flow_python import (
     Flow,
     Value,
     ValueFlow,
+    class_expr,
     last_name,
-    literal,
 )
 from freshindex.indexer.resolve import Resolver
+from freshindex.indexer.scope_python import BOUND, CANDIDATE, EXTERNAL, Name, Pending, Scope, Site
 
 BUILTINS = frozenset(dir(builtins))
 
-BOUND = "bound"
-CANDIDATE = "candidate"
-EXTERNAL = "external"
 
 # a target that is a module (`import pkg.mod`): a file, not a definition in it
 MODULE = ""
@@ -102,103 +98,6 @@ _SPECIAL = frozenset(
 )
 
 
-@dataclass
-class Site:
-    """One reference: where its name is written and what it names."""
-
-    node: ts.Node  # the name as written (its last segment)
-    kind: str  # call | use | inherit | import
-    module: str = ""  # import spec, for imports and names bound by them
-    alias: str = ""  # the local name an import binds, when it differs
-    path: str | None = None  # defining file, when the rules know it
-    qualname: str | None = None  # definition within ``path`` ("" = the module itself)
-    binding: str = CANDIDATE
-    via: str = ""  # which rule bound it, in words
-    # the name the row is filed under, when it is not the name as written:
-    # `a = func; a()` is a reference of `func` (indexer/flow_python.py)
-    name: str | None = None
-    holder: str = ""  # kind value: what holds the value (indexer/chains.py)
-
-
-@dataclass
-class _Name:
-    """What a name is bound to in one scope."""
-
-    what: str  # def | local | typed | import | module | var
-    qualname: str = ""  # def: its qualname in this file; import: the imported name
-    module: str = ""  # import/module: the spec
-    path: str | None = None  # import/module: the resolved file
-    # typed: a local whose one binding gives its class: the expression
-    # naming it (`u: User`, `u = User(...)`), read in type_scope
-    type_node: ts.Node | None = None
-    type_scope: _Scope | None = None
-
-
-@dataclass
-class _Scope:
-    kind: str  # module | class | function
-    qualname: str  # of the definition that owns it ("" for the module)
-    parent: _Scope | None
-    names: dict[str, _Name] = field(default_factory=dict)
-    declared_global: set[str] = field(default_factory=set)
-    declared_nonlocal: set[str] = field(default_factory=set)
-    cls: str | None = None  # a method's class qualname (for self/cls/super)
-    receiver: str | None = None  # a method's first parameter
-    is_classmethod: bool = False  # the receiver is the class, not an instance
-    node: ts.Node | None = None
-    # every value that flows into a name here, and into a name's literal
-    # keys (`d["k"] = f`), evaluated once the walk is over
-    flows: dict[str, list[Flow]] = field(default_factory=dict)
-    items: dict[str, dict[str, list[Flow]]] = field(default_factory=dict)
-
-    def bind(self, name: str, what: _Name) -> None:
-        if name in self.declared_nonlocal:
-            return  # an enclosing function's name
-        if name in self.declared_global and self.parent is not None:
-            self.module().names.setdefault(name, _Name("var", qualname=name))
-            return
-        current = self.names.get(name)
-        # the first binding seen wins unless it was a local; a local bound
-        # twice has no one type
-        if current is None:
-            self.names[name] = what
-        elif current.what in ("local", "typed"):
-            self.names[name] = _Name("local") if what.what in ("local", "typed") else what
-
-    def module(self) -> _Scope:
-        s = self
-        while s.parent is not None:
-            s = s.parent
-        return s
-
-    def owner_of(self, name: str) -> _Scope:
-        """The scope an assignment to ``name`` here binds it in."""
-        if name in self.declared_global and self.parent is not None:
-            return self.module()
-        if name in self.declared_nonlocal:
-            s = self.parent
-            while s is not None and s.parent is not None:
-                if s.kind == "function" and name in s.names:
-                    return s
-                s = s.parent
-        return self
-
-    def flow(self, name: str, flow: Flow) -> None:
-        self.owner_of(name).flows.setdefault(name, []).append(flow)
-
-
-@dataclass
-class _Pending:
-    scope: _Scope
-    kind: str
-    root: ts.Node  # identifier, or a `super()` call
-    segments: list[ts.Node]  # attribute names after the root
-    # the root is an expression whose value is what is referenced
-    # (`make()()`, `d["k"]()`, the `f` of `map(f, xs)`)
-    value: bool = False
-    via: str = ""
-
-
 def bind(path: str, data: bytes, tree: ts.Tree, resolve: Resolver | None) -> list[Site]:
     """Every reference site of one Python file, in no particular order."""
     return _Binder(path, data, resolve).run(tree.root_node)
@@ -210,13 +109,13 @@ class _Binder(ValueFlow):
         self.data = data
         self.resolve = resolve
         self.sites: list[Site] = []
-        self.pending: list[_Pending] = []
+        self.pending: list[Pending] = []
         # what other files can see a value through: (holder, flow, where)
         self.holders: list[tuple[str, Flow, ts.Node]] = []
-        self.calls: list[tuple[ts.Node, _Scope]] = []
+        self.calls: list[tuple[ts.Node, Scope]] = []
         # a function of this file: its scope, its parameters, and whether a
         # call through an instance passes the first one
-        self.functions: dict[str, tuple[_Scope, list[str], bool]] = {}
+        self.functions: dict[str, tuple[Scope, list[str], bool]] = {}
         self.memo: dict[tuple[int, str], list[Value]] = {}
         self.callables: set[str] = set()
 
@@ -229,9 +128,9 @@ class _Binder(ValueFlow):
     # -- walk -----------------------------------------------------------------
 
     def run(self, root: ts.Node) -> list[Site]:
-        module = _Scope("module", "", None, node=root)
+        module = Scope("module", "", None, node=root)
         # an explicit stack: a 10,000-deep expression must not recurse
-        todo: list[tuple[ts.Node, _Scope]] = [(c, module) for c in reversed(root.named_children)]
+        todo: list[tuple[ts.Node, Scope]] = [(c, module) for c in reversed(root.named_children)]
         while todo:
             node, scope = todo.pop()
             self.visit(node, scope, todo)
@@ -267,10 +166,10 @@ class _Binder(ValueFlow):
                 )
         return self.sites
 
-    def push(self, todo: list[tuple[ts.Node, _Scope]], nodes: list[ts.Node], scope: _Scope) -> None:
+    def push(self, todo: list[tuple[ts.Node, Scope]], nodes: list[ts.Node], scope: Scope) -> None:
         todo.extend((n, scope) for n in reversed(nodes))
 
-    def visit(self, node: ts.Node, scope: _Scope, todo: list[tuple[ts.Node, _Scope]]) -> None:
+    def visit(self, node: ts.Node, scope: Scope, todo: list[tuple[ts.Node, Scope]]) -> None:
         t = node.type
         if t not in _SPECIAL:  # most nodes: just their children
             todo.extend((n, scope) for n in reversed(node.named_children))
@@ -283,7 +182,7 @@ class _Binder(ValueFlow):
                     todo.extend((e, scope) for e in c.named_children[:1])
             return
         if t == "identifier":
-            self.pending.append(_Pending(scope, "use", node, []))
+            self.pending.append(Pending(scope, "use", node, []))
         elif t == "attribute":
             self.chain(node, scope, "use", todo)
         elif t == "call":
@@ -291,11 +190,11 @@ class _Binder(ValueFlow):
             fn = node.child_by_field_name("function")
             if fn is not None:
                 if fn.type == "identifier":
-                    self.pending.append(_Pending(scope, "call", fn, []))
+                    self.pending.append(Pending(scope, "call", fn, []))
                 elif fn.type == "attribute":
                     self.chain(fn, scope, "call", todo)
                 else:  # `make()()`, `handlers["k"]()`: the value is called
-                    self.pending.append(_Pending(scope, "call", fn, [], value=True))
+                    self.pending.append(Pending(scope, "call", fn, [], value=True))
                     todo.append((fn, scope))
             args = node.child_by_field_name("arguments")
             if args is not None:
@@ -315,7 +214,7 @@ class _Binder(ValueFlow):
         elif t == "class_definition":
             self.klass(node, scope, todo)
         elif t == "lambda":
-            inner = _Scope("function", scope.qualname, scope, node=node)
+            inner = Scope("function", scope.qualname, scope, node=node)
             params = node.child_by_field_name("parameters")
             if params is not None:
                 self.parameters(params, scope, inner, todo)
@@ -323,7 +222,7 @@ class _Binder(ValueFlow):
             if body is not None:
                 todo.append((body, inner))
         elif t in _COMPREHENSIONS:
-            inner = _Scope("function", scope.qualname, scope, node=node)
+            inner = Scope("function", scope.qualname, scope, node=node)
             for c in node.named_children:
                 if c.type == "for_in_clause":
                     self.targets(c.child_by_field_name("left"), inner, todo)
@@ -401,7 +300,7 @@ class _Binder(ValueFlow):
             self.push(todo, node.named_children, scope)
 
     def targets(
-        self, node: ts.Node | None, scope: _Scope, todo: list[tuple[ts.Node, _Scope]]
+        self, node: ts.Node | None, scope: Scope, todo: list[tuple[ts.Node, Scope]]
     ) -> None:
         """Bind the names an assignment target binds; its other parts are loads
         (`self.x = ...` reads self, `d[k] = ...` reads d and k)."""
@@ -412,7 +311,7 @@ class _Binder(ValueFlow):
             n = stack.pop()
             if n.type == "identifier":
                 name = self.text(n)
-                what = _Name("var", qualname=name) if scope.kind == "module" else _Name("local")
+                what = Name("var", qualname=name) if scope.kind == "module" else Name("local")
                 scope.bind(name, what)
             elif n.type in _PATTERNS:
                 stack.extend(n.named_children)
@@ -422,9 +321,9 @@ class _Binder(ValueFlow):
     def parameters(
         self,
         params: ts.Node,
-        outer: _Scope,
-        inner: _Scope,
-        todo: list[tuple[ts.Node, _Scope]],
+        outer: Scope,
+        inner: Scope,
+        todo: list[tuple[ts.Node, Scope]],
     ) -> tuple[list[str], list[str]]:
         """Bind parameters in ``inner``; defaults and annotations are read in
         ``outer``. All the names, and those an argument can reach by position."""
@@ -442,11 +341,11 @@ class _Binder(ValueFlow):
                 names.append(name)
                 if by_position:
                     positional.append(name)
-                annotation = _class_expr(p.child_by_field_name("type"), self.text)
+                annotation = class_expr(p.child_by_field_name("type"), self.text)
                 inner.names[name] = (
-                    _Name("typed", type_node=annotation, type_scope=outer)
+                    Name("typed", type_node=annotation, type_scope=outer)
                     if annotation is not None and not (inner.cls is not None and len(names) == 1)
-                    else _Name("local")
+                    else Name("local")
                 )
                 default = p.child_by_field_name("value")
                 if default is not None:  # def f(cb=handler)
@@ -457,21 +356,21 @@ class _Binder(ValueFlow):
                     todo.append((c, outer))
         return names, positional
 
-    def define(self, node: ts.Node, scope: _Scope) -> str | None:
+    def define(self, node: ts.Node, scope: Scope) -> str | None:
         """Bind a def's or class's name in ``scope``; its qualname."""
         name_node = node.child_by_field_name("name")
         if name_node is None:
             return None
         name = self.text(name_node)
         qual = f"{scope.qualname}.{name}" if scope.qualname else name
-        scope.bind(name, _Name("def", qualname=qual))
+        scope.bind(name, Name("def", qualname=qual))
         return qual
 
-    def function(self, node: ts.Node, scope: _Scope, todo: list[tuple[ts.Node, _Scope]]) -> None:
+    def function(self, node: ts.Node, scope: Scope, todo: list[tuple[ts.Node, Scope]]) -> None:
         qual = self.define(node, scope)
         if qual is None:
             return
-        inner = _Scope("function", qual, scope, node=node)
+        inner = Scope("function", qual, scope, node=node)
         if scope.kind == "class":
             inner.cls = scope.qualname
         decorators = self.decorators(node)
@@ -488,7 +387,7 @@ class _Binder(ValueFlow):
         ret = node.child_by_field_name("return_type")
         if ret is not None:
             todo.append((ret, scope))
-            returned = _class_expr(ret, self.text)
+            returned = class_expr(ret, self.text)
             if returned is not None and self.text(returned) == "Self" and inner.cls is not None:
                 value = Value(self.path, inner.cls + chains.CALL, f"{qual} returns Self")
                 flow = Flow(None, None, value.how, value=value, declared=True, verbatim=True)
@@ -522,160 +421,20 @@ class _Binder(ValueFlow):
                 out.add(self.text(expr))
         return out
 
-    def decorator(self, expr: ts.Node, scope: _Scope, todo: list[tuple[ts.Node, _Scope]]) -> None:
+    def decorator(self, expr: ts.Node, scope: Scope, todo: list[tuple[ts.Node, Scope]]) -> None:
         """A decorator is called when its definition runs: ``@d`` calls ``d``;
         ``@d(x)`` calls ``d``, then what ``d`` returns."""
         if expr.type == "identifier":
-            self.pending.append(_Pending(scope, "call", expr, [], via="decorator"))
+            self.pending.append(Pending(scope, "call", expr, [], via="decorator"))
         elif expr.type == "attribute":
             self.chain(expr, scope, "call", todo)
         elif expr.type == "call":
             todo.append((expr, scope))
-            self.pending.append(_Pending(scope, "call", expr, [], value=True, via="decorator"))
+            self.pending.append(Pending(scope, "call", expr, [], value=True, via="decorator"))
         else:
             todo.append((expr, scope))
 
-    def assign(self, node: ts.Node, scope: _Scope) -> None:
-        """Record the values an assignment gives its targets (``a = b = f``
-        gives both)."""
-        left = node.child_by_field_name("left")
-        value = node.child_by_field_name("right")
-        while value is not None and value.type == "assignment":
-            value = value.child_by_field_name("right")
-        annotation = _class_expr(node.child_by_field_name("type"), self.text)
-        if left is None:
-            return
-        if annotation is not None:  # `client: Client`, dataclass fields included
-            self.pair(left, annotation, scope, "instance", declared=True)
-        if value is not None:
-            self.pair(left, value, scope)
-
-    def pair(
-        self, target: ts.Node, value: ts.Node, scope: _Scope, step: str = "", declared: bool = False
-    ) -> None:
-        t = target.type
-        if t == "identifier":
-            name = self.text(target)
-            flow = Flow(value, scope, name, step=step, declared=declared)
-            scope.flow(name, flow)
-            owner = scope.owner_of(name)
-            if owner.kind == "module":  # other files read it: `from m import CLIENT`
-                self.holders.append((name, flow, target))
-            elif owner.kind == "class":
-                self.holders.append((f"{owner.qualname}.{name}", flow, target))
-        elif t == "attribute":  # self.client = Client(): every instance's client
-            obj, attr = (
-                target.child_by_field_name("object"),
-                target.child_by_field_name("attribute"),
-            )
-            method = self.method_scope(scope)
-            if (
-                obj is None
-                or attr is None
-                or obj.type != "identifier"
-                or method is None
-                or method.cls is None
-                or method.is_classmethod
-                or self.text(obj) != method.receiver
-                or self.lookup(scope, method.receiver)[1] is not method
-            ):
-                return
-            name = self.text(attr)
-            words = f"in {method.qualname}"
-            flow = Flow(value, scope, f"self.{name}", step, declared=declared, words=words)
-            self.holders.append((f"{method.cls}.{name}", flow, attr))
-        elif t == "subscript":  # d["k"] = f
-            base, key = target.child_by_field_name("value"), target.child_by_field_name("subscript")
-            if base is None or key is None or base.type != "identifier":
-                return
-            wanted = literal(key, self.text)
-            name = self.text(base)
-            _bound, where = self.lookup(scope, name)
-            if wanted is None or where is None:
-                return
-            flow = Flow(value, scope, f"{name}[{self.text(key)}]", step)
-            where.items.setdefault(name, {}).setdefault(wanted, []).append(flow)
-        elif t in ("pattern_list", "tuple_pattern", "list_pattern", "tuple", "list") and not step:
-            # a, b = f, g: pairwise, when both sides are literal; around a
-            # starred target (`a, *rest, z = ...`) from each end
-            targets, values = target.named_children, value.named_children
-            if value.type not in ("expression_list", "tuple", "list"):
-                return
-            if any(n.type == "list_splat" for n in values):
-                return
-            stars = [i for i, n in enumerate(targets) if n.type == "list_splat_pattern"]
-            if len(stars) > 1 or (not stars and len(targets) != len(values)):
-                return
-            star = stars[0] if stars else len(targets)
-            after = len(targets) - star - 1 if stars else 0
-            if star + after > len(values):
-                return
-            for tgt, val in zip(targets[:star], values[:star], strict=True):
-                self.pair(tgt, val, scope)
-            if after:
-                for tgt, val in zip(targets[-after:], values[-after:], strict=True):
-                    self.pair(tgt, val, scope)
-
-    def arguments(self, call: ts.Node, scope: _Scope) -> None:
-        """The arguments of a call to a function of this file flow into its
-        parameters; ``map(f, xs)`` calls ``f``."""
-        fn, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
-        if fn is None or args is None or args.type != "argument_list":
-            return
-        last = fn.child_by_field_name("attribute") if fn.type == "attribute" else fn
-        if last is None or self.text(last) not in self.callables:
-            return
-        target = None
-        if fn.type == "identifier":
-            name = self.text(fn)
-            bound, _where = self.lookup(scope, name)
-            if bound is None and name in CALLING_BUILTINS:
-                first = args.named_children[0] if args.named_children else None
-                if first is not None and first.type in ("identifier", "attribute"):
-                    via = f"called by {name}()"
-                    self.pending.append(_Pending(scope, "call", first, [], value=True, via=via))
-                return
-            if bound is None or bound.what != "def":
-                return
-            if bound.qualname in self.functions:
-                inner, params, _method = self.functions[bound.qualname]
-                target = (params, inner)
-            elif f"{bound.qualname}.__init__" in self.functions:  # C(...) runs C.__init__
-                inner, params, _method = self.functions[f"{bound.qualname}.__init__"]
-                target = (params[1:], inner)
-        elif fn.type == "attribute":  # self.m(...)
-            obj, attr = fn.child_by_field_name("object"), fn.child_by_field_name("attribute")
-            method = self.method_scope(scope)
-            if obj is None or attr is None or method is None or method.cls is None:
-                return
-            if obj.type != "identifier" or self.text(obj) != method.receiver:
-                return
-            found = self.functions.get(f"{method.cls}.{self.text(attr)}")
-            if found is not None:
-                inner, params, is_method = found
-                target = (params[1:] if is_method else params, inner)
-        if target is None:
-            return
-        params, inner = target
-        position = 0
-        for a in args.named_children:
-            if a.type in ("list_splat", "dictionary_splat"):
-                return  # what follows a splat lands where the rules cannot say
-            if a.type == "keyword_argument":
-                key, value = a.child_by_field_name("name"), a.child_by_field_name("value")
-                if key is None or value is None:
-                    continue
-                name = self.text(key)
-                if name in inner.names:
-                    inner.flows.setdefault(name, []).append(Flow(value, scope, name))
-            elif a.type != "comment":
-                if position < len(params):
-                    name = params[position]
-                    words = f"argument at line {a.start_point[0] + 1}"
-                    inner.flows.setdefault(name, []).append(Flow(a, scope, name, words=words))
-                position += 1
-
-    def klass(self, node: ts.Node, scope: _Scope, todo: list[tuple[ts.Node, _Scope]]) -> None:
+    def klass(self, node: ts.Node, scope: Scope, todo: list[tuple[ts.Node, Scope]]) -> None:
         qual = self.define(node, scope)
         if qual is None:
             return
@@ -683,17 +442,17 @@ class _Binder(ValueFlow):
         if bases is not None:
             for b in bases.named_children:
                 if b.type == "identifier":
-                    self.pending.append(_Pending(scope, "inherit", b, []))
+                    self.pending.append(Pending(scope, "inherit", b, []))
                 elif b.type == "attribute":
                     self.chain(b, scope, "inherit", todo)
                 else:  # metaclass=..., Generic[T]
                     todo.append((b, scope))
         body = node.child_by_field_name("body")
         if body is not None:
-            todo.append((body, _Scope("class", qual, scope, node=node)))
+            todo.append((body, Scope("class", qual, scope, node=node)))
 
     def chain(
-        self, node: ts.Node, scope: _Scope, kind: str, todo: list[tuple[ts.Node, _Scope]]
+        self, node: ts.Node, scope: Scope, kind: str, todo: list[tuple[ts.Node, Scope]]
     ) -> None:
         """``a.b.c`` as a root and the names after it. A root that is not a
         name (a call, a subscript) is visited as an expression; ``super()``
@@ -709,14 +468,14 @@ class _Binder(ValueFlow):
             n = obj
         segments.reverse()
         if n.type == "identifier":
-            self.pending.append(_Pending(scope, kind, n, segments))
+            self.pending.append(Pending(scope, kind, n, segments))
             return
         if n.type == "call" and self.is_super(n):
-            self.pending.append(_Pending(scope, kind, n, segments))
+            self.pending.append(Pending(scope, kind, n, segments))
             return
         todo.append((n, scope))
         if kind in ("call", "use"):  # `make().save()`, `handlers["k"].run`: what it holds
-            self.pending.append(_Pending(scope, kind, n, segments, value=True))
+            self.pending.append(Pending(scope, kind, n, segments, value=True))
 
     def is_super(self, call: ts.Node) -> bool:
         fn = call.child_by_field_name("function")
@@ -724,7 +483,7 @@ class _Binder(ValueFlow):
 
     # -- imports ----------------------------------------------------------------
 
-    def imports(self, node: ts.Node, scope: _Scope) -> None:
+    def imports(self, node: ts.Node, scope: Scope) -> None:
         if node.type == "future_import_statement":
             return
         if node.type == "import_statement":
@@ -748,10 +507,10 @@ class _Binder(ValueFlow):
                 )
                 if alias is not None:
                     site.alias = self.text(alias)
-                    scope.bind(site.alias, _Name("module", module=spec, path=resolved))
+                    scope.bind(site.alias, Name("module", module=spec, path=resolved))
                 else:  # `import a.b.c` binds `a`
                     head = spec.split(".")[0]
-                    scope.bind(head, _Name("module", module=head, path=self.module_file(head)))
+                    scope.bind(head, Name("module", module=head, path=self.module_file(head)))
                 self.sites.append(site)
             return
         module_node = node.child_by_field_name("module_name")
@@ -786,9 +545,9 @@ class _Binder(ValueFlow):
             site.binding, site.via = self.import_binding(spec, resolved, name)
             self.sites.append(site)
             if module_itself:  # `from pkg import mod`: a submodule
-                scope.bind(local, _Name("module", module=_join(spec, name), path=resolved))
+                scope.bind(local, Name("module", module=_join(spec, name), path=resolved))
             else:
-                scope.bind(local, _Name("import", qualname=name, module=spec, path=resolved))
+                scope.bind(local, Name("import", qualname=name, module=spec, path=resolved))
 
     def import_binding(self, spec: str, resolved: str | None, name: str) -> tuple[str, str]:
         if resolved:
@@ -799,10 +558,10 @@ class _Binder(ValueFlow):
 
     # -- resolution ---------------------------------------------------------------
 
-    def lookup(self, scope: _Scope, name: str) -> tuple[_Name | None, _Scope | None]:
+    def lookup(self, scope: Scope, name: str) -> tuple[Name | None, Scope | None]:
         """Python's rule: the scope itself, enclosing functions (class bodies
         skipped), the module."""
-        s: _Scope | None = scope
+        s: Scope | None = scope
         first = True
         while s is not None:
             if name in s.declared_global and s.parent is not None:
@@ -814,9 +573,9 @@ class _Binder(ValueFlow):
             s = s.parent
         return None, None
 
-    def method_scope(self, scope: _Scope) -> _Scope | None:
+    def method_scope(self, scope: Scope) -> Scope | None:
         """The method a site is in (through nested lambdas and comprehensions)."""
-        s: _Scope | None = scope
+        s: Scope | None = scope
         while s is not None and s.kind == "function":
             if s.cls is not None:
                 return s
@@ -825,7 +584,7 @@ class _Binder(ValueFlow):
             s = s.parent
         return None
 
-    def emit(self, p: _Pending) -> None:
+    def emit(self, p: Pending) -> None:
         segs = p.segments
         last = segs[-1] if segs else p.root
         kind = p.kind
@@ -932,7 +691,7 @@ class _Binder(ValueFlow):
             Site(last, kind, module=module, path=path, qualname=qual, binding=BOUND, via=via)
         )
 
-    def flow_sites(self, p: _Pending, found: list[Value], names: list[str]) -> bool:
+    def flow_sites(self, p: Pending, found: list[Value], names: list[str]) -> bool:
         """One site per value the reference may reach; False if there is none."""
         last = p.segments[-1] if p.segments else p.root
         written = self.text(last)
@@ -958,7 +717,7 @@ class _Binder(ValueFlow):
             made = True
         return made
 
-    def symbol_of(self, expr: ts.Node, scope: _Scope) -> tuple[str, str, str] | None:
+    def symbol_of(self, expr: ts.Node, scope: Scope) -> tuple[str, str, str] | None:
         """(path, qualname, how) of a name or dotted name that the rules bind to
         a definition: what a class annotation or a constructor call names."""
         segs: list[str] = []
@@ -987,7 +746,7 @@ class _Binder(ValueFlow):
                     return found, ".".join(segs[k:]), f"module {spec}"
         return None
 
-    def module_chain(self, p: _Pending, bound: _Name, names: list[str]) -> None:
+    def module_chain(self, p: Pending, bound: Name, names: list[str]) -> None:
         """``pkg.mod.f()`` through ``import pkg.mod``: the longest prefix of the
         chain that is a module of the repository, then the qualname in it."""
         kind = p.kind
@@ -1031,36 +790,9 @@ class _Binder(ValueFlow):
             )
 
 
-def _class_expr(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
-    """The class an annotation names: ``User``, ``models.User``,
-    ``Optional[User]``, ``User | None``; None for anything else."""
-    n = annotation
-    while n is not None:
-        if n.type == "type":
-            n = n.named_children[0] if n.named_child_count == 1 else None
-        elif n.type in ("identifier", "attribute"):
-            return n
-        elif n.type == "generic_type":  # Optional[X]
-            head, params = n.named_children[0], n.named_children[-1]
-            if text(head) != "Optional" or params.named_child_count != 1:
-                return None
-            n = params.named_children[0]
-        elif n.type == "binary_operator":  # X | None
-            left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
-            if right is not None and right.type == "none":
-                n = left
-            elif left is not None and left.type == "none":
-                n = right
-            else:
-                return None
-        else:
-            return None
-    return None
-
-
-def _function_of(scope: _Scope) -> _Scope | None:
+def _function_of(scope: Scope) -> Scope | None:
     """The def a ``return`` in ``scope`` returns from (a lambda has no return)."""
-    s: _Scope | None = scope
+    s: Scope | None = scope
     while s is not None and s.kind == "function":
         if s.node is not None and s.node.type == "function_definition":
             return s

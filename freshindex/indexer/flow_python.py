@@ -1,5 +1,8 @@
 """What a Python name may hold: the value-flow half of the binder.
 
+Over 400 lines as one concept: recording where values flow (assignments,
+arguments) and evaluating them are two ends of the same rules.
+
 The binder (indexer/bind_python.py) walks a file once with Python's scopes and
 records, without deciding anything yet, every place a value flows into a name:
 assignments of every form, ``for`` targets, ``with ... as``, ``except ... as``,
@@ -32,9 +35,10 @@ from typing import TYPE_CHECKING, NamedTuple
 import tree_sitter as ts
 
 from freshindex.indexer import chains
+from freshindex.indexer.scope_python import Pending
 
 if TYPE_CHECKING:
-    from freshindex.indexer.bind_python import _Name, _Scope
+    from freshindex.indexer.scope_python import Name, Scope
 
 MAX_DEPTH = 8
 MAX_VALUES = 8
@@ -62,7 +66,7 @@ class Flow(NamedTuple):
     every sentence eagerly cost a tenth of extraction."""
 
     node: ts.Node | None
-    scope: _Scope | None
+    scope: Scope | None
     label: str  # the name it flows into (`x`, `self.client`), or the whole sentence
     step: str = ""
     value: Value | None = None
@@ -81,9 +85,155 @@ class ValueFlow:
     # a name's values, once evaluated: (scope id, name) -> values
     memo: dict[tuple[int, str], list[Value]]
     text: Callable[[ts.Node], str]
-    lookup: Callable[[_Scope, str], tuple[_Name | None, _Scope | None]]
-    symbol_of: Callable[[ts.Node, _Scope], tuple[str, str, str] | None]
-    method_scope: Callable[[_Scope], _Scope | None]
+    lookup: Callable[[Scope, str], tuple[Name | None, Scope | None]]
+    symbol_of: Callable[[ts.Node, Scope], tuple[str, str, str] | None]
+    method_scope: Callable[[Scope], Scope | None]
+    # the holders other files can see: (holder, its flow, the node it is named at)
+    holders: list[tuple[str, Flow, ts.Node]]
+    # qualname -> (its scope, its parameters, is a method), for arguments
+    functions: dict[str, tuple[Scope, list[str], bool]]
+    callables: set[str]  # the names a call can reach a function of this file by
+    pending: list[Pending]
+
+    def assign(self, node: ts.Node, scope: Scope) -> None:
+        """Record the values an assignment gives its targets (``a = b = f``
+        gives both)."""
+        left = node.child_by_field_name("left")
+        value = node.child_by_field_name("right")
+        while value is not None and value.type == "assignment":
+            value = value.child_by_field_name("right")
+        annotation = class_expr(node.child_by_field_name("type"), self.text)
+        if left is None:
+            return
+        if annotation is not None:  # `client: Client`, dataclass fields included
+            self.pair(left, annotation, scope, "instance", declared=True)
+        if value is not None:
+            self.pair(left, value, scope)
+
+    def pair(
+        self, target: ts.Node, value: ts.Node, scope: Scope, step: str = "", declared: bool = False
+    ) -> None:
+        t = target.type
+        if t == "identifier":
+            name = self.text(target)
+            flow = Flow(value, scope, name, step=step, declared=declared)
+            scope.flow(name, flow)
+            owner = scope.owner_of(name)
+            if owner.kind == "module":  # other files read it: `from m import CLIENT`
+                self.holders.append((name, flow, target))
+            elif owner.kind == "class":
+                self.holders.append((f"{owner.qualname}.{name}", flow, target))
+        elif t == "attribute":  # self.client = Client(): every instance's client
+            obj, attr = (
+                target.child_by_field_name("object"),
+                target.child_by_field_name("attribute"),
+            )
+            method = self.method_scope(scope)
+            if (
+                obj is None
+                or attr is None
+                or obj.type != "identifier"
+                or method is None
+                or method.cls is None
+                or method.is_classmethod
+                or self.text(obj) != method.receiver
+                or self.lookup(scope, method.receiver)[1] is not method
+            ):
+                return
+            name = self.text(attr)
+            words = f"in {method.qualname}"
+            flow = Flow(value, scope, f"self.{name}", step, declared=declared, words=words)
+            self.holders.append((f"{method.cls}.{name}", flow, attr))
+        elif t == "subscript":  # d["k"] = f
+            base, key = target.child_by_field_name("value"), target.child_by_field_name("subscript")
+            if base is None or key is None or base.type != "identifier":
+                return
+            wanted = literal(key, self.text)
+            name = self.text(base)
+            _bound, where = self.lookup(scope, name)
+            if wanted is None or where is None:
+                return
+            flow = Flow(value, scope, f"{name}[{self.text(key)}]", step)
+            where.items.setdefault(name, {}).setdefault(wanted, []).append(flow)
+        elif t in ("pattern_list", "tuple_pattern", "list_pattern", "tuple", "list") and not step:
+            # a, b = f, g: pairwise, when both sides are literal; around a
+            # starred target (`a, *rest, z = ...`) from each end
+            targets, values = target.named_children, value.named_children
+            if value.type not in ("expression_list", "tuple", "list"):
+                return
+            if any(n.type == "list_splat" for n in values):
+                return
+            stars = [i for i, n in enumerate(targets) if n.type == "list_splat_pattern"]
+            if len(stars) > 1 or (not stars and len(targets) != len(values)):
+                return
+            star = stars[0] if stars else len(targets)
+            after = len(targets) - star - 1 if stars else 0
+            if star + after > len(values):
+                return
+            for tgt, val in zip(targets[:star], values[:star], strict=True):
+                self.pair(tgt, val, scope)
+            if after:
+                for tgt, val in zip(targets[-after:], values[-after:], strict=True):
+                    self.pair(tgt, val, scope)
+
+    def arguments(self, call: ts.Node, scope: Scope) -> None:
+        """The arguments of a call to a function of this file flow into its
+        parameters; ``map(f, xs)`` calls ``f``."""
+        fn, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+        if fn is None or args is None or args.type != "argument_list":
+            return
+        last = fn.child_by_field_name("attribute") if fn.type == "attribute" else fn
+        if last is None or self.text(last) not in self.callables:
+            return
+        target = None
+        if fn.type == "identifier":
+            name = self.text(fn)
+            bound, _where = self.lookup(scope, name)
+            if bound is None and name in CALLING_BUILTINS:
+                first = args.named_children[0] if args.named_children else None
+                if first is not None and first.type in ("identifier", "attribute"):
+                    via = f"called by {name}()"
+                    self.pending.append(Pending(scope, "call", first, [], value=True, via=via))
+                return
+            if bound is None or bound.what != "def":
+                return
+            if bound.qualname in self.functions:
+                inner, params, _method = self.functions[bound.qualname]
+                target = (params, inner)
+            elif f"{bound.qualname}.__init__" in self.functions:  # C(...) runs C.__init__
+                inner, params, _method = self.functions[f"{bound.qualname}.__init__"]
+                target = (params[1:], inner)
+        elif fn.type == "attribute":  # self.m(...)
+            obj, attr = fn.child_by_field_name("object"), fn.child_by_field_name("attribute")
+            method = self.method_scope(scope)
+            if obj is None or attr is None or method is None or method.cls is None:
+                return
+            if obj.type != "identifier" or self.text(obj) != method.receiver:
+                return
+            found = self.functions.get(f"{method.cls}.{self.text(attr)}")
+            if found is not None:
+                inner, params, is_method = found
+                target = (params[1:] if is_method else params, inner)
+        if target is None:
+            return
+        params, inner = target
+        position = 0
+        for a in args.named_children:
+            if a.type in ("list_splat", "dictionary_splat"):
+                return  # what follows a splat lands where the rules cannot say
+            if a.type == "keyword_argument":
+                key, value = a.child_by_field_name("name"), a.child_by_field_name("value")
+                if key is None or value is None:
+                    continue
+                name = self.text(key)
+                if name in inner.names:
+                    inner.flows.setdefault(name, []).append(Flow(value, scope, name))
+            elif a.type != "comment":
+                if position < len(params):
+                    name = params[position]
+                    words = f"argument at line {a.start_point[0] + 1}"
+                    inner.flows.setdefault(name, []).append(Flow(a, scope, name, words=words))
+                position += 1
 
     def describe(self, flow: Flow) -> str:
         if flow.verbatim or flow.node is None:
@@ -96,7 +246,7 @@ class ValueFlow:
             snippet = snippet[:37] + "..."
         return f"{name} = {snippet} ({words or f'line {node.start_point[0] + 1}'})"
 
-    def values(self, node: ts.Node, scope: _Scope, depth: int = 0) -> list[Value]:
+    def values(self, node: ts.Node, scope: Scope, depth: int = 0) -> list[Value]:
         """What an expression may evaluate to, as chains; [] when unknown."""
         if depth > MAX_DEPTH:
             return []
@@ -147,7 +297,7 @@ class ValueFlow:
         unique = list(dict.fromkeys(found))
         return unique if len(unique) <= MAX_VALUES else []
 
-    def name_values(self, name: str, scope: _Scope, depth: int) -> list[Value]:
+    def name_values(self, name: str, scope: Scope, depth: int) -> list[Value]:
         bound, where = self.lookup(scope, name)
         method = self.method_scope(scope)
         if (
@@ -212,7 +362,7 @@ class ValueFlow:
             return self.extend(found, lambda c: chains.call(chains.attr(c, "__enter__")))
         return found
 
-    def elements(self, node: ts.Node, scope: _Scope, depth: int) -> list[Value]:
+    def elements(self, node: ts.Node, scope: Scope, depth: int) -> list[Value]:
         """Any element of a literal sequence, or of a name bound to one."""
         out: list[Value] = []
         if node.type in ("list", "tuple", "set"):
@@ -227,7 +377,7 @@ class ValueFlow:
                     out.extend(self.elements(flow.node, flow.scope, depth + 1))
         return self.cap(out)
 
-    def item_values(self, node: ts.Node, scope: _Scope, depth: int) -> list[Value]:
+    def item_values(self, node: ts.Node, scope: Scope, depth: int) -> list[Value]:
         """``d["k"]`` and ``xs[0]`` of a name bound to a literal container,
         or whose items were set with literal keys (``d["k"] = f``)."""
         base, key = node.child_by_field_name("value"), node.child_by_field_name("subscript")
@@ -280,3 +430,30 @@ def last_name(chain: str) -> str:
     if chain.endswith(chains.CALL):
         return chains.CALL
     return chain.rsplit(".", 1)[-1]
+
+
+def class_expr(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
+    """The class an annotation names: ``User``, ``models.User``,
+    ``Optional[User]``, ``User | None``; None for anything else."""
+    n = annotation
+    while n is not None:
+        if n.type == "type":
+            n = n.named_children[0] if n.named_child_count == 1 else None
+        elif n.type in ("identifier", "attribute"):
+            return n
+        elif n.type == "generic_type":  # Optional[X]
+            head, params = n.named_children[0], n.named_children[-1]
+            if text(head) != "Optional" or params.named_child_count != 1:
+                return None
+            n = params.named_children[0]
+        elif n.type == "binary_operator":  # X | None
+            left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+            if right is not None and right.type == "none":
+                n = left
+            elif left is not None and left.type == "none":
+                n = right
+            else:
+                return None
+        else:
+            return None
+    return None
