@@ -3,21 +3,25 @@
 A warm service (``serve``, ``mcp``) answers many queries from one version.
 Reading Parquet per query (a dataset scan with a filter, per shard) cost
 ~100 ms of a warm ``refs`` at 4,000 files; a query needs only its own rows.
-When a service loads a version it builds, once:
+When a service loads a version it builds, per shard, once:
 
-- ``symbols`` and ``edges`` as Arrow tables (every live row: bases less
-  their masks, plus deltas, as ``TableSet.read`` gives them);
+- ``symbols``, ``edges`` and ``summaries`` as Arrow tables (every live row:
+  the base less its masks, plus the delta, as ``TableSet.read`` gives them);
 - for each key a query looks up by (a symbol's ``name``, ``path`` and
   ``symbol_id``; an edge's ``target`` and ``path``), the rows grouped by
   key: a dictionary from key to group number and the row numbers of each
   group in one Arrow array (compressed sparse rows), so a lookup is one
-  dictionary access and one ``take``;
+  dictionary access and one ``take`` per shard that has the key;
 - each document's blob OID by path.
 
-Built beside the version it replaces and swapped in whole (the service
-assigns one object), so a query never sees a mix. Memory: the Arrow tables
-plus one Python dictionary of distinct keys per lookup (names and paths,
-not rows); ``bench_query.py`` reports the service's RSS.
+A shard whose table files are the same (key and digest) in the version
+loaded before is taken from it as it is: after an update that rewrote a few
+shards, only those are read and grouped again (the whole kernel's 5.9 M edge
+rows are not). Built beside the version it replaces and swapped in whole
+(the service assigns one object), so a query never sees a mix. Memory: the
+Arrow tables plus one Python dictionary of distinct keys per lookup and
+shard (names and paths, not rows); ``bench_query.py`` reports the service's
+RSS.
 """
 
 from __future__ import annotations
@@ -28,7 +32,10 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from freshindex.indexer.schema import TABLES
+
 if TYPE_CHECKING:
+    from freshindex.catalog.manifest import TableEntry
     from freshindex.catalog.reader import TableSet
 
 # table -> the columns a query looks rows up by
@@ -68,7 +75,9 @@ class _Grouped:
         return self.rows.slice(self.offsets[g], self.offsets[g + 1] - self.offsets[g])
 
 
-class MemoryIndex:
+class _Part:
+    """One shard's live rows and their groupings."""
+
     def __init__(self, tables: TableSet):
         self.tables: dict[str, pa.Table] = {}
         self.keys: dict[tuple[str, str], _Grouped] = {}
@@ -80,15 +89,75 @@ class MemoryIndex:
         docs = tables.read("documents", columns=["path", "blob"])
         self.blob = dict(zip(docs["path"].to_pylist(), docs["blob"].to_pylist(), strict=True))
 
+    def rows(self, table: str, column: str, value: Any) -> pa.Table | None:
+        found = self.keys[(table, column)].rows_of(value)
+        return None if found is None else self.tables[table].take(found)
+
+
+# what identifies a shard's rows: its table files, by key and digest
+_Identity = tuple[tuple[str, str, str], ...]
+
+
+class MemoryIndex:
+    def __init__(self, tables: TableSet, previous: MemoryIndex | None = None):
+        """``previous``: the index of the version loaded before, whose
+        shards with the same files are reused."""
+        from freshindex.catalog.reader import TableSet
+
+        by_shard: dict[int, list[TableEntry]] = {}
+        for entry in tables.tables:
+            by_shard.setdefault(entry.shard, []).append(entry)
+        before = previous.parts if previous is not None else {}
+        self.parts: dict[_Identity, _Part] = {}
+        self.reused = 0
+        for _shard, entries in sorted(by_shard.items()):
+            identity = tuple(sorted((e.table, e.key, e.sha256) for e in entries))
+            part = before.get(identity)
+            if part is None:
+                part = _Part(TableSet(tables.store, entries))
+            else:
+                self.reused += 1
+            self.parts[identity] = part
+        self.blob: dict[str, str] = {}
+        for part in self.parts.values():
+            self.blob.update(part.blob)
+        self.tables = _Concatenated(list(self.parts.values()))
+
     def rows(self, table: str, column: str, value: Any) -> pa.Table:
         """The rows of ``table`` whose ``column`` equals ``value``."""
-        t = self.tables[table]
-        found = self.keys[(table, column)].rows_of(value)
-        return t.slice(0, 0) if found is None else t.take(found)
+        found = [
+            t for part in self.parts.values() if (t := part.rows(table, column, value)) is not None
+        ]
+        if not found:
+            return self.tables.empty(table)
+        return found[0] if len(found) == 1 else pa.concat_tables(found)
 
     def blobs(self, paths: Iterable[str]) -> dict[str, str]:
         return {p: self.blob[p] for p in paths if p in self.blob}
 
     @property
     def nbytes(self) -> int:
-        return sum(t.nbytes for t in self.tables.values())
+        return sum(t.nbytes for part in self.parts.values() for t in part.tables.values())
+
+
+class _Concatenated:
+    """Every shard's rows of a table as one table (zero-copy, made once per
+    table when a query scans a whole table)."""
+
+    def __init__(self, parts: list[_Part]):
+        self._parts = parts
+        self._made: dict[str, pa.Table] = {}
+
+    def __contains__(self, table: object) -> bool:
+        return table in KEYS
+
+    def __getitem__(self, table: str) -> pa.Table:
+        found = self._made.get(table)
+        if found is None:
+            shards = [p.tables[table] for p in self._parts]
+            found = pa.concat_tables(shards) if shards else TABLES[table].empty_table()
+            self._made[table] = found
+        return found
+
+    def empty(self, table: str) -> pa.Table:
+        return TABLES[table].empty_table()

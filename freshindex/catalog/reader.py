@@ -153,11 +153,13 @@ class IndexVersion(TableSet):
             super().verified()
         # else: the rows in memory came from files checked as they were read
 
-    def in_memory(self) -> IndexVersion:
+    def in_memory(self, previous: IndexVersion | None = None) -> IndexVersion:
         """Load the rows queries look up into memory (catalog/memory.py): for a
-        warm service; a one-shot CLI query reads only what it needs."""
+        warm service; a one-shot CLI query reads only what it needs.
+        ``previous``: the version loaded before, whose unchanged shards are
+        taken as they are."""
         if self.memory is None:
-            self.memory = MemoryIndex(self)
+            self.memory = MemoryIndex(self, previous.memory if previous is not None else None)
         return self
 
     def select(

@@ -113,7 +113,7 @@ class QueryService:
         """Load the current version beside the one serving, then swap: a
         query holds the object it started with and never sees a mix."""
         with self._lock:
-            loaded = IndexVersion.current(self.store).in_memory()
+            loaded = IndexVersion.current(self.store).in_memory(self.version)
             self.version = loaded
             return loaded.manifest.versionId
 

@@ -54,3 +54,23 @@ def test_memory_lookups_equal_parquet_lookups_after_an_update(
     assert loaded.blobs(paths) == on_disk.blobs(paths)
     where = ds.field("kind") == "import"
     assert rows(loaded.select("edges", where)) == rows(on_disk.select("edges", where))
+
+
+def test_a_reload_after_an_update_reads_only_the_rewritten_shards(
+    template: tuple[Path, Path], tmp_path: Path
+) -> None:
+    repo, store = copy_built(template, tmp_path)
+    before = IndexVersion.current(open_store(store)).in_memory()
+    models = repo / "app/models.py"
+    models.write_text(models.read_text() + "\n\ndef audit(obj):\n    return persist(obj)\n")
+    commit_all(repo, "edit one file")
+    assert main(["--repo", str(repo), "--store", store, "update"]) == 0
+    after = IndexVersion.current(open_store(store)).in_memory(before)
+    assert after.memory is not None and before.memory is not None
+    shards = len({t.shard for t in after.manifest.tables})
+    # one file changed: its shard is read again, every other one is the same object
+    assert after.memory.reused == shards - 1
+    assert rows(after.lookup("symbols", "name", "audit")) == rows(
+        IndexVersion.current(open_store(store)).lookup("symbols", "name", "audit")
+    )
+    assert before.lookup("symbols", "name", "audit").num_rows == 0  # the old one is untouched
