@@ -217,9 +217,9 @@ class IncludeLinker:
                     ),
                     key=lambda r: (r["path"], r["start_line"]),
                 )
-            if not found:
-                words = f"{context}declared in {where}; not defined in the repository"
-                return ("candidate", words, None, ())
+            if not found:  # memcpy in glibc: written in assembly, or in a library
+                words = f"{context}declared in {where}; defined outside the C and C++ sources"
+                return ("external", words, None, ())
             first = found[0]
             if first is hit:
                 how = "defined in this file" if f == path else f"visible through {f}"

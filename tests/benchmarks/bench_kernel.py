@@ -12,7 +12,9 @@ and for a few kernel functions and macros counts:
   lines where the call is code (not in a comment or a string), and how many
   of those are in a ``#define``;
 - freshindex's bound references (through the include graph:
-  indexer/bind_c.py) and its candidates;
+  indexer/bind_c.py), the calls that see a prototype of a function the C
+  sources never define (``external``: assembly, a library), and its
+  candidates;
 - the time of each ``refs`` in process, cold (first) and warm.
 
 ``--package`` measures another C code base shipped the same way, one the
@@ -168,9 +170,10 @@ def measure(root: Path, tree: Path, package: str, parts: list[str], names: list[
     )
     print(
         "| name | `git grep` lines | call lines in code (in `#define`) | bound there | share "
-        "| bound elsewhere | candidates | bound to | refs cold (s) | refs warm (s) |"
+        "| bound elsewhere | declared, defined outside | candidates | bound to | refs cold (s) "
+        "| refs warm (s) |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
         answerer = evaluate(open_repo(repo), version)
         t = time.perf_counter()
@@ -187,7 +190,8 @@ def measure(root: Path, tree: Path, package: str, parts: list[str], names: list[
         more = f" +{len(places) - 2}" if len(places) > 2 else ""
         print(
             f"| {name} | {lines.grep} | {len(lines.code)} ({lines.in_macros}) | {hit} | "
-            f"{share:.0%} | {len(bound - lines.code)} | {len(doc['candidates'])} | "
+            f"{share:.0%} | {len(bound - lines.code)} | {len(doc['external'])} | "
+            f"{len(doc['candidates'])} | "
             f"{', '.join(places[:2]) or '-'}{more} | {cold:.2f} | {warm:.2f} |"
         )
 

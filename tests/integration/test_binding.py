@@ -630,6 +630,19 @@ def test_a_prototype_binds_to_the_definitions_it_declares() -> None:
     assert got[("drivers/b.c", 1, "kfree")] == ("candidate", None)
 
 
+def test_a_prototype_with_no_definition_in_the_sources_is_external() -> None:
+    # glibc's memcpy: declared in string.h, written in assembly
+    files: dict[str, str | bytes] = {
+        "include/string.h": "extern void *memcpy (void *d, const void *s, unsigned long n);\n",
+        "lib/copy.c": "#include <string.h>\nvoid f(char *a, char *b) { memcpy (a, b, 1); }\n",
+        "lib/other.c": "void g(char *a, char *b) { memcpy (a, b, 1); }\n",
+    }
+    got = c_linked(files)
+    assert got[("lib/copy.c", 2, "memcpy")] == ("external", None)
+    # no prototype in sight: nothing to vouch for
+    assert got[("lib/other.c", 1, "memcpy")] == ("candidate", None)
+
+
 def test_include_roots_come_from_the_configuration_then_the_compile_database() -> None:
     # `<api.h>` under a folder that is not called include/: the suffix
     # heuristic cannot find it; a configured root or the -I of a compiled
