@@ -33,7 +33,7 @@ import pyarrow.dataset as ds
 from freshindex.catalog.integrity import local_file_problem, missing_or_resized
 from freshindex.catalog.layout import read_manifest, read_pointer
 from freshindex.catalog.manifest import Manifest, Pointer, TableEntry, VersionState
-from freshindex.catalog.memory import MemoryIndex
+from freshindex.catalog.memory import MemoryIndex, plain
 from freshindex.core.exceptions import NoPublishedVersion, NotFound, VerificationFailed
 from freshindex.indexer.schema import BASE_TABLES, TABLES, delta_of
 from freshindex.indexer.shard import shard_of, sort_table
@@ -168,7 +168,7 @@ class IndexVersion(TableSet):
         """Rows of a table matching an expression: filtered in memory when loaded."""
         if self.memory is not None and table in self.memory.tables:
             t = self.memory.tables[table].filter(where)
-            return t.select(columns) if columns else t
+            return plain(table, t.select(columns) if columns else t)
         return self.read(table, where=where, columns=columns)
 
     def lookup(self, table: str, column: str, value: str) -> pa.Table:

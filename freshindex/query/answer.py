@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import functools
 import posixpath
+import threading
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import pyarrow.dataset as ds
 import pygit2
+from cachetools import LRUCache
 
 from freshindex.catalog.reader import IndexVersion
 from freshindex.indexer import bind_c
@@ -37,8 +39,14 @@ from freshindex.query import references
 from freshindex.query.freshness import Envelope, Freshness
 from freshindex.query.guard import WorktreeGuard
 from freshindex.query.link import Linker, table_linker
+from freshindex.query.link_c import IncludeGraph
 from freshindex.query.overlay import Overlay, worktree_index
 from freshindex.query.worktree import WorktreeState
+
+# the include graph of the versions answered last (with the overlay it was
+# read with): a warm service answers many queries from one version
+_GRAPHS: LRUCache[str, tuple[Overlay | None, IncludeGraph]] = LRUCache(maxsize=4)
+_GRAPHS_LOCK = threading.Lock()
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -172,9 +180,21 @@ class Answerer:
             }
         )
 
-    def _include_graph(self) -> dict[str, list[str]]:
+    def _include_graph(self) -> IncludeGraph:
         """Every C and C++ file's resolved includes, in order, as the answer
-        sees them: one read of the import rows instead of one per file."""
+        sees them: one read of the import rows instead of one per file, kept
+        for the next answers from the same version and overlay."""
+        key = self.version.manifest.versionId
+        with _GRAPHS_LOCK:
+            cached = _GRAPHS.get(key)
+        if cached is not None and cached[0] is self.overlay:
+            return cached[1]
+        found = IncludeGraph(self._read_include_graph())
+        with _GRAPHS_LOCK:
+            _GRAPHS[key] = (self.overlay, found)
+        return found
+
+    def _read_include_graph(self) -> dict[str, list[str]]:
         t = self.version.select(
             "edges",
             (ds.field("kind") == "import")

@@ -45,7 +45,7 @@ from typing import Any
 from freshindex.indexer import bind_c, chains
 from freshindex.indexer.bind_go import PREDECLARED_VIA
 from freshindex.indexer.schema import EdgeKind
-from freshindex.query.link_c import IncludeLinker
+from freshindex.query.link_c import IncludeGraph, IncludeLinker
 
 Row = dict[str, Any]
 
@@ -83,7 +83,7 @@ class Linker:
         files_in: Callable[[str], list[str]] | None = None,
         named: Callable[[str], list[Row]] | None = None,
         includers: Callable[[str], list[str]] | None = None,
-        include_graph: Callable[[], dict[str, list[str]]] | None = None,
+        include_graph: Callable[[], IncludeGraph] | None = None,
         declared_in: Callable[[str], frozenset[str]] | None = None,
     ):
         """``files_in(folder)``: the files directly in a folder, for Go's

@@ -11,7 +11,7 @@ failing that, the one definition with external linkage in the repository.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from freshindex.indexer import bind_c
@@ -20,6 +20,25 @@ from freshindex.indexer.schema import EdgeKind
 Row = dict[str, Any]
 # (binding, via, the definition, the other definitions of its group)
 Found = tuple[str, str, "Row | None", tuple[Row, ...]]
+
+
+class IncludeGraph:
+    """Every C and C++ file's resolved includes, in order, and who includes
+    a file: read once per version (and overlay), shared by every answer."""
+
+    def __init__(self, forward: dict[str, list[str]]):
+        self.forward = forward
+        self._reverse: dict[str, list[str]] | None = None
+
+    def includers(self, path: str) -> list[str]:
+        """The first files (by path) that include ``path``."""
+        if self._reverse is None:
+            reverse: dict[str, set[str]] = {}
+            for f, targets in self.forward.items():
+                for t in targets:
+                    reverse.setdefault(t, set()).add(f)
+            self._reverse = {t: sorted(fs)[: bind_c.MAX_INCLUDERS] for t, fs in reverse.items()}
+        return self._reverse.get(path, [])
 
 
 class IncludeLinker:
@@ -33,7 +52,7 @@ class IncludeLinker:
         edges: Callable[[str], list[Row]],
         named: Callable[[str], list[Row]] | None,
         includers: Callable[[str], list[str]] | None,
-        include_graph: Callable[[], dict[str, list[str]]] | None,
+        include_graph: Callable[[], IncludeGraph] | None,
         declared_in: Callable[[str], frozenset[str]] | None,
     ):
         self.defs = defs
@@ -41,21 +60,20 @@ class IncludeLinker:
         self._named = named
         self._includers = includers
         self._include_graph = include_graph
-        self._graph: dict[str, list[str]] | None = None
+        self._graph: IncludeGraph | None = None
         self._declared_in = declared_in
         self._facts: dict[str, tuple[Callable[[str], Row | None], Callable[[str], bool]]] = {}
-        self._includes: dict[str, list[str]] = {}  # a file's include closure, nearest first
         self._by_name: dict[str, list[Row]] = {}
         self._declared: dict[str, frozenset[str]] = {}
         self._parents: dict[str, list[str]] = {}
 
-    def include_closure(self, path: str) -> list[str]:
+    def include_closure(self, path: str) -> Iterator[str]:
         """The file and every file it includes, transitively, nearest first
-        (bounded: MAX_INCLUDE_DEPTH levels, MAX_INCLUDED_FILES files)."""
-        found = self._includes.get(path)
-        if found is not None:
-            return found
-        order = [path]
+        (bounded: MAX_INCLUDE_DEPTH levels, MAX_INCLUDED_FILES files), made
+        as it is read: a lookup stops at the first file that has the name,
+        a few levels down, instead of walking the whole closure (hundreds
+        of headers for a kernel file; thousands of calling files a query)."""
+        yield path
         seen = {path}
         frontier = [path]
         for _depth in range(bind_c.MAX_INCLUDE_DEPTH):
@@ -65,22 +83,20 @@ class IncludeLinker:
                     if target in seen:
                         continue
                     if len(seen) >= bind_c.MAX_INCLUDED_FILES:
-                        break
+                        return
                     seen.add(target)
-                    order.append(target)
                     following.append(target)
+                    yield target
             frontier = following
             if not frontier:
-                break
-        self._includes[path] = order
-        return order
+                return
 
     def includes(self, path: str) -> list[str]:
         """The files a C file's includes resolve to, in order."""
         if self._include_graph is not None:
             if self._graph is None:
                 self._graph = self._include_graph()
-            return self._graph.get(path, [])
+            return self._graph.forward.get(path, [])
         return [
             e["resolved_path"]
             for e in self.edges(path)
@@ -89,19 +105,12 @@ class IncludeLinker:
 
     def includers(self, path: str) -> list[str]:
         """The first files (by path) that include ``path``."""
-        if self._include_graph is not None and not self._parents:
+        if self._include_graph is not None:
             if self._graph is None:
                 self._graph = self._include_graph()
-            reverse: dict[str, set[str]] = {}
-            for f, targets in self._graph.items():
-                for t in targets:
-                    reverse.setdefault(t, set()).add(f)
-            self._parents = {t: sorted(fs)[: bind_c.MAX_INCLUDERS] for t, fs in reverse.items()}
-            self._parents[""] = []  # built, even for a tree with no includes
+            return self._graph.includers(path)
         found = self._parents.get(path)
         if found is None:
-            if self._include_graph is not None:
-                return []
             every = self._includers(path) if self._includers is not None else []
             found = self._parents[path] = sorted(every)[: bind_c.MAX_INCLUDERS]
         return found
