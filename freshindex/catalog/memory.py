@@ -26,6 +26,7 @@ RSS.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -72,7 +73,8 @@ class _Grouped:
     def __init__(self, column: pa.ChunkedArray):
         encoded = pc.dictionary_encode(column).combine_chunks()
         codes = encoded.indices
-        values = encoded.dictionary.to_pylist()
+        # interned: a name or path is one object in every shard's dictionary
+        values = [sys.intern(v) for v in encoded.dictionary.to_pylist()]
         self.group = {v: i for i, v in enumerate(values)}
         # rows in code order (stable: a group keeps the table's order), and
         # where each code's run starts
