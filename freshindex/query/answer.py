@@ -20,16 +20,12 @@ from __future__ import annotations
 
 import functools
 import posixpath
-import threading
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import pyarrow.dataset as ds
 import pygit2
-from cachetools import LRUCache
 
 from freshindex.catalog.reader import IndexVersion
-from freshindex.indexer import bind_c
 from freshindex.indexer.config import IndexConfig
 from freshindex.indexer.document import SNIFF_BYTES, classify
 from freshindex.indexer.extract import ParseBudgetExceeded, extract
@@ -39,14 +35,9 @@ from freshindex.query import references
 from freshindex.query.freshness import Envelope, Freshness
 from freshindex.query.guard import WorktreeGuard
 from freshindex.query.link import Linker, table_linker
-from freshindex.query.link_c import IncludeGraph
+from freshindex.query.link_c import CRows
 from freshindex.query.overlay import Overlay, worktree_index
 from freshindex.query.worktree import WorktreeState
-
-# the include graph of the versions answered last (with the overlay it was
-# read with): a warm service answers many queries from one version
-_GRAPHS: LRUCache[str, tuple[Overlay | None, IncludeGraph]] = LRUCache(maxsize=4)
-_GRAPHS_LOCK = threading.Lock()
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -111,14 +102,14 @@ class Answerer:
     def linker(self) -> Linker:
         """Links edges over this answer's view: overlay rows for a changed
         file, index rows for the rest (query/link.py)."""
+        c = CRows(self.version, self.overlay)
         return Linker(
             self._symbols_now,
             self._edges_now,
             self._files_in,
             self._symbols_named,
-            self._includers,
-            self._include_graph,
-            self._declared_in,
+            include_graph=c.include_graph,
+            declared_in=c.declared_in,
         )
 
     def rows_now(self, table: str, path: str) -> list[dict[str, Any]]:
@@ -155,80 +146,6 @@ class Answerer:
         if self.overlay is not None:
             rows += [s for s in self.overlay.symbols if s["name"] == name]
         return rows
-
-    def _includers(self, path: str) -> list[str]:
-        """The C and C++ files whose includes resolve to ``path``, as the
-        answer sees them (an include's target is its last segment, with the
-        ``>`` of an angle include)."""
-        shadowed = self.overlay.shadowed if self.overlay is not None else set()
-        base = posixpath.basename(path)
-        rows = [
-            r
-            for target in (base, f"{base}>")
-            for r in self.version.lookup("edges", "target", target).to_pylist()
-            if r["path"] not in shadowed
-        ]
-        if self.overlay is not None:
-            rows += [e for e in self.overlay.edges if e["target"] in (base, f"{base}>")]
-        return sorted(
-            {
-                r["path"]
-                for r in rows
-                if r["kind"] == "import"
-                and r["resolved_path"] == path
-                and r["language"] in bind_c.LANGUAGES
-            }
-        )
-
-    def _include_graph(self) -> IncludeGraph:
-        """Every C and C++ file's resolved includes, in order, as the answer
-        sees them: one read of the import rows instead of one per file, kept
-        for the next answers from the same version and overlay."""
-        key = self.version.manifest.versionId
-        with _GRAPHS_LOCK:
-            cached = _GRAPHS.get(key)
-        if cached is not None and cached[0] is self.overlay:
-            return cached[1]
-        found = IncludeGraph(self._read_include_graph())
-        with _GRAPHS_LOCK:
-            _GRAPHS[key] = (self.overlay, found)
-        return found
-
-    def _read_include_graph(self) -> dict[str, list[str]]:
-        t = self.version.select(
-            "edges",
-            (ds.field("kind") == "import")
-            & ds.field("language").isin(list(bind_c.LANGUAGES))
-            & ds.field("resolved_path").is_valid(),
-            ["path", "resolved_path", "start_line", "start_col"],
-        ).sort_by([("path", "ascending"), ("start_line", "ascending"), ("start_col", "ascending")])
-        shadowed = self.overlay.shadowed if self.overlay is not None else set()
-        graph: dict[str, list[str]] = {}
-        for path, target in zip(t["path"].to_pylist(), t["resolved_path"].to_pylist(), strict=True):
-            if path not in shadowed:
-                graph.setdefault(path, []).append(target)
-        if self.overlay is not None:
-            for e in sorted(self.overlay.edges, key=lambda e: (e["start_line"], e["start_col"])):
-                if (
-                    e["kind"] == "import"
-                    and e["resolved_path"]
-                    and e["language"] in bind_c.LANGUAGES
-                ):
-                    graph.setdefault(str(e["path"]), []).append(str(e["resolved_path"]))
-        return graph
-
-    def _declared_in(self, qualname: str) -> frozenset[str]:
-        """The files with a prototype of ``qualname`` (``f``, or ``app.f`` in
-        a C++ namespace), as the answer sees them."""
-        shadowed = self.overlay.shadowed if self.overlay is not None else set()
-        rows = self.version.lookup("edges", "target", qualname.rsplit(".", 1)[-1]).to_pylist()
-        if self.overlay is not None:
-            rows = [r for r in rows if r["path"] not in shadowed] + self.overlay.edges
-        return frozenset(
-            str(r["path"])
-            for r in rows
-            if r["kind"] == "declare" and (r["target_qualname"] or r["target"]) == qualname
-        )
 
     def _symbols_now(self, path: str) -> list[dict[str, Any]]:
         return self.rows_now("symbols", path)

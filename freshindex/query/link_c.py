@@ -11,11 +11,19 @@ failing that, the one definition with external linkage in the repository.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import pyarrow.dataset as ds
+from cachetools import LRUCache
 
 from freshindex.indexer import bind_c
 from freshindex.indexer.schema import EdgeKind
+
+if TYPE_CHECKING:
+    from freshindex.catalog.reader import IndexVersion
+    from freshindex.query.overlay import Overlay
 
 Row = dict[str, Any]
 # (binding, via, the definition, the other definitions of its group)
@@ -238,3 +246,68 @@ class IncludeLinker:
                     how += f" and {len(found) - 1} other place(s)"
             return ("bound", f"{bind_c.INCLUDE_VIA}: {context}{how}", first, tuple(found[1:]))
         return None
+
+
+# the include graph of the versions answered last (with the overlay it was
+# read with): a warm service answers many queries from one version
+_GRAPHS: LRUCache[str, tuple[Overlay | None, IncludeGraph]] = LRUCache(maxsize=4)
+_GRAPHS_LOCK = threading.Lock()
+
+
+class CRows:
+    """What the C linker reads in bulk from one version and its overlay:
+    the include graph and the files with a prototype of a name."""
+
+    def __init__(self, version: IndexVersion, overlay: Overlay | None):
+        self.version = version
+        self.overlay = overlay
+
+    def include_graph(self) -> IncludeGraph:
+        """Every C and C++ file's resolved includes, in order, as the answer
+        sees them: one read of the import rows instead of one per file, kept
+        for the next answers from the same version and overlay."""
+        key = self.version.manifest.versionId
+        with _GRAPHS_LOCK:
+            cached = _GRAPHS.get(key)
+        if cached is not None and cached[0] is self.overlay:
+            return cached[1]
+        found = IncludeGraph(self._read_include_graph())
+        with _GRAPHS_LOCK:
+            _GRAPHS[key] = (self.overlay, found)
+        return found
+
+    def _read_include_graph(self) -> dict[str, list[str]]:
+        t = self.version.select(
+            "edges",
+            (ds.field("kind") == "import")
+            & ds.field("language").isin(list(bind_c.LANGUAGES))
+            & ds.field("resolved_path").is_valid(),
+            ["path", "resolved_path", "start_line", "start_col"],
+        ).sort_by([("path", "ascending"), ("start_line", "ascending"), ("start_col", "ascending")])
+        shadowed = self.overlay.shadowed if self.overlay is not None else set()
+        graph: dict[str, list[str]] = {}
+        for path, target in zip(t["path"].to_pylist(), t["resolved_path"].to_pylist(), strict=True):
+            if path not in shadowed:
+                graph.setdefault(path, []).append(target)
+        if self.overlay is not None:
+            for e in sorted(self.overlay.edges, key=lambda e: (e["start_line"], e["start_col"])):
+                if (
+                    e["kind"] == "import"
+                    and e["resolved_path"]
+                    and e["language"] in bind_c.LANGUAGES
+                ):
+                    graph.setdefault(str(e["path"]), []).append(str(e["resolved_path"]))
+        return graph
+
+    def declared_in(self, qualname: str) -> frozenset[str]:
+        """The files with a prototype of ``qualname`` (``f``, or ``app.f`` in
+        a C++ namespace), as the answer sees them."""
+        shadowed = self.overlay.shadowed if self.overlay is not None else set()
+        rows = self.version.lookup("edges", "target", qualname.rsplit(".", 1)[-1]).to_pylist()
+        if self.overlay is not None:
+            rows = [r for r in rows if r["path"] not in shadowed] + self.overlay.edges
+        return frozenset(
+            str(r["path"])
+            for r in rows
+            if r["kind"] == "declare" and (r["target_qualname"] or r["target"]) == qualname
+        )
