@@ -104,7 +104,7 @@ class _Part:
         self.tables: dict[str, pa.Table] = {}
         self.keys: dict[tuple[str, str], _Grouped] = {}
         for table, columns in KEYS.items():
-            t = tables.read(table).combine_chunks()
+            t = tables.read_whole(table).combine_chunks()
             for column in columns:
                 if (table, column) not in LAZY_KEYS:
                     self.keys[(table, column)] = _Grouped(t[column])
@@ -112,7 +112,7 @@ class _Part:
                 i = t.schema.get_field_index(column)
                 t = t.set_column(i, column, pc.dictionary_encode(t[column]))
             self.tables[table] = t
-        docs = tables.read("documents", columns=["path", "blob"])
+        docs = tables.read_whole("documents", columns=["path", "blob"])
         self.blob = dict(zip(docs["path"].to_pylist(), docs["blob"].to_pylist(), strict=True))
 
     def rows(self, table: str, column: str, value: Any) -> pa.Table | None:

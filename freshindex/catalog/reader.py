@@ -28,7 +28,9 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.dataset as ds
+import pyarrow.parquet as pq
 
 from freshindex.catalog.integrity import local_file_problem, missing_or_resized
 from freshindex.catalog.layout import read_manifest, read_pointer
@@ -133,6 +135,20 @@ class TableSet:
         if not parts:
             empty = schema.empty_table()
             return empty.select(cols) if cols else empty
+        return parts[0] if len(parts) == 1 else pa.concat_tables(parts)
+
+    def read_whole(self, table: str, columns: list[str] | None = None) -> pa.Table:
+        """Every live row of a table, each file read whole (no dataset, no
+        filter pushed down): for a few small files, such as one shard's,
+        several times faster than ``read``."""
+        parts = [_whole(f, columns) for f in self.files(table)]
+        if table in BASE_TABLES and parts and len(self.masked):
+            parts = [t.filter(pc.invert(pc.is_in(t["path"], self.masked))) for t in parts]
+        if table in BASE_TABLES:
+            parts += [_whole(f, columns) for f in self.files(delta_of(table))]
+        if not parts:
+            empty = TABLES[table].empty_table()
+            return empty.select(columns) if columns else empty
         return parts[0] if len(parts) == 1 else pa.concat_tables(parts)
 
     def read_sorted(self, table: str) -> pa.Table:
@@ -254,3 +270,7 @@ class IndexVersion(TableSet):
             "documents", where=ds.field("path").isin(wanted), columns=["path", "blob"]
         )
         return dict(zip(found["path"].to_pylist(), found["blob"].to_pylist(), strict=True))
+
+
+def _whole(path: str, columns: list[str] | None) -> pa.Table:
+    return pq.ParquetFile(path).read(columns=columns, use_threads=False)
