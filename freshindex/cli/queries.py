@@ -50,9 +50,10 @@ def cmd_status(ctx: Context) -> int:
 
 def _query(ctx: Context, kind: str) -> int:
     from freshindex.query.answer import query_doc
+    from freshindex.query.answers import document
 
     args = ctx.args
-    doc = query_doc(ctx.answerer(), kind, args.name, args.symbol_id)
+    doc = document(query_doc(ctx.answerer(), kind, args.name, args.symbol_id))
     results = doc["results"]
     what = args.name or f"--id {args.symbol_id}"
 
@@ -137,6 +138,7 @@ def cmd_dump(ctx: Context) -> int:
 
 def cmd_context(ctx: Context) -> int:
     from freshindex.query import context as context_pkg
+    from freshindex.query.answers import ContextPackage, document
     from freshindex.query.tokens import load_counter
 
     args = ctx.args
@@ -146,6 +148,7 @@ def cmd_context(ctx: Context) -> int:
     doc.update(
         context_pkg.build(answerer, args.target, args.budget, args.changed, args.since, counter)
     )
+    doc = document(ContextPackage.model_validate(doc))
 
     def human() -> None:
         sys.stdout.write(context_pkg.markdown(doc, counter))

@@ -19,84 +19,24 @@ stale   — freshness cannot be proven (the indexed commit is not in the
 from __future__ import annotations
 
 import functools
-import posixpath
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
-import pygit2
-
-from freshindex.catalog.reader import IndexVersion
-from freshindex.indexer.config import IndexConfig
-from freshindex.indexer.document import SNIFF_BYTES, classify
-from freshindex.indexer.extract import ParseBudgetExceeded, extract
-from freshindex.indexer.schema import EDGES, FACTS, ID_COLUMNS, SORT_KEYS, SYMBOLS
+from freshindex.indexer.schema import FACTS, ID_COLUMNS, SORT_KEYS
 from freshindex.query import lookup as query
 from freshindex.query import references
-from freshindex.query.freshness import Envelope, Freshness
-from freshindex.query.guard import WorktreeGuard
+from freshindex.query.answers import Definitions, References
 from freshindex.query.link import Linker, table_linker
 from freshindex.query.link_c import CRows
-from freshindex.query.overlay import Overlay, worktree_index
-from freshindex.query.worktree import WorktreeState
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-# A partial answer reads at most this many candidate files (those whose bytes
-# contain the name), so an over-budget query stays bounded on a large repo.
-SOURCE_SCAN_MAX_FILES = 2000
+from freshindex.query.view import RowView
 
 
 @dataclass
-class Answerer:
-    repo: pygit2.Repository
-    version: IndexVersion
-    envelope: Envelope
-    overlay: Overlay | None
-    config: IndexConfig
-    wt: WorktreeState
+class Answerer(RowView):
+    """The view an answer's freshness chose (query/evaluation.py), with its
+    envelope, and the linker over it."""
+
     overlay_seconds: float = 0.0
-
-    @functools.cached_property
-    def guard(self) -> WorktreeGuard:
-        """The gate of every worktree read an answer makes (query/guard.py)."""
-        return WorktreeGuard.of(self.repo, self.config)
-
-    @property
-    def freshness(self) -> Freshness:
-        return self.envelope.freshness
-
-    def defs(self, name: str) -> list[dict[str, Any]]:
-        if self.freshness == Freshness.PARTIAL:
-            return self._source_scan(name, "defs")
-        results = query.defs(self.version, name)
-        if self.overlay is None:
-            return results
-        bare, qualified = query.split_name(name)
-        kept = [r for r in results if r["path"] not in self.overlay.shadowed]
-        for s in self.overlay.symbols:
-            if s["name"] == bare and (
-                not qualified
-                or s["qualname"] == qualified
-                or str(s["qualname"]).endswith("." + qualified)
-            ):
-                kept.append(query.symbol_result(s, "overlay"))
-        return sorted(kept, key=lambda r: (r["path"], r["startLine"], r["startCol"]))
-
-    def refs(self, name: str) -> list[dict[str, Any]]:
-        if self.freshness == Freshness.PARTIAL:
-            return self._source_scan(name, "refs")
-        results = query.refs(self.version, name)
-        if self.overlay is None:
-            return results
-        bare, _ = query.split_name(name)
-        kept = [r for r in results if r["path"] not in self.overlay.shadowed]
-        kept += [
-            query.edge_result(e, "overlay")
-            for e in self.overlay.edges
-            if e["target"] == bare and e["kind"] not in FACTS
-        ]
-        return sorted(kept, key=lambda r: (r["path"], r["startLine"], r["startCol"]))
 
     @functools.cached_property
     def linker(self) -> Linker:
@@ -104,108 +44,13 @@ class Answerer:
         file, index rows for the rest (query/link.py)."""
         c = CRows(self.version, self.overlay)
         return Linker(
-            self._symbols_now,
-            self._edges_now,
-            self._files_in,
-            self._symbols_named,
+            self.symbols_now,
+            self.edges_now,
+            self.files_in,
+            self.symbols_named,
             include_graph=c.include_graph,
             declared_in=c.declared_in,
         )
-
-    def rows_now(self, table: str, path: str) -> list[dict[str, Any]]:
-        """A file's ``symbols``, ``edges`` or ``summaries`` rows as the answer
-        sees it: the overlay's for a changed file (none if deleted), else the index's."""
-        if self.overlay is not None and path in self.overlay.shadowed:
-            rows: list[dict[str, Any]] = getattr(self.overlay, table)
-            return [r for r in rows if r["path"] == path]
-        return self.version.rows_of(table, path)
-
-    def origin_of(self, path: str) -> str:
-        return "overlay" if self.overlay is not None and path in self.overlay.shadowed else "index"
-
-    def _files_in(self, folder: str) -> list[str]:
-        """The files directly in ``folder`` as the answer sees them (a file
-        the overlay deleted is listed and has no rows)."""
-        files = set(self.version.paths_in(folder))
-        if self.overlay is not None:
-            files.update(
-                str(d["path"])
-                for d in self.overlay.documents
-                if posixpath.dirname(str(d["path"])) == folder
-            )
-        return sorted(files)
-
-    def _symbols_named(self, name: str) -> list[dict[str, Any]]:
-        """Every definition of a name as the answer sees it (for C linkage)."""
-        shadowed = self.overlay.shadowed if self.overlay is not None else set()
-        rows = [
-            r
-            for r in self.version.lookup("symbols", "name", name).to_pylist()
-            if r["path"] not in shadowed
-        ]
-        if self.overlay is not None:
-            rows += [s for s in self.overlay.symbols if s["name"] == name]
-        return rows
-
-    def _symbols_now(self, path: str) -> list[dict[str, Any]]:
-        return self.rows_now("symbols", path)
-
-    def _edges_now(self, path: str) -> list[dict[str, Any]]:
-        return self.rows_now("edges", path)
-
-    def edges_in(self, path: str) -> list[dict[str, Any]]:
-        """Every edge of one file as it is now, as results."""
-        shadowed = self.overlay is not None and path in self.overlay.shadowed
-        return [
-            query.edge_result(e, "overlay" if shadowed else "index")
-            for e in self._edges_now(path)
-            if e["kind"] not in FACTS
-        ]
-
-    def attach_blobs(self, results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Give each result its ``blob``: the git OID of the bytes its lines were
-        computed from. An index row's file is unchanged since the indexed
-        commit (a changed one is shadowed), so its documents row names it; an
-        overlay or source row carries the hash of what was parsed now."""
-        need = {r["path"] for r in results if r.get("origin") == "index"}
-        blobs = self.version.blobs(need) if need else {}
-        parsed = {d["path"]: d.get("blob") for d in self.overlay.documents} if self.overlay else {}
-        for r in results:
-            if r.get("origin") == "index":
-                r["blob"] = blobs.get(r["path"])
-            elif r.get("origin") == "overlay":
-                r["blob"] = parsed.get(r["path"])
-        return results
-
-    def symbol_at(self, path: str, line: int) -> dict[str, Any] | None:
-        """The innermost definition whose span holds ``line`` of ``path`` as
-        it is now (overlay rows for a changed file, index rows otherwise)."""
-        rows: list[dict[str, Any]]
-        if self.overlay is not None and path in self.overlay.shadowed:
-            rows = [s for s in self.overlay.symbols if s["path"] == path]
-        elif self.freshness in (Freshness.EXACT, Freshness.OVERLAY):
-            rows = self.version.symbols_of(path)
-        else:  # the index's lines may not be the worktree's: the file parsed now
-            rows = self._parsed_now(path)
-        holding = [r for r in rows if r["start_line"] <= line <= r["end_line"]]
-        if not holding:
-            return None
-        return min(holding, key=lambda r: r["end_line"] - r["start_line"])
-
-    def _parsed_now(self, path: str) -> list[dict[str, Any]]:
-        """A file's definitions as the worktree holds it now (a partial or
-        stale answer's own reading of one file); [] when it cannot be read."""
-        data = worktree_bytes(self.repo, self.config, path)
-        if data is None:
-            return []
-        language, reason = classify(path, 0o100644, len(data), data[:SNIFF_BYTES], self.config)
-        if reason is not None or language is None:
-            return []
-        try:
-            rows = extract(path, language, data, None, self.config.max_parse_work_factor)
-        except ParseBudgetExceeded:
-            return []
-        return [dict(zip(SYMBOLS.names, r, strict=True)) for r in rows.symbols]
 
     def dump(self, table: str, ids: bool = True) -> list[dict[str, Any]]:
         """Every row of a table as the answer sees it, in canonical order.
@@ -240,77 +85,22 @@ class Answerer:
         extra = self.overlay.symbols if table == "symbols" else self.overlay.edges
         return kept + [dict(r) for r in extra]
 
-    def _source_scan(self, name: str, kind: str) -> list[dict[str, Any]]:
-        """Direct reads of worktree files that contain the name (bounded)."""
-        bare, qualified = query.split_name(name)
-        needle = bare.encode()
-        out: list[dict[str, Any]] = []
-        read = 0
-        for path in worktree_index(self.repo, self.wt, self.config.include_paths)[0]:
-            if read >= SOURCE_SCAN_MAX_FILES:
-                self.envelope.reasons.append(
-                    f"source scan stopped after {SOURCE_SCAN_MAX_FILES} candidate files"
-                )
-                break
-            if self.guard.refusal(path) is not None:
-                continue  # secret, invalid, or leads outside the repository
-            full = self.guard.path(path)
-            if full.is_symlink() or not full.is_file():
-                continue
-            if full.stat().st_size > self.config.max_file_bytes:
-                continue
-            data = full.read_bytes()
-            if needle not in data:
-                continue
-            language, reason = classify(path, 0o100644, len(data), data[:SNIFF_BYTES], self.config)
-            if reason is not None or language is None:
-                continue
-            read += 1
-            blob = str(pygit2.hash(data))
-            try:
-                rows = extract(path, language, data, None, self.config.max_parse_work_factor)
-            except ParseBudgetExceeded:
-                continue
-            if kind == "defs":
-                for r in rows.symbols:
-                    s = dict(zip(SYMBOLS.names, r, strict=True))
-                    if s["name"] == bare and (
-                        not qualified or str(s["qualname"]).endswith(qualified)
-                    ):
-                        out.append({**query.symbol_result(s, "source"), "blob": blob})
-            else:
-                for r in rows.edges:
-                    e = dict(zip(EDGES.names, r, strict=True))
-                    if e["target"] == bare and e["kind"] not in FACTS:
-                        out.append({**query.edge_result(e, "source"), "blob": blob})
-        return out
-
-
-def worktree_bytes(repo: pygit2.Repository, config: IndexConfig, path: str) -> bytes | None:
-    """A file's bytes in the worktree now, through the guard; None when absent
-    or refused (a refused file counts as changed: it cannot be read)."""
-    guard = WorktreeGuard.of(repo, config)
-    if guard.refusal(path) is not None:
-        return None
-    full = guard.path(path)
-    try:
-        return full.read_bytes() if full.is_file() and not full.is_symlink() else None
-    except OSError:
-        return None
-
 
 def query_doc(
     answerer: Answerer, kind: str, name: str | None, symbol_id: str | None = None
-) -> dict[str, Any]:
-    """The JSON answer of ``defs``/``refs``: the envelope, results, completeness.
+) -> Definitions | References:
+    """The answer of ``defs``/``refs``: the envelope, results, completeness
+    (query/answers.py).
 
     ``name`` is any target query/references.py accepts; ``symbol_id`` names
     one definition by id instead."""
     doc = answerer.envelope.to_json()
     if kind == "defs":
-        doc["results"] = answerer.attach_blobs(references.definitions(answerer, name, symbol_id))
+        doc["results"] = answerer.attach_blobs(
+            references.definitions(answerer, answerer.linker, name, symbol_id)
+        )
     else:
-        found = references.references(answerer, name, symbol_id)
+        found = references.references(answerer, answerer.linker, name, symbol_id)
         answerer.attach_blobs(found["results"])
         answerer.attach_blobs(found["definitions"])
         doc.update(found)
@@ -324,4 +114,5 @@ def query_doc(
         doc["candidateCount"] = len(doc["candidates"])
         if not doc["bound"] and doc["unfollowedCalls"]:
             doc["complete"] = False
-    return doc
+        return References.of(doc)
+    return Definitions.of(doc)

@@ -68,7 +68,7 @@ def build(
     elif target:
         targets = [
             walk.node(d, 0, "target", "the definition asked for")
-            for d in references.definitions(answerer, target)
+            for d in references.definitions(answerer, answerer.linker, target)
         ]
     else:
         raise BadInput("name a target: a symbol, a file, or --changed")

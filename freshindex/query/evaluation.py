@@ -23,11 +23,12 @@ from freshindex.core.exceptions import FreshindexError
 from freshindex.indexer.config import CONFIG_FILE, IndexConfig, parse_config
 from freshindex.indexer.languages import grammar_versions, indexer_digest
 from freshindex.indexer.manifests import resolution_changed
-from freshindex.query.answer import Answerer, worktree_bytes
+from freshindex.query.answer import Answerer
 from freshindex.query.bases import Base, choose_base
 from freshindex.query.freshness import Freshness, Relation, basic_envelope
 from freshindex.query.guard import WorktreeGuard
 from freshindex.query.overlay import Overlay, build_overlay, change_set, worktree_index
+from freshindex.query.view import worktree_bytes
 from freshindex.query.worktree import WorktreeState, read_worktree
 from freshindex.storage import Store
 

@@ -158,7 +158,9 @@ class Walk:
                 if not (gone or resigned):
                     continue
                 what = "removed or renamed" if gone else "changed the signature of"
-                refs = references.references(base, None, str(row["symbol_id"]))["bound"]
+                refs = references.references(base, base.linker, None, str(row["symbol_id"]))[
+                    "bound"
+                ]
                 for r in refs[:MAX_NEIGHBOURS]:
                     where = str(r["path"])
                     if where in shadowed and not any(
@@ -340,7 +342,7 @@ class Walk:
         return c
 
     def callers(self, n: Node, distance: int, out: list[Candidate]) -> list[Node]:
-        found = references.references(self.a, None, n.symbol_id)
+        found = references.references(self.a, self.a.linker, None, n.symbol_id)
         rows = found["bound"] or (found["candidates"] if n.role == "target" else [])
         reached: list[Node] = []
         for r in rows[:MAX_NEIGHBOURS]:

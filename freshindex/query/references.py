@@ -19,7 +19,6 @@ apart.
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +27,8 @@ from freshindex.query import lookup
 from freshindex.query.freshness import Freshness
 
 if TYPE_CHECKING:
-    from freshindex.query.answer import Answerer
+    from freshindex.query.link import Linker
+    from freshindex.query.view import RowView
 
 Result = dict[str, Any]
 
@@ -44,50 +44,41 @@ def parse_target(target: str) -> tuple[str, int] | None:
 
 
 def definitions(
-    answerer: Answerer, target: str | None, symbol_id: str | None = None, strict: bool = True
+    view: RowView,
+    linker: Linker,
+    target: str | None,
+    symbol_id: str | None = None,
+    strict: bool = True,
 ) -> list[Result]:
     """The definitions a target names, as ``defs`` results. ``strict``: none
     is an error (UnknownTarget) when the answer can prove it."""
     if symbol_id:
-        by_id = _by_id(answerer, symbol_id)
-        if strict and not by_id and answerer.freshness in (Freshness.EXACT, Freshness.OVERLAY):
+        by_id = view.by_id(symbol_id)
+        if strict and not by_id and view.freshness in (Freshness.EXACT, Freshness.OVERLAY):
             raise UnknownTarget(f"no definition with id {symbol_id!r} in this repository")
         return by_id
     if not target or not target.strip():
         raise BadInput("name a definition: NAME, Qualified.name, path:line or --id SYMBOL_ID")
     at = parse_target(target)
     if at is not None:
-        path = answerer.guard.relative(at[0])
-        here = answerer.symbol_at(path, at[1])
+        path = view.guard.relative(at[0])
+        here = view.symbol_at(path, at[1])
         if here is None:
             raise BadInput(f"no definition at {target} in the worktree as it is now")
-        if answerer.freshness not in (Freshness.EXACT, Freshness.OVERLAY):
+        if view.freshness not in (Freshness.EXACT, Freshness.OVERLAY):
             origin = "source"  # read from the file now: a partial answer's own reading
-        elif answerer.overlay and path in answerer.overlay.shadowed:
+        elif view.overlay and path in view.overlay.shadowed:
             origin = "overlay"
         else:
             origin = "index"
         return [lookup.symbol_result(here, origin)]
-    found = answerer.defs(target)
+    found = view.defs(target)
     bare, qualified = lookup.split_name(target)
-    if not found and qualified and answerer.freshness != Freshness.PARTIAL:
-        found = _by_module_path(answerer, bare, qualified)
+    if not found and qualified and view.freshness != Freshness.PARTIAL:
+        found = _by_module_path(view, linker, bare, qualified)
     if strict:
-        require_known(answerer, target, found)
+        require_known(view, target, found)
     return found
-
-
-def _by_id(answerer: Answerer, symbol_id: str) -> list[Result]:
-    shadowed = answerer.overlay.shadowed if answerer.overlay else set()
-    rows = answerer.version.lookup("symbols", "symbol_id", symbol_id).to_pylist()
-    out = [lookup.symbol_result(r, "index") for r in rows if r["path"] not in shadowed]
-    if answerer.overlay is not None:
-        out += [
-            lookup.symbol_result(s, "overlay")
-            for s in answerer.overlay.symbols
-            if s["symbol_id"] == symbol_id
-        ]
-    return out
 
 
 def _module_of(path: str) -> str:
@@ -98,12 +89,12 @@ def _module_of(path: str) -> str:
     return stem.replace("/", ".")
 
 
-def _by_module_path(answerer: Answerer, bare: str, qualified: str) -> list[Result]:
+def _by_module_path(view: RowView, linker: Linker, bare: str, qualified: str) -> list[Result]:
     """``pkg.models.Model.save``: a module path, then a qualified name in it.
     The definition's own module ends with the module part, or a package that
     ends with it re-exports the definition (checked by linking, not guessed)."""
     out = []
-    for d in answerer.defs(bare):
+    for d in view.defs(bare):
         qual = str(d["qualname"])
         if not qualified.endswith("." + qual):
             continue
@@ -119,7 +110,7 @@ def _by_module_path(answerer: Answerer, bare: str, qualified: str) -> list[Resul
             if package != module and not package.endswith("." + module):
                 continue
             init = "/".join(parts[:k]) + "/__init__.py"
-            hit = answerer.linker.find(init, qualified[len(module) + 1 :])
+            hit = linker.find(init, qualified[len(module) + 1 :])
             if hit is not None and hit["symbol_id"] == d["symbolId"]:
                 out.append(d)
             break
@@ -127,28 +118,28 @@ def _by_module_path(answerer: Answerer, bare: str, qualified: str) -> list[Resul
 
 
 def references(
-    answerer: Answerer, target: str | None, symbol_id: str | None = None
+    view: RowView, linker: Linker, target: str | None, symbol_id: str | None = None
 ) -> dict[str, Any]:
     """``refs``: the definitions the target names, and the references of
     each, bound first, then candidates, then external."""
-    defs = definitions(answerer, target, symbol_id, strict=False)
+    defs = definitions(view, linker, target, symbol_id, strict=False)
     names = sorted({str(d["name"]) for d in defs})
     if not names and target and parse_target(target) is None:
         names = [lookup.split_name(target)[0]]
     rows: list[Result] = []
     for name in names:
-        rows.extend(answerer.refs(name))
-    linking = answerer.freshness in (Freshness.EXACT, Freshness.OVERLAY, Freshness.STALE)
+        rows.extend(view.refs(name))
+    linking = view.freshness in (Freshness.EXACT, Freshness.OVERLAY, Freshness.STALE)
     # calls of a returned value (`make()()`, `@d(x)`): filed under no name;
     # kept below only if one links to a definition asked about
-    returned = answerer.refs(lookup.RETURNED) if linking and defs else []
+    returned = view.refs(lookup.RETURNED) if linking and defs else []
     if not defs and not rows:
         # nothing defines it and nothing names it: a typo, not "no callers".
         # A name with no definition left but references that still name it
         # (renamed or deleted under its callers) answers with those.
         if symbol_id:
-            definitions(answerer, None, symbol_id)  # raises with the id's message
-        require_known(answerer, target, defs)
+            definitions(view, linker, None, symbol_id)  # raises with the id's message
+        require_known(view, target, defs)
     by_id = {str(d["symbolId"]): d for d in defs}
     bound: dict[str, list[Result]] = {i: [] for i in by_id}
     # overloads, a property's setter, a def in both branches of an `if`: one
@@ -170,9 +161,7 @@ def references(
             r["binding"] = "external" if claim == "external" else "candidate"
             r["targetSymbolId"] = None
         else:
-            link = answerer.linker.link(
-                claim, r.get("via") or "", r["resolvedPath"], r["targetQualname"]
-            )
+            link = linker.link(claim, r.get("via") or "", r["resolvedPath"], r["targetQualname"])
             r["binding"], r["via"] = link.binding, link.via
             r["targetSymbolId"] = link.symbol["symbol_id"] if link.symbol else None
             if link.symbol is not None:
@@ -205,7 +194,7 @@ def references(
                 # an import under another name: `from m import save as persist`
                 alias = r.get("alias")
                 if r["kind"] == "import" and alias and alias != r["name"]:
-                    for other in answerer.edges_in(str(r["path"])):
+                    for other in view.edges_in(str(r["path"])):
                         if other["name"] == alias and other["kind"] != "import":
                             place(other)
         elif quiet:
@@ -221,7 +210,7 @@ def references(
         place(r, quiet=True)
     if linking:
         for d in defs:
-            for r in _instantiations(answerer, d, link_row):
+            for r in _instantiations(view, d, link_row):
                 key = (r["path"], r["startLine"], r["startCol"], r["kind"], str(d["qualname"]))
                 if key not in seen:
                     seen.add(key)
@@ -259,7 +248,7 @@ MAX_SUBCLASSES = 200
 CONSTRUCTORS = ("__init__", "__new__")
 
 
-def _instantiations(answerer: Answerer, d: Result, link_row: Any) -> list[Result]:
+def _instantiations(view: RowView, d: Result, link_row: Any) -> list[Result]:
     """The calls that run a Python constructor ``d`` (``C.__init__``, ``C.__new__``)
     without naming it: ``C(...)``, and ``Sub(...)`` for every subclass of C in
     the repository that does not define its own. Each is a bound reference of
@@ -274,7 +263,7 @@ def _instantiations(answerer: Answerer, d: Result, link_row: Any) -> list[Result
     def refs_of(cls: str) -> list[Result]:
         bare = cls.rsplit(".", 1)[-1]
         if bare not in named:
-            named[bare] = answerer.refs(bare)
+            named[bare] = view.refs(bare)
         return named[bare]
 
     classes = [(str(d["path"]), qualname.rsplit(".", 1)[0])]
@@ -296,7 +285,7 @@ def _instantiations(answerer: Answerer, d: Result, link_row: Any) -> list[Result
                 sub = (str(r["path"]), str(r["caller"]))
                 own = f"{sub[1]}.{d['name']}"
                 if sub in classes or any(
-                    s["qualname"] == own for s in answerer.rows_now("symbols", sub[0])
+                    s["qualname"] == own for s in view.rows_now("symbols", sub[0])
                 ):
                     continue  # seen, or it defines its own: its calls are not d's
                 classes.append(sub)
@@ -320,25 +309,13 @@ def _order(r: Result) -> tuple[str, int, int]:
     return (str(r["path"]), int(r["startLine"]), int(r["startCol"]))
 
 
-def require_known(answerer: Answerer, target: str | None, found: list[Result]) -> None:
+def require_known(view: RowView, target: str | None, found: list[Result]) -> None:
     """Raise UnknownTarget when an exact or overlay answer finds no definition
     for ``target``: the index can prove there is none, and an empty list
     would read as "nothing calls it". A partial or stale answer cannot prove
     absence; it stays a (marked incomplete) empty list."""
-    if found or not target or answerer.freshness not in (Freshness.EXACT, Freshness.OVERLAY):
+    if found or not target or view.freshness not in (Freshness.EXACT, Freshness.OVERLAY):
         return
-    near = nearest_names(answerer, target)
+    near = view.nearest_names(target)
     hint = f"; nearest: {', '.join(near)}" if near else ""
     raise UnknownTarget(f"no definition named {target!r} in this repository{hint}")
-
-
-def nearest_names(answerer: Answerer, target: str, n: int = 5) -> list[str]:
-    """Defined names that look like ``target`` (difflib's ratio), qualified
-    when the target was: what the user probably meant."""
-    bare, qualified = lookup.split_name(target)
-    column = "qualname" if qualified else "name"
-    names = set(answerer.version.read("symbols", columns=[column])[column].to_pylist())
-    if answerer.overlay is not None:
-        names.update(str(s[column]) for s in answerer.overlay.symbols)
-    want = qualified or bare
-    return difflib.get_close_matches(want, sorted(str(x) for x in names if x), n=n, cutoff=0.6)

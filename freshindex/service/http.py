@@ -47,6 +47,7 @@ from freshindex.query.answers import (
     References,
     Reloaded,
     UpdateSummary,
+    document,
 )
 from freshindex.service.mcp import build_server
 from freshindex.service.warm import QueryService
@@ -133,7 +134,7 @@ def create_app(service: QueryService, host: str = "127.0.0.1", token: str | None
 
     def answer(kind: str, params: dict[str, str]) -> Response:
         try:
-            return _json(200, service.answer(kind, params))
+            return _json(200, document(service.answer(kind, params)))
         except NotFresh as err:  # the answer, with why it was refused
             return _json(409, {"error": str(err), **err.doc})
 

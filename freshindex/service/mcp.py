@@ -16,14 +16,25 @@ import functools
 import inspect
 import typing
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from freshindex.core.exceptions import FreshindexError
+from freshindex.query.answers import (
+    AgentContext,
+    AgentStatus,
+    DefinitionList,
+    Definitions,
+    Envelope,
+    ReferenceList,
+    References,
+    SourceLines,
+    UpdateResult,
+)
 from freshindex.service.warm import QueryService
 
 # What a model must know to use the answers; part of every tool's description.
@@ -53,145 +64,6 @@ Limit = Annotated[
     ),
 ]
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
-
-Freshness = Literal["exact", "overlay", "partial", "stale"]
-Origin = Literal["index", "overlay", "source"]
-
-
-class Certificate(BaseModel):
-    """Which version of the code an answer belongs to (compare worktreeTree
-    with `git write-tree` of the worktree to check it yourself)."""
-
-    freshness: Freshness
-    indexCommit: str | None
-    headCommit: str | None
-    worktreeTree: str | None
-    reasons: list[str]
-
-
-class Location(BaseModel):
-    path: str
-    name: str
-    kind: str
-    startLine: int
-    startCol: int
-    endLine: int
-    endCol: int
-    origin: Origin
-    blob: str | None = Field(default=None, description="git OID of the bytes these lines come from")
-    qualname: str | None = Field(default=None, description="definitions: the qualified name")
-    caller: str | None = Field(default=None, description="references: the enclosing definition")
-    symbolId: str | None = Field(default=None, description="definitions: the symbol's id")
-    binding: str | None = Field(
-        default=None,
-        description="references: bound (to targetSymbolId, by the language's rules), "
-        "candidate (name-matched, not provable) or external (outside the repository)",
-    )
-    via: str | None = Field(default=None, description="references: the rule that bound it")
-    targetSymbolId: str | None = Field(default=None, description="references: what it names")
-
-
-class Answer(BaseModel):
-    certificate: Certificate
-    complete: bool = Field(
-        description="false when partial or stale: an empty or short list proves nothing"
-    )
-    results: list[Location]
-    omitted: int = Field(
-        default=0,
-        description="results found but left out by 'limit' (ask again with a higher one)",
-    )
-
-
-class References(Answer):
-    definitions: list[Location] = Field(description="the definitions the symbol names")
-    definitionsOmitted: int = Field(default=0, description="definitions left out by 'limit'")
-    boundCount: int
-    candidateCount: int
-    externalCount: int
-    unfollowedCalls: int = Field(
-        default=0,
-        description="calls of the name the binder could not follow; with boundCount 0 the "
-        "answer is not complete",
-    )
-
-
-class Status(BaseModel):
-    certificate: Certificate
-    indexVersion: str | None
-    relation: str
-    lagCommits: int | None
-    changedFiles: int
-    dirtyFiles: int
-
-
-class Fragment(BaseModel):
-    role: str = Field(
-        description="target, contract, caller, callee, test, candidate, config, history"
-    )
-    tier: str = Field(description="the priority it was placed under")
-    distance: int = Field(description="dependency distance from the target")
-    path: str
-    startLine: int
-    endLine: int
-    name: str = ""
-    why: str = Field(description="how it relates to the target, and how that was bound")
-    form: str = Field(description="body, summary (its body did not fit), lines, history")
-    origin: Origin
-    blob: str | None = Field(description="git OID of the bytes the text was cut from")
-    tokens: int = Field(description="what the fragment costs as delivered, heading included")
-
-
-class LeftOut(BaseModel):
-    role: str
-    tier: str
-    path: str
-    name: str
-    reason: str
-
-
-class ContextPackage(BaseModel):
-    certificate: Certificate
-    items: list[Fragment]
-    leftOut: list[LeftOut]
-    omitted: int
-    budgetTokens: int
-    usedTokens: int
-    tokenizer: str = Field(description="how tokens were counted (the default is an estimate)")
-
-
-class Source(BaseModel):
-    certificate: Certificate
-    path: str
-    startLine: int
-    endLine: int
-    totalLines: int
-    blob: str = Field(description="git OID of the whole file as it is now")
-    origin: Origin = "source"
-    text: str
-
-
-class UpdateResult(BaseModel):
-    outcome: str
-    loaded: str | None = None
-    version: str | None = None
-    mode: str | None = None
-    reason: str | None = None
-
-
-def certificate(doc: dict[str, Any]) -> Certificate:
-    return Certificate(
-        freshness=doc["freshness"],
-        indexCommit=doc.get("indexCommit"),
-        headCommit=doc.get("headCommit"),
-        worktreeTree=doc.get("worktreeTree"),
-        reasons=list(doc.get("reasons", [])),
-    )
-
-
-def _locations(results: list[dict[str, Any]]) -> list[Location]:
-    fields = set(Location.model_fields)
-    return [Location.model_validate({k: v for k, v in r.items() if k in fields}) for r in results]
 
 
 def _answering(fn: Any) -> Any:
@@ -243,16 +115,8 @@ def _bound(fn: Callable[..., Any], service: QueryService) -> Callable[..., Any]:
     description="The freshness of the index against HEAD and the worktree now. " + FRESHNESS_GUIDE,
     annotations=READ_ONLY,
 )
-def index_status(service: QueryService) -> Status:
-    doc = _answering(service.status)
-    return Status(
-        certificate=certificate(doc),
-        indexVersion=doc.get("indexVersion"),
-        relation=doc["relation"],
-        lagCommits=doc.get("lagCommits"),
-        changedFiles=doc.get("changedFiles", 0),
-        dirtyFiles=doc.get("dirtyFiles", 0),
-    )
+def index_status(service: QueryService) -> AgentStatus:
+    return Envelope.model_validate(_answering(service.status)).agent_status()
 
 
 @tool(
@@ -265,17 +129,10 @@ def find_definitions(
     name: Annotated[str, Field(min_length=1, max_length=MAX_NAME)],
     path_hint: Annotated[str | None, Field(max_length=MAX_PATH)] = None,
     limit: Limit = DEFAULT_LIMIT,
-) -> Answer:
-    doc = _answering(lambda: service.query("defs", name))
-    results = doc["results"]
-    if path_hint:
-        results = [r for r in results if path_hint in r["path"]]
-    return Answer(
-        certificate=certificate(doc),
-        complete=doc["complete"],
-        results=_locations(results[:limit]),
-        omitted=max(0, len(results) - limit),
-    )
+) -> DefinitionList:
+    found = _answering(lambda: service.ask("defs", name))
+    assert isinstance(found, Definitions)
+    return found.for_agent(limit, path_hint)
 
 
 @tool(
@@ -290,20 +147,10 @@ def find_references(
     service: QueryService,
     symbol: Annotated[str, Field(min_length=1, max_length=MAX_PATH)],
     limit: Limit = DEFAULT_LIMIT,
-) -> References:
-    doc = _answering(lambda: service.query("refs", symbol))
-    return References(
-        certificate=certificate(doc),
-        complete=doc["complete"],
-        definitions=_locations(doc["definitions"][:limit]),
-        results=_locations(doc["results"][:limit]),
-        omitted=max(0, len(doc["results"]) - limit),
-        definitionsOmitted=max(0, len(doc["definitions"]) - limit),
-        boundCount=len(doc["bound"]),
-        candidateCount=len(doc["candidates"]),
-        externalCount=len(doc["external"]),
-        unfollowedCalls=doc.get("unfollowedCalls", 0),
-    )
+) -> ReferenceList:
+    found = _answering(lambda: service.ask("refs", symbol))
+    assert isinstance(found, References)
+    return found.for_agent(limit)
 
 
 @tool(
@@ -323,25 +170,13 @@ def get_context(
     budget_tokens: Annotated[int, Field(ge=1, le=200_000)] = 2000,
     changed: bool = False,
     since: Annotated[str | None, Field(max_length=MAX_NAME)] = None,
-) -> ContextPackage:
-    doc = _answering(lambda: service.context(target, budget_tokens, changed, since))
-    package = ContextPackage(
-        certificate=certificate(doc),
-        items=[
-            Fragment(**{k: v for k, v in i.items() if k in Fragment.model_fields})
-            for i in doc["items"]
-        ],
-        leftOut=[LeftOut(**g) for g in doc["leftOut"]],
-        omitted=doc["omitted"],
-        budgetTokens=doc["budgetTokens"],
-        usedTokens=doc["usedTokens"],
-        tokenizer=doc["tokenizer"],
-    )
+) -> AgentContext:
+    found = _answering(lambda: service.package(target, budget_tokens, changed, since))
     # the bodies once: in the markdown, the text a model reads (at most the
     # budget plus the package's heading); the structured package locates them
     return CallToolResult(  # type: ignore[return-value]
-        content=[TextContent(type="text", text=doc["markdown"])],
-        structured_content=package.model_dump(mode="json"),
+        content=[TextContent(type="text", text=found.markdown or "")],
+        structured_content=found.for_agent().model_dump(mode="json"),
     )
 
 
@@ -356,9 +191,12 @@ def read_source(
     path: Annotated[str, Field(min_length=1, max_length=MAX_PATH)],
     start_line: Annotated[int, Field(ge=1)] = 1,
     end_line: Annotated[int | None, Field(ge=1)] = None,
-) -> Source:
+) -> SourceLines:
     doc = _answering(lambda: service.source(path, start_line, end_line, MAX_SOURCE_LINES))
-    return Source(certificate=certificate(doc), **{k: doc[k] for k in doc if k != "envelope"})
+    return SourceLines(
+        certificate=Envelope.model_validate(doc).certificate(),
+        **{k: doc[k] for k in SourceLines.model_fields if k in doc and k != "certificate"},
+    )
 
 
 @tool(

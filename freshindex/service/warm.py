@@ -22,6 +22,7 @@ from freshindex.ops.health import HealthChecker
 from freshindex.ops.metrics import Metrics
 from freshindex.query import context as context_pkg
 from freshindex.query.answer import Answerer, query_doc
+from freshindex.query.answers import ContextPackage, Definitions, References, document
 from freshindex.query.evaluation import Bases, evaluate, overlays
 from freshindex.query.freshness import Envelope, Freshness, Relation
 from freshindex.query.watch import Watcher
@@ -158,14 +159,17 @@ class QueryService:
                 f"the repository at {self.repo_path} is gone (deleted or moved): {err}"
             ) from err
 
-    def answer(self, kind: str, params: dict[str, str]) -> dict[str, Any]:
+    def answer(
+        self, kind: str, params: dict[str, str]
+    ) -> Definitions | References | ContextPackage:
         """defs, refs or context from request parameters; NotFresh under
         ``require_fresh`` when the answer is partial or stale."""
         answerer = self._evaluate()
         if answerer.overlay is not None:
             self.metrics.overlay_parse.observe(answerer.overlay_seconds)
+        found: Definitions | References | ContextPackage
         if kind == "context":
-            doc = _context_doc(
+            found = _context_package(
                 answerer,
                 params.get("target"),
                 int(params.get("budget", "2000")),
@@ -173,15 +177,15 @@ class QueryService:
                 params.get("since"),
             )
         else:
-            doc = query_doc(answerer, kind, params.get("name"), params.get("id"))
-        fresh = doc["freshness"]
+            found = query_doc(answerer, kind, params.get("name"), params.get("id"))
+        fresh = found.freshness.value
         self.metrics.queries.labels(kind, fresh).inc()
         if fresh in ("partial", "stale"):
             self.metrics.fallbacks.labels(kind).inc()
         if params.get("require_fresh") in ("1", "true") and fresh not in ("exact", "overlay"):
             self.metrics.rejections.inc()
-            raise NotFresh(f"index freshness is {fresh}", doc)
-        return doc
+            raise NotFresh(f"index freshness is {fresh}", document(found))
+        return found
 
     def update(self, rev: str) -> dict[str, Any]:
         """POST /update: run one update to ``rev`` and load what it published;
@@ -210,19 +214,31 @@ class QueryService:
 
     # -- what the MCP tools ask (service/mcp.py) -------------------------------
 
-    def query(self, kind: str, name: str | None, symbol_id: str | None = None) -> dict[str, Any]:
+    def ask(
+        self, kind: str, name: str | None, symbol_id: str | None = None
+    ) -> Definitions | References:
         """defs or refs of a target (query/references.py): the envelope,
         results with their blobs."""
-        doc = query_doc(self._evaluate(), kind, name, symbol_id)
-        self.metrics.queries.labels(kind, doc["freshness"]).inc()
-        return doc
+        found = query_doc(self._evaluate(), kind, name, symbol_id)
+        self.metrics.queries.labels(kind, found.freshness.value).inc()
+        return found
+
+    def query(self, kind: str, name: str | None, symbol_id: str | None = None) -> dict[str, Any]:
+        """``ask``'s answer as the JSON document HTTP serves."""
+        return document(self.ask(kind, name, symbol_id))
+
+    def package(
+        self, target: str | None, budget: int, changed: bool = False, since: str | None = None
+    ) -> ContextPackage:
+        found = _context_package(self._evaluate(), target, budget, changed, since)
+        self.metrics.queries.labels("context", found.freshness.value).inc()
+        return found
 
     def context(
         self, target: str | None, budget: int, changed: bool = False, since: str | None = None
     ) -> dict[str, Any]:
-        doc = _context_doc(self._evaluate(), target, budget, changed, since)
-        self.metrics.queries.labels("context", doc["freshness"]).inc()
-        return doc
+        """``package``'s answer as the JSON document HTTP serves."""
+        return document(self.package(target, budget, changed, since))
 
     def source(self, path: str, start: int, end: int | None, max_lines: int) -> dict[str, Any]:
         """Lines ``start..end`` of a worktree file as it is now, with its blob OID."""
@@ -267,11 +283,11 @@ class QueryService:
         return self.metrics.exposition()
 
 
-def _context_doc(
+def _context_package(
     answerer: Any, target: str | None, budget: int, changed: bool, since: str | None
-) -> dict[str, Any]:
+) -> ContextPackage:
     """The envelope, the package (query/context.py) and its markdown form."""
     doc: dict[str, Any] = answerer.envelope.to_json()
     doc.update(context_pkg.build(answerer, target, budget, changed, since))
     doc["markdown"] = context_pkg.markdown(doc)
-    return doc
+    return ContextPackage.model_validate(doc)

@@ -177,10 +177,10 @@ def measure(root: Path, tree: Path, package: str, parts: list[str], names: list[
     for name in names:
         answerer = evaluate(open_repo(repo), version)
         t = time.perf_counter()
-        doc = references.references(answerer, name)
+        doc = references.references(answerer, answerer.linker, name)
         cold = time.perf_counter() - t
         t = time.perf_counter()
-        references.references(answerer, name)
+        references.references(answerer, answerer.linker, name)
         warm = time.perf_counter() - t
         places = sorted({str(g["definition"]["path"]) for g in doc["groups"] if g["bound"]})
         lines = call_lines(repo, name)

@@ -127,9 +127,9 @@ def ours(answerer: Any, repo: Path, d: dict[str, Any]) -> tuple[set[Site], set[S
     def sites(rows: list[dict[str, Any]]) -> set[Site]:
         return {_normal(repo, (r["path"], r["startLine"], r["startCol"])) for r in rows}
 
-    doc = references.references(answerer, None, d["symbol_id"])
+    doc = references.references(answerer, answerer.linker, None, d["symbol_id"])
     bound = sites(doc["bound"])
-    bare_doc = references.references(answerer, d["name"])
+    bare_doc = references.references(answerer, answerer.linker, d["name"])
     return (
         bound,
         bound | sites(doc["candidates"]),
