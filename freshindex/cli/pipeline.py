@@ -41,28 +41,25 @@ def cmd_build(ctx: Context) -> int:
         raise FreshindexError(f"--shards must be between 1 and 4096, not {args.shards}")
 
     started = time.monotonic()
-    from freshindex.flows.runtime import flow_runtime, off_main_thread, state_data
+    from freshindex.flows.runtime import flow_runtime
 
     _quiet_dask_client(args.verbose)
     with flow_runtime(args.runner, args.workers, args.dask_address) as runtime:
         api_ready = time.monotonic()
-        from freshindex.flows.build import build_flow
+        from freshindex.flows.run import run_pipeline
 
         collector.settle()  # the flow process's heap is Prefect's and the scheduler's
         ctx.out.progress(f"building {commit.id} into {uri}")
         with progress_bar(not args.json):
-            run = build_flow.with_options(task_runner=runtime.task_runner())
-            state = off_main_thread(
-                lambda: run(
-                    repo=str(Path(repo.path).resolve()),
-                    store=uri,
-                    rev=str(commit.id),
-                    shards=args.shards,
-                    mirror_url=args.mirror_url,
-                    return_state=True,
-                )
+            summary = run_pipeline(
+                "build",
+                str(Path(repo.path).resolve()),
+                uri,
+                str(commit.id),
+                runtime.task_runner(),
+                shards=args.shards,
+                mirror_url=args.mirror_url,
             )
-        summary = state_data(state)
     summary["prefectApi"] = runtime.api_url
     summary["wallSeconds"] = round(time.monotonic() - started, 3)
     summary["apiStartSeconds"] = round(api_ready - started, 3)
@@ -110,26 +107,25 @@ def cmd_update(ctx: Context) -> int:
         }
         ctx.out.doc(noop, lambda: print(seen.reason))
         return 0
-    from freshindex.flows.runtime import flow_runtime, off_main_thread
+    from freshindex.flows.runtime import flow_runtime
 
     _quiet_dask_client(args.verbose)
     # an update touches few shards: a thread pool unless --runner dask or a
     # scheduler address asks for a cluster
     with flow_runtime(args.runner, args.workers, args.dask_address) as runtime:
-        from freshindex.flows.update import run_update
+        from freshindex.flows.run import run_pipeline
 
         collector.settle()
         ctx.out.progress(f"updating {uri} to {commit.id}")
         with progress_bar(not args.json):
-            summary = off_main_thread(
-                lambda: run_update(
-                    str(Path(repo.path).resolve()),
-                    uri,
-                    str(commit.id),
-                    runtime.task_runner(),
-                    args.mirror_url,
-                    branch_of(repo, args.rev),
-                )
+            summary = run_pipeline(
+                "update",
+                str(Path(repo.path).resolve()),
+                uri,
+                str(commit.id),
+                runtime.task_runner(),
+                mirror_url=args.mirror_url,
+                branch=branch_of(repo, args.rev),
             )
     summary["prefectApi"] = runtime.api_url
     summary["wallSeconds"] = round(time.monotonic() - started, 3)

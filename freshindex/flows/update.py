@@ -139,23 +139,3 @@ def _apply(plan: UpdatePlan, held: RequestedLock | None) -> Any:
     if outcome.status != "published":
         return Failed(message=outcome.reason or outcome.status, data=summary)
     return Completed(message=f"published {outcome.version} ({plan.mode})", data=summary)
-
-
-def run_update(
-    repo: str,
-    store: str,
-    rev: str,
-    runner: Any,
-    mirror_url: str | None = None,
-    branch: str | None = None,
-) -> dict[str, Any]:
-    """One update flow run in this process, under the Prefect API already set
-    up (flows.api.prefect_api); its summary, the `update --json` document.
-    Used by `freshindex update` and by `freshindex serve --updates`, which runs
-    every update in one warm process."""
-    from freshindex.flows.runtime import state_data
-
-    state = update_flow.with_options(task_runner=runner)(
-        repo=repo, store=store, rev=rev, mirror_url=mirror_url, branch=branch, return_state=True
-    )
-    return state_data(state)

@@ -50,9 +50,9 @@ class Updater:
         runner: Callable[[], Any],
         mirror_url: str | None = None,
     ) -> None:
-        from freshindex.flows.update import run_update
+        from freshindex.flows.run import run_pipeline
 
-        self._run = run_update
+        self._run = run_pipeline
         self.store_uri = store_uri
         self.runner = runner
         self.mirror_url = mirror_url
@@ -68,12 +68,13 @@ class Updater:
             started = time.monotonic()
             summary = self._context.copy().run(
                 self._run,
+                "update",
                 str(Path(repo.path).resolve()),
                 self.store_uri,
                 str(commit.id),
                 self.runner(),
-                self.mirror_url,
-                branch_of(repo, rev),
+                mirror_url=self.mirror_url,
+                branch=branch_of(repo, rev),
             )
         summary["queuedSeconds"] = round(started - asked, 3)
         summary["wallSeconds"] = round(time.monotonic() - started, 3)

@@ -53,7 +53,7 @@ def built(prefect_api: str, tmp_path: Path) -> tuple[Path, str]:
     repo = make_repo(tmp_path / "repo", {**SAMPLE_FILES, ".env": "TOKEN=do-not-print\n"})
     store = (tmp_path / "store").as_uri()
     argv = ["--repo", str(repo), "--store", store, "build", "--runner", "threads", "--shards", "4"]
-    with contextlib.redirect_stderr(open(os.devnull, "w")):
+    with open(os.devnull, "w") as devnull, contextlib.redirect_stderr(devnull):
         assert main(argv) == 0
     return repo, store
 
