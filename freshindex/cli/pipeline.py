@@ -5,12 +5,15 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from freshindex.cli.progress import progress_bar
 from freshindex.cli.session import Context, check_failed
 from freshindex.core.exceptions import FreshindexError
 from freshindex.process import collector
+
+if TYPE_CHECKING:
+    from freshindex.flows.run import Kind
 
 
 def _quiet_dask_client(verbose: bool) -> None:
@@ -28,6 +31,36 @@ def _quiet_dask_client(verbose: bool) -> None:
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
+def _run(ctx: Context, kind: Kind, doing: str, commit: str, **options: Any) -> dict[str, Any]:
+    """One flow run (flows/run.py) on the runtime the arguments ask for, said
+    (``doing``) once that runtime is up, with a progress bar; its summary, with the Prefect API it reported to and how
+    long that API and the cluster took to start."""
+    from freshindex.flows.runtime import flow_runtime
+
+    args = ctx.args
+    started = time.monotonic()
+    _quiet_dask_client(args.verbose)
+    with flow_runtime(args.runner, args.workers, args.dask_address) as runtime:
+        api_ready = time.monotonic()
+        from freshindex.flows.run import run_pipeline
+
+        collector.settle()  # the flow process's heap is Prefect's and the scheduler's
+        ctx.out.progress(doing)
+        with progress_bar(not args.json):
+            summary = run_pipeline(
+                kind,
+                str(Path(ctx.repo.path).resolve()),
+                ctx.store_uri(),
+                commit,
+                runtime.task_runner(),
+                mirror_url=args.mirror_url,
+                **options,
+            )
+    summary["prefectApi"] = runtime.api_url
+    summary["apiStartSeconds"] = round(api_ready - started, 3)
+    return summary
+
+
 def cmd_build(ctx: Context) -> int:
     collector.hold()  # until the imports below are done: they make almost no garbage
     from freshindex.core.gitrepo import resolve_commit
@@ -41,28 +74,10 @@ def cmd_build(ctx: Context) -> int:
         raise FreshindexError(f"--shards must be between 1 and 4096, not {args.shards}")
 
     started = time.monotonic()
-    from freshindex.flows.runtime import flow_runtime
-
-    _quiet_dask_client(args.verbose)
-    with flow_runtime(args.runner, args.workers, args.dask_address) as runtime:
-        api_ready = time.monotonic()
-        from freshindex.flows.run import run_pipeline
-
-        collector.settle()  # the flow process's heap is Prefect's and the scheduler's
-        ctx.out.progress(f"building {commit.id} into {uri}")
-        with progress_bar(not args.json):
-            summary = run_pipeline(
-                "build",
-                str(Path(repo.path).resolve()),
-                uri,
-                str(commit.id),
-                runtime.task_runner(),
-                shards=args.shards,
-                mirror_url=args.mirror_url,
-            )
-    summary["prefectApi"] = runtime.api_url
+    summary = _run(
+        ctx, "build", f"building {commit.id} into {uri}", str(commit.id), shards=args.shards
+    )
     summary["wallSeconds"] = round(time.monotonic() - started, 3)
-    summary["apiStartSeconds"] = round(api_ready - started, 3)
     status = summary.get("outcome")
 
     def human() -> None:
@@ -107,27 +122,11 @@ def cmd_update(ctx: Context) -> int:
         }
         ctx.out.doc(noop, lambda: print(seen.reason))
         return 0
-    from freshindex.flows.runtime import flow_runtime
-
-    _quiet_dask_client(args.verbose)
     # an update touches few shards: a thread pool unless --runner dask or a
     # scheduler address asks for a cluster
-    with flow_runtime(args.runner, args.workers, args.dask_address) as runtime:
-        from freshindex.flows.run import run_pipeline
-
-        collector.settle()
-        ctx.out.progress(f"updating {uri} to {commit.id}")
-        with progress_bar(not args.json):
-            summary = run_pipeline(
-                "update",
-                str(Path(repo.path).resolve()),
-                uri,
-                str(commit.id),
-                runtime.task_runner(),
-                mirror_url=args.mirror_url,
-                branch=branch_of(repo, args.rev),
-            )
-    summary["prefectApi"] = runtime.api_url
+    doing = f"updating {uri} to {commit.id}"
+    summary = _run(ctx, "update", doing, str(commit.id), branch=branch_of(repo, args.rev))
+    summary.pop("apiStartSeconds")
     summary["wallSeconds"] = round(time.monotonic() - started, 3)
     status = summary.get("outcome")
 
