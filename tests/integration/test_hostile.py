@@ -1,7 +1,10 @@
 """Hostile input and faults, as an attacker or an unlucky user meets them: no
 read outside the repository, no secret printed, corruption never served as
 exact or overlay, crafted trees and odd file names never fatal, store errors
-one line, and no traceback on stderr in any of it."""
+one line, and no traceback on stderr in any of it.
+
+Over 400 lines as one concept: each hostile input beside the one line it must produce.
+"""
 
 from __future__ import annotations
 

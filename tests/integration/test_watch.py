@@ -3,7 +3,10 @@ repository with real file-system events.
 
 The invariant checked throughout: every answer's ``worktreeTree`` equals the
 article's recipe (``read-tree HEAD; add -A; write-tree``) computed at that
-moment, whether the answer reused the watcher's checkpoint or scanned."""
+moment, whether the answer reused the watcher's checkpoint or scanned.
+
+Over 400 lines as one concept: one invariant, checked through every way the worktree moves.
+"""
 
 from __future__ import annotations
 

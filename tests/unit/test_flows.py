@@ -12,6 +12,8 @@ caller of ``INSTANCE = C()`` is the module: a constant holds no code);
 calling a class is an edge to the class (``refs C.__init__``
 lists it too, query/references.py); builtins are external, not edges; where
 a name may hold two values on different paths (branches), both are edges.
+
+Over 400 lines as one concept: a table of small programs, one per form of value flow.
 """
 
 from __future__ import annotations
