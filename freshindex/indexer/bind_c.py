@@ -203,7 +203,7 @@ def _include_dirs(entry: dict[str, object]) -> list[str]:
 
 
 def call_claim(
-    name: ts.Node, source: str, text: Callable[[ts.Node], str]
+    parent: ts.Node | None, written: str, source: str, text: Callable[[ts.Node], str]
 ) -> tuple[str, str] | None:
     """The qualified name a C or C++ call claims, and how the linker looks
     it up; None for a call it cannot name (a template's member, a scope
@@ -215,11 +215,11 @@ def call_claim(
     C, where nothing is nested, is the name itself. ``detail::f()`` there
     claims ``app.Repo.detail.f`` with the written scope in the via
     (``...: detail::f``): the linker keeps ``detail.f`` and drops only the
-    enclosing scopes (``app.detail.f``, ``detail.f``)."""
-    parts = [text(name)]
-    node = name
-    while node.parent is not None and node.parent.type == "qualified_identifier":
-        qualified = node.parent
+    enclosing scopes (``app.detail.f``, ``detail.f``). ``written``: the
+    called name as written, ``parent``: its parent node."""
+    parts = [written]
+    qualified = parent
+    while qualified is not None and qualified.type == "qualified_identifier":
         if invented_scope(qualified):  # a C macro before the name: not a scope
             break
         scope = qualified.child_by_field_name("scope")
@@ -227,10 +227,10 @@ def call_claim(
             if scope.type != "namespace_identifier" and scope.type != "type_identifier":
                 return None
             parts.append(text(scope))
-        node = qualified
+        qualified = qualified.parent
     container = source.rsplit(".", 1)[0] if "." in source else ""
-    written = ".".join(reversed(parts))
-    qualname = f"{container}.{written}" if container else written
+    spelled = ".".join(reversed(parts))
+    qualname = f"{container}.{spelled}" if container else spelled
     if len(parts) > 1:
         return qualname, f"{QUALIFIED_VIA}: {'::'.join(reversed(parts))}"
     return qualname, INCLUDE_VIA

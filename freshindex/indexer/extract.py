@@ -253,7 +253,7 @@ def extract(
         if not d.container:
             top_level.add(d.name)
         sid = symbol_id(path, d.qualname, kind, ordinal)
-        signature, doc, decorators = summarize(language, d.node, text)
+        signature, doc, decorators = summarize(language, d.node, text, data)
         rows.summaries.append(
             (
                 path,
@@ -437,7 +437,9 @@ def _query_edges(
                 top_level, resolve,
             )  # fmt: skip
         else:
-            bare = _bare_name(name_node)
+            # tree-sitter finds a parent by walking down from the root: once a reference
+            parent = name_node.parent
+            bare = _bare_name(name_node, parent)
             bound = bindings.get(target) if bare else None
             if bound is not None:
                 module = bound[0]
@@ -466,7 +468,7 @@ def _query_edges(
                 and kind == EdgeKind.CALL
                 and bare
                 and name_node.type == "identifier"
-                and (claim := bind_c.call_claim(name_node, source, text))
+                and (claim := bind_c.call_claim(parent, raw, source, text))
             ):  # the linker follows this file's includes (indexer/bind_c.py)
                 resolved, binding = path, Binding.BOUND
                 qualname, via = claim
@@ -530,9 +532,9 @@ def _go_edge(
 _MEMBER = ("member_expression", "selector_expression", "field_expression", "scoped_identifier")
 
 
-def _bare_name(name_node: ts.Node) -> bool:
-    """The name is not a member of something else (`obj.f`, `pkg.F`, `a::f`)."""
-    parent = name_node.parent
+def _bare_name(name_node: ts.Node, parent: ts.Node | None) -> bool:
+    """The name is not a member of something else (`obj.f`, `pkg.F`, `a::f`);
+    ``parent``: its parent node."""
     return parent is None or parent.type not in _MEMBER or parent.child(0) == name_node
 
 

@@ -37,13 +37,14 @@ _COMMENT_MARKS = re.compile(r"^\s*(///?|/\*\*?|\*/|\*|#+|--)\s?")
 
 
 def summarize(
-    language: str, node: ts.Node, text: Callable[[ts.Node], str]
+    language: str, node: ts.Node, text: Callable[[ts.Node], str], data: bytes
 ) -> tuple[str, str, list[str]]:
-    """(signature, first doc paragraph, decorators) of one definition node."""
+    """(signature, first doc paragraph, decorators) of one definition node
+    of the file ``data``."""
     body = next(
         (b for f in _BODY_FIELDS if (b := node.child_by_field_name(f)) is not None), None
     ) or next((c for c in node.named_children if c.type in _BODY_TYPES), None)
-    head = text(node) if body is None else _until(node, body, text)
+    head = text(node) if body is None else _until(node, body, text, data)
     signature = _one_line(head)
     if len(signature) > SIGNATURE_MAX:
         signature = signature[: SIGNATURE_MAX - 1] + "…"
@@ -52,10 +53,9 @@ def summarize(
     return signature, _first_paragraph(doc)[:DOC_MAX], decorators
 
 
-def _until(node: ts.Node, body: ts.Node, text: Callable[[ts.Node], str]) -> str:
+def _until(node: ts.Node, body: ts.Node, text: Callable[[ts.Node], str], data: bytes) -> str:
     """The definition's text up to its body, or up to a comment before the
     body (Python keeps a function's leading comments outside its block)."""
-    full = text(node)
     end = body.start_byte
     for c in node.children:
         if c.start_byte >= end:
@@ -64,8 +64,12 @@ def _until(node: ts.Node, body: ts.Node, text: Callable[[ts.Node], str]) -> str:
             end = c.start_byte
             break
     cut = end - node.start_byte
-    # the text is decoded: count the cut in bytes of the encoded prefix
-    return full.encode("utf-8")[:cut].decode("utf-8", "replace")
+    head = data[node.start_byte : end].decode("utf-8", "replace")
+    if "\ufffd" not in head:  # the body is not decoded at all
+        return head
+    # not UTF-8 before the body: the cut counted in bytes of the decoded
+    # whole re-encoded, as summaries have always been cut
+    return text(node).encode("utf-8")[:cut].decode("utf-8", "replace")
 
 
 def _one_line(head: str) -> str:
@@ -93,15 +97,16 @@ def _doc_comment(node: ts.Node, text: Callable[[ts.Node], str]) -> str:
     on the same line (an export, a decorator list, Go's ``type`` keyword):
     ``///``, ``/** */``, ``#``, ``//``."""
     anchor = node
+    parent = anchor.parent  # found by a walk from the root: once a node
     while (
-        anchor.parent is not None
-        and anchor.parent.type not in _ROOTS
-        and anchor.parent.start_point[0] == anchor.start_point[0]
+        parent is not None
+        and parent.type not in _ROOTS
+        and parent.start_point[0] == anchor.start_point[0]
         and (anchor.prev_sibling is None or anchor.prev_sibling.type not in _COMMENTS)
     ):
-        anchor = anchor.parent
-    if anchor.parent is not None and anchor.parent.type == "decorated_definition":
-        anchor = anchor.parent
+        anchor, parent = parent, parent.parent
+    if parent is not None and parent.type == "decorated_definition":
+        anchor = parent
     lines: list[str] = []
     sibling = anchor.prev_sibling
     end_row = anchor.start_point[0]
