@@ -27,6 +27,7 @@ RSS.
 from __future__ import annotations
 
 import sys
+from array import array
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -76,9 +77,12 @@ class _Grouped:
         # interned: a name or path is one object in every shard's dictionary
         values = [sys.intern(v) for v in encoded.dictionary.to_pylist()]
         self.group = {v: i for i, v in enumerate(values)}
-        # rows in code order (stable: a group keeps the table's order), and
-        # where each code's run starts
-        self.rows = pc.sort_indices(codes)
+        # rows in code order (stable: a group keeps the table's order), as
+        # 32-bit row numbers, and where each code's run starts, in a packed
+        # array: on the kernel, Python lists and 64-bit numbers here cost
+        # about 150 MB
+        rows = pc.sort_indices(codes)
+        self.rows = rows.cast(pa.uint32()) if len(rows) < 2**32 else rows
         counts = [0] * len(values)
         tally = pc.value_counts(codes)
         for code, n in zip(
@@ -86,9 +90,11 @@ class _Grouped:
         ):
             if code is not None:
                 counts[code] = n
-        self.offsets = [0]
+        self.offsets = array("q", [0])
+        total = 0
         for n in counts:
-            self.offsets.append(self.offsets[-1] + n)
+            total += n
+            self.offsets.append(total)
 
     def rows_of(self, value: Any) -> pa.Array | None:
         g = self.group.get(value)
