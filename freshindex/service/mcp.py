@@ -29,7 +29,6 @@ from freshindex.query.answers import (
     AgentStatus,
     DefinitionList,
     Definitions,
-    Envelope,
     ReferenceList,
     References,
     SourceLines,
@@ -116,7 +115,7 @@ def _bound(fn: Callable[..., Any], service: QueryService) -> Callable[..., Any]:
     annotations=READ_ONLY,
 )
 def index_status(service: QueryService) -> AgentStatus:
-    return Envelope.model_validate(_answering(service.status)).agent_status()
+    return _answering(service.envelope).agent_status()
 
 
 @tool(
@@ -192,11 +191,7 @@ def read_source(
     start_line: Annotated[int, Field(ge=1)] = 1,
     end_line: Annotated[int | None, Field(ge=1)] = None,
 ) -> SourceLines:
-    doc = _answering(lambda: service.source(path, start_line, end_line, MAX_SOURCE_LINES))
-    return SourceLines(
-        certificate=Envelope.model_validate(doc).certificate(),
-        **{k: doc[k] for k in SourceLines.model_fields if k in doc and k != "certificate"},
-    )
+    return _answering(lambda: service.source(path, start_line, end_line, MAX_SOURCE_LINES))
 
 
 @tool(

@@ -20,9 +20,10 @@ from freshindex.catalog.reader import IndexVersion
 from freshindex.core.exceptions import BadInput, NotFresh, UpdateRefused, UpdatesOff, WorktreeGone
 from freshindex.ops.health import HealthChecker
 from freshindex.ops.metrics import Metrics
+from freshindex.query import answers
 from freshindex.query import context as context_pkg
 from freshindex.query.answer import Answerer, query_doc
-from freshindex.query.answers import ContextPackage, Definitions, References, document
+from freshindex.query.answers import ContextPackage, Definitions, References, SourceLines, document
 from freshindex.query.evaluation import Bases, evaluate, overlays
 from freshindex.query.freshness import Envelope, Freshness, Relation
 from freshindex.query.watch import Watcher
@@ -203,15 +204,21 @@ class QueryService:
             return summary
         raise UpdateRefused(f"update {outcome}: {summary.get('reason')}", summary)
 
-    def status(self) -> dict[str, Any]:
+    def envelope(self) -> answers.Envelope:
+        """How the loaded version relates to HEAD and the worktree now."""
         try:
-            return self._evaluate(parse_now=False).envelope.to_json()
+            doc = self._evaluate(parse_now=False).envelope.to_json()
         except WorktreeGone as err:  # an answer, not an error: nothing can be proven
             m = self.version.manifest
-            return Envelope(
+            doc = Envelope(
                 m.versionId, m.sourceCommit, None, "", False, Relation.UNKNOWN,
                 Freshness.STALE, None, 0, 0, [str(err)], currentVersion=m.versionId,
             ).to_json()  # fmt: skip
+        return answers.Envelope.model_validate(doc)
+
+    def status(self) -> dict[str, Any]:
+        """``envelope`` as the JSON document HTTP serves."""
+        return document(self.envelope())
 
     # -- what the MCP tools ask (service/mcp.py) -------------------------------
 
@@ -241,7 +248,7 @@ class QueryService:
         """``package``'s answer as the JSON document HTTP serves."""
         return document(self.package(target, budget, changed, since))
 
-    def source(self, path: str, start: int, end: int | None, max_lines: int) -> dict[str, Any]:
+    def source(self, path: str, start: int, end: int | None, max_lines: int) -> SourceLines:
         """Lines ``start..end`` of a worktree file as it is now, with its blob OID."""
         answerer = self._evaluate(parse_now=False)
         rel = answerer.guard.relative(path)
@@ -260,15 +267,15 @@ class QueryService:
         last = min(len(lines), end or len(lines), start + max_lines - 1)
         if start > max(len(lines), 1):
             raise BadInput(f"{rel} has {len(lines)} lines; start_line {start} is past its end")
-        return {
-            **answerer.envelope.to_json(),
-            "path": rel,
-            "startLine": start,
-            "endLine": last,
-            "totalLines": len(lines),
-            "blob": str(pygit2.hash(data)),
-            "text": "\n".join(lines[start - 1 : last]),
-        }
+        return SourceLines(
+            certificate=answers.Envelope.model_validate(answerer.envelope.to_json()).certificate(),
+            path=rel,
+            startLine=start,
+            endLine=last,
+            totalLines=len(lines),
+            blob=str(pygit2.hash(data)),
+            text="\n".join(lines[start - 1 : last]),
+        )
 
     def healthz(self) -> dict[str, Any]:
         """The health check's result: ``healthy`` and the ``problems``."""
