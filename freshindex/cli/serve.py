@@ -18,8 +18,15 @@ def _service(ctx: Context, stack: contextlib.ExitStack) -> Any:
     """The warm QueryService, with an Updater when --updates asks for one: one
     Prefect API, and with --runner dask one LocalCluster, for the process's
     life, not one per update."""
+    import pyarrow as pa
+
     from freshindex.service import QueryService, Updater
 
+    # A long-running service holds one loaded version for hours: its Arrow
+    # buffers go to the system allocator. With Arrow's default (mimalloc)
+    # what loading a version freed stayed resident: measured over HTTP on
+    # 7,069 kernel files, 491 MB against 420 MB, defs p50 the same.
+    pa.set_memory_pool(pa.system_memory_pool())
     args = ctx.args
     store = ctx.store()
     updater = None
