@@ -200,5 +200,8 @@ if __name__ == "__main__":
     from tests.benchmarks.report import table_file
 
     package = sys.argv[sys.argv.index("--package") + 1] if "--package" in sys.argv else PACKAGE
-    with table_file("kernel" if package == PACKAGE else f"kernel-{package}"):
+    # the whole tree (`--parts .`) gets a table of its own beside the subset's
+    whole = "--parts" in sys.argv and sys.argv[sys.argv.index("--parts") + 1] == "."
+    name = "kernel" if package == PACKAGE else f"kernel-{package}"
+    with table_file(f"{name}-whole" if whole and package == PACKAGE else name):
         main()
