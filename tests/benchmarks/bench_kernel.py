@@ -90,7 +90,10 @@ def make_repo(root: Path, tree: Path, parts: list[str]) -> Path:
     env = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "b"}
     env |= {"GIT_COMMITTER_EMAIL": "b@b", "PATH": "/usr/bin:/bin"}
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
-    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    # Debian's top-level .gitignore ignores every top-level entry ("/*"):
+    # the whole tree is the package's, so everything in it is added
+    force = ["-f"] if "." in parts else []
+    subprocess.run(["git", "add", "-A", *force], cwd=repo, check=True)
     subprocess.run(["git", "commit", "-qm", "kernel part"], cwd=repo, check=True, env=env)
     return repo
 
