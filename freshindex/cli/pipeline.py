@@ -32,9 +32,10 @@ def _quiet_dask_client(verbose: bool) -> None:
 
 
 def _run(ctx: Context, kind: Kind, doing: str, commit: str, **options: Any) -> dict[str, Any]:
-    """One flow run (flows/run.py) on the runtime the arguments ask for, said
-    (``doing``) once that runtime is up, with a progress bar; its summary, with the Prefect API it reported to and how
-    long that API and the cluster took to start."""
+    """One flow run (flows/run.py) on the runtime the arguments ask for,
+    announced (``doing``) once that runtime is up, with a progress bar. Its
+    summary says the Prefect API it reported to and how long that API and
+    the cluster took to start (``apiStartSeconds``)."""
     from freshindex.flows.runtime import flow_runtime
 
     args = ctx.args
@@ -126,7 +127,6 @@ def cmd_update(ctx: Context) -> int:
     # scheduler address asks for a cluster
     doing = f"updating {uri} to {commit.id}"
     summary = _run(ctx, "update", doing, str(commit.id), branch=branch_of(repo, args.rev))
-    summary.pop("apiStartSeconds")
     summary["wallSeconds"] = round(time.monotonic() - started, 3)
     status = summary.get("outcome")
 

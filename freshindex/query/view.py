@@ -55,15 +55,19 @@ class RowView:
         if self.overlay is None:
             return results
         bare, qualified = query.split_name(name)
-        kept = [r for r in results if r["path"] not in self.overlay.shadowed]
-        for s in self.overlay.symbols:
-            if s["name"] == bare and (
-                not qualified
-                or s["qualname"] == qualified
-                or str(s["qualname"]).endswith("." + qualified)
-            ):
-                kept.append(query.symbol_result(s, "overlay"))
-        return sorted(kept, key=lambda r: (r["path"], r["startLine"], r["startCol"]))
+        return self._with_overlay(
+            results,
+            [
+                query.symbol_result(s, "overlay")
+                for s in self.overlay.symbols
+                if s["name"] == bare
+                and (
+                    not qualified
+                    or s["qualname"] == qualified
+                    or str(s["qualname"]).endswith("." + qualified)
+                )
+            ],
+        )
 
     def refs(self, name: str) -> list[dict[str, Any]]:
         if self.freshness == Freshness.PARTIAL:
@@ -72,12 +76,22 @@ class RowView:
         if self.overlay is None:
             return results
         bare, _ = query.split_name(name)
-        kept = [r for r in results if r["path"] not in self.overlay.shadowed]
-        kept += [
-            query.edge_result(e, "overlay")
-            for e in self.overlay.edges
-            if e["target"] == bare and e["kind"] not in FACTS
-        ]
+        return self._with_overlay(
+            results,
+            [
+                query.edge_result(e, "overlay")
+                for e in self.overlay.edges
+                if e["target"] == bare and e["kind"] not in FACTS
+            ],
+        )
+
+    def _with_overlay(
+        self, indexed: list[dict[str, Any]], parsed_now: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """Index results less the files the overlay shadows, plus the
+        overlay's own, in file order."""
+        assert self.overlay is not None
+        kept = [r for r in indexed if r["path"] not in self.overlay.shadowed] + parsed_now
         return sorted(kept, key=lambda r: (r["path"], r["startLine"], r["startCol"]))
 
     def rows_now(self, table: str, path: str) -> list[dict[str, Any]]:
