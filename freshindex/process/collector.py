@@ -12,6 +12,12 @@ later is collected as usual.
 The imports themselves make the same objects and almost no garbage: importing
 Prefect and the update flow ran 342 collections (0.19 s of 1.66 s) that freed
 ~5,000 objects of 135,000. ``hold()`` pauses the collector until ``settle()``.
+
+Settled, the youngest generation is collected every 20,000 allocations
+instead of CPython's 700. A shard's rows are tuples that all survive until
+its tables are built; collecting them young, again and again, was 2.4 % of a
+shard's CPU (kernel shards, interleaved A/B in one process). Garbage cycles
+still go, a few thousand allocations later.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from __future__ import annotations
 import gc
 import os
 import threading
+
+YOUNG_THRESHOLD = 20_000
 
 _settled_in: int | None = None  # pid: a forked child freezes its own heap again
 _held = False
@@ -53,6 +61,8 @@ def settle() -> None:
     with _lock:
         if _settled_in != os.getpid():
             gc.freeze()
+            _, middle, old = gc.get_threshold()
+            gc.set_threshold(YOUNG_THRESHOLD, middle, old)
             _settled_in = os.getpid()
         if _held:
             gc.enable()
