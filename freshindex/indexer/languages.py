@@ -13,7 +13,7 @@ import hashlib
 import importlib
 import importlib.metadata
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import tree_sitter as ts
 
@@ -104,8 +104,12 @@ _BY_EXTENSION = {ext: spec.name for spec in LANGUAGES.values() for ext in spec.e
 
 
 def language_for(path: str) -> str | None:
-    """The language name for a path, by extension; None when no grammar handles it."""
-    return _BY_EXTENSION.get(PurePosixPath(path).suffix.lower())
+    """The language name for a path, by extension; None when no grammar handles it.
+    The extension is PurePosixPath's suffix, found without building a path
+    object (this runs once per file of every build)."""
+    name = path.rstrip("/").rpartition("/")[2]
+    dot = name.rfind(".")
+    return _BY_EXTENSION.get(name[dot:].lower()) if 0 < dot < len(name) - 1 else None
 
 
 @functools.cache
