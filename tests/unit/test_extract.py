@@ -180,6 +180,18 @@ def test_header_files_are_cpp_and_generated_code_is_skipped() -> None:
     for path in ("api/msg.pb.cc", "App/Form1.Designer.cs", "obj/X.g.cs"):
         assert classify(path, 0o100644, 10, b"int x;", IndexConfig())[1] == "generated", path
     assert classify("vendor/acme/lib.php", 0o100644, 10, b"<?php", IndexConfig())[1] == "excluded"
+    assert classify("api/pb.go/main.go", 0o100644, 10, b"package x", IndexConfig())[1] is None
+
+
+def test_a_language_is_the_extension_as_pathlib_reads_it() -> None:
+    from pathlib import PurePosixPath
+
+    by_suffix = {p: language_for(f"x{PurePosixPath(p).suffix}") for p in ("a.py", "b.PY", "c.Cc")}
+    assert by_suffix == {"a.py": "python", "b.PY": "python", "c.Cc": "cpp"}
+    # no extension: a dot file, a trailing dot, a dotted folder
+    for path in (".py", "src/.c", "lib.", "a.py/README", "..", "x/.."):
+        assert language_for(path) is None, path
+    assert language_for("a.b/c.d.go") == "go"
 
 
 def test_summaries_stop_the_signature_at_the_body_or_a_comment_before_it() -> None:
