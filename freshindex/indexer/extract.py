@@ -694,6 +694,13 @@ def _exported_by_modifier(
     node = d.node
     words = {text(c) for c in node.children if c.type in ("storage_class_specifier", "modifier")}
     if language in ("c", "cpp"):
+        # `static __always_inline __alloc_size(1) void *kmalloc(...)`: the
+        # grammar ends a "declaration" at the unknown macro call, with a
+        # missing `;`, and starts the definition after it; those words are
+        # the definition's own
+        head = node.prev_sibling
+        if head is not None and head.type == "declaration" and head.children[-1].is_missing:
+            words |= {text(c) for c in head.children if c.type == "storage_class_specifier"}
         if "static" in words:
             return False
         if language == "cpp" and d.parent is not None and d.parent.kind in ("class", "struct"):

@@ -221,3 +221,15 @@ def test_edge_rows_are_in_the_schema_column_order() -> None:
     from freshindex.indexer.schema import EdgeRow
 
     assert EdgeRow._fields == tuple(EDGES.names)
+
+
+def test_a_static_definition_behind_an_attribute_macro_has_no_external_linkage() -> None:
+    # the grammar reads `static __always_inline __alloc_size(1)` as a declaration
+    # of its own, missing its `;`, and the definition as starting at `void`
+    src = (
+        b"static __always_inline __alloc_size(1) void *kmalloc(size_t size, gfp_t flags)\n"
+        b"{\n\treturn __kmalloc(size, flags);\n}\n"
+        b"void *vmalloc(unsigned long size)\n{\n\treturn 0;\n}\n"
+    )
+    exported = {s[2]: s[-1] for s in extract("slab.h", "cpp", src).symbols}
+    assert exported == {"kmalloc": False, "vmalloc": True}
