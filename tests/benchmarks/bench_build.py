@@ -18,8 +18,12 @@ worker), the time of each shard task as the Prefect API recorded it (the
 largest shard bounds the wall), and a simulated schedule of those shard
 times on 2, 32, 128 and 1,000 workers (docs/architecture.md reads it).
 
+With ``--package glibc-source``, the same on another Debian source package
+(a second large C code base, which nobody tuned on).
+
 Usage: python tests/benchmarks/bench_build.py [--workers N] [--shards N] [--out DIR] [--repeat N]
        [--copies N] (the stdlib N times: 17 copies are ~30,000 files) [--kernel]
+       [--package NAME]
 (pure parse, 1-file build and stdlib build interleaved, each reported as the
 best of N runs, default 2, with every run in parentheses)
 Prints a Markdown table (the README's performance table comes from it).
@@ -80,11 +84,11 @@ def stdlib_repo(dest: Path, copies: int = 1) -> tuple[int, int]:
     return files, size
 
 
-def kernel_repo(dest: Path) -> tuple[int, int]:
-    """The whole kernel tree as one commit."""
-    from tests.benchmarks.bench_kernel import kernel_tree
+def kernel_repo(dest: Path, package: str = "linux-source-6.1") -> tuple[int, int]:
+    """The whole kernel tree (or another Debian source package's) as one commit."""
+    from tests.benchmarks.bench_kernel import CACHE, PACKAGE, source_tree
 
-    tree = kernel_tree()
+    tree = source_tree(package, CACHE if package == PACKAGE else None)
     shutil.copytree(tree, dest, symlinks=True)
     files = size = 0
     for p in dest.rglob("*"):
@@ -95,7 +99,7 @@ def kernel_repo(dest: Path) -> tuple[int, int]:
     # Debian's .gitignore ignores every top-level entry ("/*"): the tree is
     # the package's, so everything in it is added
     git(dest, "add", "-A", "-f")
-    commit_all(dest, "linux-source-6.1")
+    commit_all(dest, package)
     return files, size
 
 
@@ -183,13 +187,18 @@ def main() -> None:
         help="best of N for the pure parse and for each build (shared machines are noisy)",
     )
     ap.add_argument("--kernel", action="store_true", help="the whole Linux kernel, built once")
+    ap.add_argument(
+        "--package", help="as --kernel, on another Debian source package (glibc-source)"
+    )
     args = ap.parse_args()
+    args.kernel = args.kernel or bool(args.package)
     work = Path(args.out or tempfile.mkdtemp(prefix="fi-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     tiny = work / "tiny"
     if args.kernel:
-        repo, what, pattern = work / "linux", "files (linux-source-6.1)", "*"
-        files, size = kernel_repo(repo)
+        package = args.package or "linux-source-6.1"
+        repo, what, pattern = work / "linux", f"files ({package})", "*"
+        files, size = kernel_repo(repo, package)
     else:
         repo, what, pattern = work / "stdlib", "files (stdlib .py)", "*.py"
         files, size = stdlib_repo(repo, args.copies)
@@ -278,5 +287,7 @@ def main() -> None:
 if __name__ == "__main__":
     from tests.benchmarks.report import table_file
 
-    with table_file("build-kernel" if "--kernel" in sys.argv else "build"):
+    package = sys.argv[sys.argv.index("--package") + 1] if "--package" in sys.argv else None
+    name = f"build-{package}" if package else "build-kernel" if "--kernel" in sys.argv else "build"
+    with table_file(name):
         main()
