@@ -27,6 +27,7 @@ become ``use`` rows: a read of a local variable names no definition.
 from __future__ import annotations
 
 import builtins
+from itertools import repeat
 
 import tree_sitter as ts
 
@@ -131,9 +132,13 @@ class _Binder(ValueFlow):
         module = Scope("module", "", None, node=root)
         # an explicit stack: a 10,000-deep expression must not recurse
         todo: list[tuple[ts.Node, Scope]] = [(c, module) for c in reversed(root.named_children)]
+        pop, push = todo.pop, todo.extend
         while todo:
-            node, scope = todo.pop()
-            self.visit(node, scope, todo)
+            node, scope = pop()
+            if node.type in _SPECIAL:
+                self.visit(node, scope, todo)
+            else:  # most nodes: just their children, in the same scope
+                push(zip(reversed(node.named_children), repeat(scope)))
         # the names a call must use to reach a function of this file (or a
         # builtin that calls what it is given): most calls are of neither
         self.callables = {q.rsplit(".", 1)[-1] for q in self.functions} | set(CALLING_BUILTINS)
@@ -167,13 +172,11 @@ class _Binder(ValueFlow):
         return self.sites
 
     def push(self, todo: list[tuple[ts.Node, Scope]], nodes: list[ts.Node], scope: Scope) -> None:
-        todo.extend((n, scope) for n in reversed(nodes))
+        todo.extend(zip(reversed(nodes), repeat(scope)))
 
     def visit(self, node: ts.Node, scope: Scope, todo: list[tuple[ts.Node, Scope]]) -> None:
+        """One node that _SPECIAL names (run() pushes any other's children)."""
         t = node.type
-        if t not in _SPECIAL:  # most nodes: just their children
-            todo.extend((n, scope) for n in reversed(node.named_children))
-            return
         if t in _INERT:
             return
         if t == "string":  # only an f-string's interpolations hold code
