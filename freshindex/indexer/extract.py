@@ -293,7 +293,8 @@ def extract(
         sites = bind_python.bind(path, data, tree, resolve)
         rows.edges = _site_rows(path, language, data, sites, ordered)
     else:
-        rows.edges = _query_edges(path, language, refs, ordered, top_level, text, resolve)
+        found = bind_c.usings(tree, text) if language == "cpp" and b"using" in data else []
+        rows.edges = _query_edges(path, language, refs, ordered, top_level, text, resolve, found)
         if language in bind_c.LANGUAGES:
             rows.edges += _macro_calls(path, language, ordered, top_level, text)
         if language in _JS_FAMILY:
@@ -397,10 +398,12 @@ def _query_edges(
     top_level: set[str],
     text: Callable[[ts.Node], str],
     resolve: Resolver | None,
+    usings: list[bind_c.Using],
 ) -> list[EdgeRow]:
     """Edges from the tags query's reference captures, bound by the rules one
     file can apply: a name its imports bind to a file of the repository, a
-    name defined at the top of this file; everything else is a candidate."""
+    name defined at the top of this file; everything else is a candidate.
+    ``usings``: a C++ file's ``using`` lines, carried in its calls' claims."""
     # import bindings: local name -> (module, imported name)
     bindings: dict[str, tuple[str, str]] = {}
     ref_list = sorted(refs.values(), key=lambda r: (r[0].start_byte, r[1]))
@@ -472,6 +475,10 @@ def _query_edges(
             ):  # the linker follows this file's includes (indexer/bind_c.py)
                 resolved, binding = path, Binding.BOUND
                 qualname, via = claim
+                if usings:
+                    head = via.rpartition(": ")[2].split("::")[0] if ": " in via else raw
+                    in_force = bind_c.in_sight(usings, name_node.start_byte, head)
+                    via = bind_c.with_usings(via, in_force)
             elif (
                 language == "java"
                 and target[:1].isupper()

@@ -103,7 +103,7 @@ class Linker:
         self._packages: dict[str, list[str]] = {}
         self._held: dict[tuple[str, str], list[_Value]] = {}
         self._mros: dict[tuple[str, str], list[Row]] = {}
-        self._c_links: dict[tuple[str, str, str], Link] = {}
+        self._c_links: dict[tuple[str, str, str, tuple[str, ...]], Link] = {}
         self._trail: dict[tuple[str, str], str] = {}  # a holder's first value, in words
         self._walked: list[str] = []  # the holders the last chain went through
 
@@ -134,10 +134,13 @@ class Linker:
             return Link("candidate", via or "name match only")
         if qual == "":  # a module: the resolver found the file in the tree
             return Link("bound", via, None, path)
-        if via == bind_c.INCLUDE_VIA:  # query/link_c.py
-            return self.through_includes(path, qual)
-        if via.startswith(bind_c.QUALIFIED_VIA):
-            return self.through_includes(path, qual, via[len(bind_c.QUALIFIED_VIA) + 2 :])
+        if via.startswith(bind_c.INCLUDE_VIA):  # query/link_c.py
+            base, usings = bind_c.split_usings(via)
+            if base == bind_c.INCLUDE_VIA:
+                return self.through_includes(path, qual, "", usings)
+            if base.startswith(bind_c.QUALIFIED_VIA):
+                written = base[len(bind_c.QUALIFIED_VIA) + 2 :]
+                return self.through_includes(path, qual, written, usings)
         is_super = via.startswith("super()")
         found = None if chains.is_chain(qual) else self.find(path, qual, skip_self=is_super)
         if found is None and not is_super:
@@ -217,13 +220,16 @@ class Linker:
 
     # -- C and C++: the include graph -------------------------------------------
 
-    def through_includes(self, path: str, name: str, written: str = "") -> Link:
+    def through_includes(
+        self, path: str, name: str, written: str = "", usings: tuple[str, ...] = ()
+    ) -> Link:
         """The definition a C or C++ call sees (query/link_c.py); ``written``:
-        the scope and name a C++ call spelled out (``detail::f``)."""
-        key = (path, name, written)
+        the scope and name a C++ call spelled out (``detail::f``); ``usings``:
+        the C++ ``using`` lines in force at the call (indexer/bind_c.py)."""
+        key = (path, name, written, usings)
         found = self._c_links.get(key)
         if found is None:
-            binding, via, row, others = self.c.link(path, name, written)
+            binding, via, row, others = self.c.link(path, name, written, usings)
             found = Link(binding, via, row, row["path"] if row else None, others)
             self._c_links[key] = found
         return found

@@ -179,14 +179,21 @@ class IncludeLinker:
             and r["language"] in bind_c.LANGUAGES
         ]
 
-    def link(self, path: str, qualname: str, written: str = "") -> Found:
+    def link(
+        self, path: str, qualname: str, written: str = "", usings: tuple[str, ...] = ()
+    ) -> Found:
         """The definition a call in ``path`` claiming ``qualname`` sees: in
         each scope outward (C++; one name in C), the first one through the
         file's includes (breadth first: the nearest header), then through
         its includers' includes, else the one definition with external
         linkage in the repository. ``written``: the scope and name a C++
-        call spelled out (``detail::f``), kept in every scope tried."""
-        names = bind_c.outward(qualname, written.replace("::", "."))
+        call spelled out (``detail::f``), kept in every scope tried;
+        ``usings``: the ``using`` lines in force, which add names to try
+        (bind_c.using_names)."""
+        spelled = written.replace("::", ".")
+        names = bind_c.outward(qualname, spelled)
+        if usings:
+            names = bind_c.using_names(names, spelled or qualname.rsplit(".", 1)[-1], usings)
         for name in names:
             found = self._visible(path, path, name)
             if found is not None:

@@ -727,3 +727,52 @@ def test_cpp_calls_bind_through_namespaces_and_classes() -> None:
     assert bound[("src/main.cpp", 5, "max")][0] == "candidate"
     # a member called by its bare name inside its class
     assert bound[("src/repo.cpp", 4, "size")] == ("bound", "src/repo.cpp::Repo.size")
+
+
+USING_FILES: dict[str, str | bytes] = {
+    "include/lib/api.hpp": "namespace lib {\n"
+    "int helper(int x);\n"
+    "namespace detail { inline int twice(int x) { return 2 * x; } }\n"
+    "}\n",
+    "src/api.cpp": '#include "lib/api.hpp"\n'
+    "namespace lib { int helper(int x) { return x; } }\n",
+    "src/directive.cpp": "#include <lib/api.hpp>\n"
+    "int before() { return twice(1); }\n"
+    "using namespace lib::detail;\n"
+    "int after() { return twice(2); }\n",
+    "src/declaration.cpp": "#include <lib/api.hpp>\n"
+    "using lib::helper;\n"
+    "int a() { return helper(1) + twice(2); }\n",
+    "src/scoped.cpp": "#include <lib/api.hpp>\n"
+    "namespace lib { using namespace detail; int b() { return twice(3); } }\n"
+    "int c() { { using namespace lib; return helper(4); } }\n"
+    "int d() { return helper(5) + detail::twice(6); }\n"
+    "using namespace lib;\n"
+    "int e() { return detail::twice(7); }\n",
+}
+
+
+def test_cpp_calls_bind_through_using_directives_and_declarations() -> None:
+    symbols, edges = c_rows(USING_FILES)
+    linker = table_linker(symbols, edges)
+    got = {}
+    for e in edges:
+        if e["kind"] == "call":
+            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+            where = f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None
+            got[(e["path"], e["start_line"], e["target"])] = (link.binding, where)
+    twice = ("bound", "include/lib/api.hpp::lib.detail.twice")
+    helper = ("bound", "src/api.cpp::lib.helper")
+    # a directive is in force from where it is written to the end of its scope
+    assert got[("src/directive.cpp", 2, "twice")][0] == "candidate"
+    assert got[("src/directive.cpp", 4, "twice")] == twice
+    # a declaration brings in its one name
+    assert got[("src/declaration.cpp", 3, "helper")] == helper
+    assert got[("src/declaration.cpp", 3, "twice")][0] == "candidate"
+    # inside namespace lib, `detail` is lib::detail; a block's using ends with it
+    assert got[("src/scoped.cpp", 2, "twice")] == twice
+    assert got[("src/scoped.cpp", 3, "helper")] == helper
+    assert got[("src/scoped.cpp", 4, "helper")][0] == "candidate"
+    assert got[("src/scoped.cpp", 4, "twice")][0] == "candidate"
+    # a written scope is looked up in the nominated namespace too
+    assert got[("src/scoped.cpp", 6, "twice")] == twice
