@@ -699,8 +699,9 @@ CPP_FILES: dict[str, str | bytes] = {
 }
 
 
-def test_cpp_calls_bind_through_namespaces_and_classes() -> None:
-    symbols, edges = c_rows(CPP_FILES)
+def linked_calls(files: dict[str, str | bytes]) -> dict[tuple[str, int, str, int], tuple]:
+    """(path, line, name, column) of every call -> (binding, "path::qualname")."""
+    symbols, edges = c_rows(files)
     linker = table_linker(symbols, edges)
     got = {}
     for e in edges:
@@ -708,6 +709,11 @@ def test_cpp_calls_bind_through_namespaces_and_classes() -> None:
             link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
             where = f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None
             got[(e["path"], e["start_line"], e["target"], e["start_col"])] = (link.binding, where)
+    return got
+
+
+def test_cpp_calls_bind_through_namespaces_and_classes() -> None:
+    got = linked_calls(CPP_FILES)
     bound = {k[:3]: v for k, v in got.items()}
     # written with a scope, looked up from the enclosing namespace outward
     assert bound[("src/util.cpp", 3, "twice")] == (
@@ -734,8 +740,7 @@ USING_FILES: dict[str, str | bytes] = {
     "int helper(int x);\n"
     "namespace detail { inline int twice(int x) { return 2 * x; } }\n"
     "}\n",
-    "src/api.cpp": '#include "lib/api.hpp"\n'
-    "namespace lib { int helper(int x) { return x; } }\n",
+    "src/api.cpp": '#include "lib/api.hpp"\nnamespace lib { int helper(int x) { return x; } }\n',
     "src/directive.cpp": "#include <lib/api.hpp>\n"
     "int before() { return twice(1); }\n"
     "using namespace lib::detail;\n"
@@ -753,14 +758,7 @@ USING_FILES: dict[str, str | bytes] = {
 
 
 def test_cpp_calls_bind_through_using_directives_and_declarations() -> None:
-    symbols, edges = c_rows(USING_FILES)
-    linker = table_linker(symbols, edges)
-    got = {}
-    for e in edges:
-        if e["kind"] == "call":
-            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
-            where = f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None
-            got[(e["path"], e["start_line"], e["target"])] = (link.binding, where)
+    got = {k[:3]: v for k, v in linked_calls(USING_FILES).items()}
     twice = ("bound", "include/lib/api.hpp::lib.detail.twice")
     helper = ("bound", "src/api.cpp::lib.helper")
     # a directive is in force from where it is written to the end of its scope
