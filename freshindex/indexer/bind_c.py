@@ -23,13 +23,11 @@ index is read, so an update still equals a full build.
 from __future__ import annotations
 
 import bisect
-import functools
 import json
 import posixpath
 import re
 import shlex
 from collections.abc import Callable, Collection, Iterable, Iterator
-from typing import NamedTuple
 
 import tree_sitter as ts
 
@@ -38,10 +36,9 @@ INCLUDE_VIA = "through the includes of this file"
 # written: looked up in the enclosing namespaces outward, with that scope
 QUALIFIED_VIA = "through the includes of this file, as written"
 DECLARED_VIA = "a prototype in this file"
-# what C++ `using` puts in sight of a call, after its via:
-# "...; using namespace app::detail, lib::helper"
-USING_MARK = "; using "
-MAX_USINGS = 8
+# a C++ member call on a variable whose declared type is a class:
+# "...: Repo::save", the type as written and the member
+RECEIVER_VIA = "through the includes of this file, by the receiver's declared type"
 
 # the include graph is followed this deep and this wide from a calling file
 MAX_INCLUDE_DEPTH = 12
@@ -240,91 +237,6 @@ def call_claim(
     if len(parts) > 1:
         return qualname, f"{QUALIFIED_VIA}: {'::'.join(reversed(parts))}"
     return qualname, INCLUDE_VIA
-
-
-class Using(NamedTuple):
-    """A C++ ``using`` and the bytes it is in force over: from its end to the
-    end of the block, namespace body or file that holds it. ``words``:
-    ``namespace app::detail`` (a directive) or ``lib::helper`` (a
-    declaration), qualified by the namespaces the ``using`` is written in."""
-
-    start: int
-    end: int
-    words: str
-
-
-@functools.cache
-def _using_query(language: ts.Language) -> ts.Query:
-    return ts.Query(language, "(using_declaration) @using")
-
-
-def usings(tree: ts.Tree, text: Callable[[ts.Node], str]) -> list[Using]:
-    """Every ``using namespace X;`` and ``using X::f;`` of a C++ file (not
-    ``using T = ...``, an alias), in source order."""
-    found = ts.QueryCursor(_using_query(tree.language)).captures(tree.root_node).get("using", [])
-    out = []
-    for node in found:
-        name = next((c for c in node.named_children), None)
-        holder = node.parent
-        if name is None or holder is None:
-            continue
-        directive = any(c.type == "namespace" for c in node.children)
-        if not directive and name.type != "qualified_identifier":
-            continue  # `using f;` names nothing new
-        written = text(name)
-        enclosing = []
-        up: ts.Node | None = holder
-        while up is not None:
-            if up.type == "namespace_definition":
-                ns = up.child_by_field_name("name")
-                if ns is not None:
-                    enclosing.append(text(ns))
-            up = up.parent
-        # `using namespace detail;` inside namespace app: app::detail, else detail
-        for spelled in dict.fromkeys(["::".join([*reversed(enclosing), written]), written]):
-            words = f"namespace {spelled}" if directive else spelled
-            out.append(Using(node.end_byte, holder.end_byte, words))
-    return sorted(out, key=lambda u: (u.start, u.end))  # stable: app::detail before detail
-
-
-def in_sight(found: list[Using], at: int, head: str) -> list[str]:
-    """The ``using`` words in force at byte ``at`` for a call whose name (or
-    written first scope) is ``head``: every directive, and the declarations
-    of that name."""
-    out = [
-        u.words
-        for u in found
-        if u.start <= at < u.end
-        and (u.words.startswith("namespace ") or u.words.rsplit("::", 1)[-1] == head)
-    ]
-    return list(dict.fromkeys(out))[:MAX_USINGS]
-
-
-def with_usings(via: str, words: list[str]) -> str:
-    return f"{via}{USING_MARK}{', '.join(words)}" if words else via
-
-
-def split_usings(via: str) -> tuple[str, tuple[str, ...]]:
-    """A stored via and the ``using`` words it carries (with_usings' inverse)."""
-    base, mark, rest = via.partition(USING_MARK)
-    return base, tuple(rest.split(", ")) if mark else ()
-
-
-def using_names(names: list[str], written: str, found: tuple[str, ...]) -> list[str]:
-    """The names a call looks up (``outward``'s, innermost first) with what
-    its ``using`` lines add: a declaration of the name first (``using
-    lib::helper`` makes ``helper`` mean ``lib.helper``), the nominated
-    namespaces last (``using namespace app::detail``: ``app.detail.twice``).
-    ``written``: the called name, with any scope it spelled out (``detail.f``)."""
-    _head, _, rest = written.partition(".")
-    first, last = [], []
-    for words in found:
-        if words.startswith("namespace "):
-            last.append(f"{words[len('namespace ') :].replace('::', '.')}.{written}")
-        else:
-            declared = words.replace("::", ".")
-            first.append(f"{declared}.{rest}" if rest else declared)
-    return list(dict.fromkeys([*first, *names, *last]))
 
 
 def outward(qualname: str, written: str = "") -> list[str]:

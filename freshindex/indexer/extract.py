@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
-from freshindex.indexer import bind_c, bind_go, bind_python, flow_js
+from freshindex.indexer import bind_c, bind_go, bind_python, flow_js, scope_cpp
 from freshindex.indexer.languages import ts_language, ts_query
 from freshindex.indexer.resolve import Resolver
 from freshindex.indexer.schema import Binding, EdgeKind, EdgeRow, edge_row
@@ -293,8 +293,12 @@ def extract(
         sites = bind_python.bind(path, data, tree, resolve)
         rows.edges = _site_rows(path, language, data, sites, ordered)
     else:
-        found = bind_c.usings(tree, text) if language == "cpp" and b"using" in data else []
-        rows.edges = _query_edges(path, language, refs, ordered, top_level, text, resolve, found)
+        cpp = language == "cpp"
+        found = scope_cpp.usings(tree, text) if cpp and b"using" in data else []
+        receivers = scope_cpp.Receivers(tree.language, text) if cpp else None
+        rows.edges = _query_edges(
+            path, language, refs, ordered, top_level, text, resolve, found, receivers
+        )
         if language in bind_c.LANGUAGES:
             rows.edges += _macro_calls(path, language, ordered, top_level, text)
         if language in _JS_FAMILY:
@@ -398,12 +402,14 @@ def _query_edges(
     top_level: set[str],
     text: Callable[[ts.Node], str],
     resolve: Resolver | None,
-    usings: list[bind_c.Using],
+    usings: list[scope_cpp.Using],
+    receivers: scope_cpp.Receivers | None,
 ) -> list[EdgeRow]:
     """Edges from the tags query's reference captures, bound by the rules one
     file can apply: a name its imports bind to a file of the repository, a
     name defined at the top of this file; everything else is a candidate.
-    ``usings``: a C++ file's ``using`` lines, carried in its calls' claims."""
+    ``usings``: a C++ file's ``using`` lines, carried in its calls' claims;
+    ``receivers``: a C++ file's declared variable types, for member calls."""
     # import bindings: local name -> (module, imported name)
     bindings: dict[str, tuple[str, str]] = {}
     ref_list = sorted(refs.values(), key=lambda r: (r[0].start_byte, r[1]))
@@ -477,8 +483,25 @@ def _query_edges(
                 qualname, via = claim
                 if usings:
                     head = via.rpartition(": ")[2].split("::")[0] if ": " in via else raw
-                    in_force = bind_c.in_sight(usings, name_node.start_byte, head)
-                    via = bind_c.with_usings(via, in_force)
+                    in_force = scope_cpp.in_sight(usings, name_node.start_byte, head)
+                    via = scope_cpp.with_usings(via, in_force)
+            elif (
+                receivers is not None
+                and kind == EdgeKind.CALL
+                and parent is not None
+                and parent.type == "field_expression"
+                and (typed := receivers.type_of(parent))
+            ):  # `r.save()` on `Repo& r`: Repo::save, looked up like a written scope
+                container = source.rsplit(".", 1)[0] if "." in source else ""
+                spelled = f"{typed.replace('::', '.')}.{target}"
+                resolved, binding = path, Binding.BOUND
+                qualname = f"{container}.{spelled}" if container else spelled
+                via = f"{bind_c.RECEIVER_VIA}: {typed}::{target}"
+                if usings:
+                    head = typed.split("::")[0]
+                    via = scope_cpp.with_usings(
+                        via, scope_cpp.in_sight(usings, parent.start_byte, head)
+                    )
             elif (
                 language == "java"
                 and target[:1].isupper()

@@ -42,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from freshindex.indexer import bind_c, chains
+from freshindex.indexer import bind_c, chains, scope_cpp
 from freshindex.indexer.bind_go import PREDECLARED_VIA
 from freshindex.indexer.schema import EdgeKind
 from freshindex.query.link_c import IncludeGraph, IncludeLinker
@@ -135,12 +135,13 @@ class Linker:
         if qual == "":  # a module: the resolver found the file in the tree
             return Link("bound", via, None, path)
         if via.startswith(bind_c.INCLUDE_VIA):  # query/link_c.py
-            base, usings = bind_c.split_usings(via)
+            base, usings = scope_cpp.split_usings(via)
             if base == bind_c.INCLUDE_VIA:
                 return self.through_includes(path, qual, "", usings)
-            if base.startswith(bind_c.QUALIFIED_VIA):
-                written = base[len(bind_c.QUALIFIED_VIA) + 2 :]
-                return self.through_includes(path, qual, written, usings)
+            for marked in (bind_c.QUALIFIED_VIA, bind_c.RECEIVER_VIA):
+                if base.startswith(marked):
+                    written = base[len(marked) + 2 :]
+                    return self.through_includes(path, qual, written, usings)
         is_super = via.startswith("super()")
         found = None if chains.is_chain(qual) else self.find(path, qual, skip_self=is_super)
         if found is None and not is_super:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow.dataset as ds
 from cachetools import LRUCache
 
-from freshindex.indexer import bind_c
+from freshindex.indexer import bind_c, scope_cpp
 from freshindex.indexer.schema import EdgeKind
 
 if TYPE_CHECKING:
@@ -189,11 +189,11 @@ class IncludeLinker:
         linkage in the repository. ``written``: the scope and name a C++
         call spelled out (``detail::f``), kept in every scope tried;
         ``usings``: the ``using`` lines in force, which add names to try
-        (bind_c.using_names)."""
+        (scope_cpp.using_names)."""
         spelled = written.replace("::", ".")
         names = bind_c.outward(qualname, spelled)
         if usings:
-            names = bind_c.using_names(names, spelled or qualname.rsplit(".", 1)[-1], usings)
+            names = scope_cpp.using_names(names, spelled or qualname.rsplit(".", 1)[-1], usings)
         for name in names:
             found = self._visible(path, path, name)
             if found is not None:

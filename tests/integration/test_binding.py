@@ -774,3 +774,41 @@ def test_cpp_calls_bind_through_using_directives_and_declarations() -> None:
     assert got[("src/scoped.cpp", 4, "twice")][0] == "candidate"
     # a written scope is looked up in the nominated namespace too
     assert got[("src/scoped.cpp", 6, "twice")] == twice
+
+
+RECEIVER_FILES: dict[str, str | bytes] = {
+    "include/shop/repo.hpp": "namespace shop {\n"
+    "class Repo {\n"
+    "public:\n"
+    "  int save();\n"
+    "  int size() const { return 0; }\n"
+    "};\n"
+    "}\n",
+    "src/repo.cpp": '#include "shop/repo.hpp"\nnamespace shop { int Repo::save() { return 1; } }\n',
+    "src/use.cpp": "#include <shop/repo.hpp>\n"
+    "#include <vector>\n"
+    "namespace shop {\n"
+    "int f(Repo& r, const Repo* p, std::vector<Repo> v) {\n"
+    "  Repo local;\n"
+    "  auto made = Repo();\n"
+    "  for (Repo& e : v) e.save();\n"
+    "  return r.save() + p->size() + local.save() + made.save() + v.size();\n"
+    "}\n"
+    "}\n"
+    "int g(shop::Repo* q) { return q->save(); }\n",
+}
+
+
+def test_cpp_member_calls_bind_by_the_receivers_declared_class() -> None:
+    got = linked_calls(RECEIVER_FILES)
+    # the member as its class declares it, in the header the caller includes
+    save = ("bound", "include/shop/repo.hpp::shop.Repo.save")
+    size = ("bound", "include/shop/repo.hpp::shop.Repo.size")
+    assert got[("src/use.cpp", 7, "save", 22)] == save  # for (Repo& e : v)
+    assert got[("src/use.cpp", 8, "save", 11)] == save  # Repo& r
+    assert got[("src/use.cpp", 8, "size", 23)] == size  # const Repo* p
+    assert got[("src/use.cpp", 8, "save", 38)] == save  # Repo local;
+    # `auto` and a template's argument say nothing this rule reads
+    assert got[("src/use.cpp", 8, "save", 52)][0] == "candidate"
+    assert got[("src/use.cpp", 8, "size", 63)][0] == "candidate"
+    assert got[("src/use.cpp", 11, "save", 33)] == save  # shop::Repo* q, at the top
