@@ -728,7 +728,7 @@ def _exported_by_modifier(
         # grammar ends a "declaration" at the unknown macro call, with a
         # missing `;`, and starts the definition after it; those words are
         # the definition's own
-        head = node.prev_sibling
+        head = node.prev_sibling if node.type == "function_definition" else None
         if head is not None and head.type == "declaration" and head.children[-1].is_missing:
             words |= {text(c) for c in head.children if c.type == "storage_class_specifier"}
         if "static" in words:
