@@ -18,6 +18,9 @@ import tree_sitter as ts
 # "...; using namespace app::detail, lib::helper"
 USING_MARK = "; using "
 MAX_USINGS = 8
+# a file's using lines read at most: each call scans them (a hostile file of
+# 20,000 of them and as many calls must not cost minutes)
+MAX_FILE_USINGS = 256
 
 
 class Using(NamedTuple):
@@ -40,8 +43,9 @@ def usings(tree: ts.Tree, text: Callable[[ts.Node], str]) -> list[Using]:
     """Every ``using namespace X;`` and ``using X::f;`` of a C++ file (not
     ``using T = ...``, an alias), in source order."""
     found = ts.QueryCursor(_using_query(tree.language)).captures(tree.root_node).get("using", [])
-    out = []
-    for node in found:
+    found.sort(key=lambda n: n.start_byte)
+    out: list[Using] = []
+    for node in found[:MAX_FILE_USINGS]:
         name = next((c for c in node.named_children), None)
         holder = node.parent
         if name is None or holder is None:
@@ -49,7 +53,9 @@ def usings(tree: ts.Tree, text: Callable[[ts.Node], str]) -> list[Using]:
         directive = any(c.type == "namespace" for c in node.children)
         if not directive and name.type != "qualified_identifier":
             continue  # `using f;` names nothing new
-        written = text(name)
+        written = "".join(text(name).split())  # `a ::\n b` is a::b
+        if "<" in written or "," in written:  # `using Base<T, U>::f;`: a template's member
+            continue
         enclosing = []
         up: ts.Node | None = holder
         while up is not None:

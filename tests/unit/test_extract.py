@@ -233,3 +233,16 @@ def test_a_static_definition_behind_an_attribute_macro_has_no_external_linkage()
     )
     exported = {s[2]: s[-1] for s in extract("slab.h", "cpp", src).symbols}
     assert exported == {"kmalloc": False, "vmalloc": True}
+
+
+def test_a_flood_of_using_lines_is_read_up_to_a_bound() -> None:
+    from freshindex.indexer import scope_cpp
+
+    src = b"".join(b"using namespace n%d;\n" % i for i in range(2000))
+    src += b"int h() {\n" + b"".join(b"  f%d();\n" % i for i in range(2000)) + b"}\n"
+    calls = [e for e in extract("a.cpp", "cpp", src).edges if e[4] == "call"]
+    assert len(calls) == 2000
+    for e in calls:
+        _base, usings = scope_cpp.split_usings(e[13])
+        assert len(usings) == scope_cpp.MAX_USINGS
+        assert usings[0] == "namespace n0"  # the first lines, in order
