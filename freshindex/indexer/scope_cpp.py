@@ -8,6 +8,7 @@ linker (freshindex/query/link_c.py) reads them there.
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Callable
 from typing import NamedTuple
@@ -150,8 +151,13 @@ class Receivers:
         table = self._tables.get(function.start_byte)
         if table is None:
             table = self._tables[function.start_byte] = self._declared(function)
-        before = [t for at, t in table.get(self.text(obj), []) if at < member.start_byte]
-        return before[-1] if before else None
+        declared = table.get(self.text(obj))
+        if not declared:
+            return None
+        # the last declaration before the call (a function may redeclare a name
+        # in many blocks: a search, not a scan)
+        k = bisect.bisect_left(declared, (member.start_byte, ""))
+        return declared[k - 1][1] if k else None
 
     def _declared(self, function: ts.Node) -> dict[str, list[tuple[int, str]]]:
         cursor = ts.QueryCursor(self.query)

@@ -246,3 +246,10 @@ def test_a_flood_of_using_lines_is_read_up_to_a_bound() -> None:
         _base, usings = scope_cpp.split_usings(e[13])
         assert len(usings) == scope_cpp.MAX_USINGS
         assert usings[0] == "namespace n0"  # the first lines, in order
+
+
+def test_a_name_redeclared_in_every_block_takes_its_nearest_declaration() -> None:
+    blocks = b"".join(b"  { Repo r; r.f(); }\n  { Other r; r.f(); }\n" for _ in range(1000))
+    src = b"struct Repo { int f(); };\nstruct Other { int f(); };\nint h() {\n" + blocks + b"}\n"
+    claims = [e[11] for e in extract("a.cpp", "cpp", src).edges if e[4] == "call"]
+    assert claims == ["Repo.f", "Other.f"] * 1000
