@@ -226,7 +226,7 @@ class Linker:
     ) -> Link:
         """The definition a C or C++ call sees (query/link_c.py); ``written``:
         the scope and name a C++ call spelled out (``detail::f``); ``usings``:
-        the C++ ``using`` lines in force at the call (indexer/bind_c.py)."""
+        the C++ ``using`` lines in force at the call (indexer/scope_cpp.py)."""
         key = (path, name, written, usings)
         found = self._c_links.get(key)
         if found is None:
