@@ -19,7 +19,7 @@ CANDIDATE = "candidate"
 EXTERNAL = "external"
 
 
-@dataclass
+@dataclass(slots=True)
 class Site:
     """One reference: where its name is written and what it names."""
 
@@ -37,7 +37,7 @@ class Site:
     holder: str = ""  # kind value: what holds the value (indexer/chains.py)
 
 
-@dataclass
+@dataclass(slots=True)
 class Name:
     """What a name is bound to in one scope."""
 
@@ -51,7 +51,7 @@ class Name:
     type_scope: Scope | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Scope:
     kind: str  # module | class | function
     qualname: str  # of the definition that owns it ("" for the module)
@@ -104,7 +104,7 @@ class Scope:
         self.owner_of(name).flows.setdefault(name, []).append(flow)
 
 
-@dataclass
+@dataclass(slots=True)
 class Pending:
     scope: Scope
     kind: str
