@@ -481,10 +481,8 @@ def _query_edges(
             ):  # the linker follows this file's includes (indexer/bind_c.py)
                 resolved, binding = path, Binding.BOUND
                 qualname, via = claim
-                if usings:
-                    head = via.rpartition(": ")[2].split("::")[0] if ": " in via else raw
-                    in_force = scope_cpp.in_sight(usings, name_node.start_byte, head)
-                    via = scope_cpp.with_usings(via, in_force)
+                head = via.rpartition(": ")[2].split("::")[0] if ": " in via else raw
+                via = scope_cpp.with_usings(via, usings, name_node.start_byte, head)
             elif (
                 receivers is not None
                 and kind == EdgeKind.CALL
@@ -497,11 +495,7 @@ def _query_edges(
                 resolved, binding = path, Binding.BOUND
                 qualname = f"{container}.{spelled}" if container else spelled
                 via = f"{bind_c.RECEIVER_VIA}: {typed}::{target}"
-                if usings:
-                    head = typed.split("::")[0]
-                    via = scope_cpp.with_usings(
-                        via, scope_cpp.in_sight(usings, parent.start_byte, head)
-                    )
+                via = scope_cpp.with_usings(via, usings, parent.start_byte, typed.split("::")[0])
             elif (
                 language == "java"
                 and target[:1].isupper()

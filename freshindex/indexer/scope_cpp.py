@@ -85,7 +85,10 @@ def in_sight(found: list[Using], at: int, head: str) -> list[str]:
     return list(dict.fromkeys(out))[:MAX_USINGS]
 
 
-def with_usings(via: str, words: list[str]) -> str:
+def with_usings(via: str, found: list[Using], at: int, head: str) -> str:
+    """A call's via with the ``using`` words in force at byte ``at`` after it
+    (``in_sight``); the via itself when there are none."""
+    words = in_sight(found, at, head) if found else []
     return f"{via}{USING_MARK}{', '.join(words)}" if words else via
 
 
