@@ -132,13 +132,13 @@ class _Binder(ValueFlow):
         module = Scope("module", "", None, node=root)
         # an explicit stack: a 10,000-deep expression must not recurse
         todo: list[tuple[ts.Node, Scope]] = [(c, module) for c in reversed(root.named_children)]
-        pop, push = todo.pop, todo.extend
+        pop, extend = todo.pop, todo.extend
         while todo:
             node, scope = pop()
             if node.type in _SPECIAL:
                 self.visit(node, scope, todo)
             else:  # most nodes: just their children, in the same scope
-                push(zip(reversed(node.named_children), repeat(scope)))
+                extend(zip(reversed(node.named_children), repeat(scope)))
         # the names a call must use to reach a function of this file (or a
         # builtin that calls what it is given): most calls are of neither
         self.callables = {q.rsplit(".", 1)[-1] for q in self.functions} | set(CALLING_BUILTINS)

@@ -19,7 +19,8 @@ SNIFF_BYTES = 8192
 
 # Names that code generators give their output, as suffixes of a file name
 # (a suffix test is ~20x cheaper per file than the same "*" globs through
-# pathspec).
+# pathspec). gRPC's `.grpc.pb.cc`, `.grpc.pb.h` and `_grpc_pb.rb` end in
+# `.pb.cc`, `.pb.h` and `_pb.rb`.
 GENERATED_NAME_SUFFIXES: tuple[str, ...] = (
     ".min.js",
     ".min.mjs",
@@ -33,14 +34,11 @@ GENERATED_NAME_SUFFIXES: tuple[str, ...] = (
     ".g.dart",
     ".pb.cc",
     ".pb.h",
-    ".grpc.pb.cc",
-    ".grpc.pb.h",
     ".g.cs",
     ".g.i.cs",
     ".Designer.cs",
     ".generated.cs",
     "_pb.rb",
-    "_grpc_pb.rb",
 )
 
 # The conventions tools use to mark their output (Go's is the only standard
