@@ -168,6 +168,18 @@ def test_a_claim_whose_definition_is_gone_is_a_candidate() -> None:
     assert got[("app/models/user.py", 6, "save")][0] == "candidate"
 
 
+def test_files_that_import_star_from_each_other_are_searched_once() -> None:
+    # each path through twelve such files was walked: hours for one name
+    files: dict[str, str | bytes] = {
+        f"m{i}.py": "".join(f"from m{j} import *\n" for j in range(12) if j != i) for i in range(12)
+    }
+    files["m0.py"] = f"{files['m0.py']!s}missing()\ndef found():\n    pass\n"
+    files["m5.py"] = f"{files['m5.py']!s}found()\n"
+    got = linked(files)
+    assert got[("m0.py", 12, "missing")] == ("candidate", None)
+    assert got[("m5.py", 12, "found")] == ("bound", "m0.py::found")
+
+
 def test_deep_and_cyclic_chains_end() -> None:
     files: dict[str, str | bytes] = {
         "a/__init__.py": "from b import thing\n",
