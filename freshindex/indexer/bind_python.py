@@ -119,6 +119,8 @@ class _Binder(ValueFlow):
         self.functions: dict[str, tuple[Scope, list[str], bool]] = {}
         self.memo: dict[tuple[int, str], list[Value]] = {}
         self.callables: set[str] = set()
+        # the modules of the repository this file imports * from
+        self.stars: list[str] = []
 
     def text(self, node: ts.Node) -> str:
         return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
@@ -525,6 +527,8 @@ class _Binder(ValueFlow):
                 continue
             if c.type == "wildcard_import":
                 resolved = self.module_file(spec)
+                if resolved:
+                    self.stars.append(spec)
                 site = Site(c, "import", module=spec, path=resolved)
                 site.qualname = MODULE if resolved else None
                 site.binding, site.via = self.import_binding(spec, resolved, "*")
@@ -624,7 +628,17 @@ class _Binder(ValueFlow):
                 elif kind == "call":
                     self.sites.append(Site(last, kind))
                 return
-            if kind in ("call", "inherit") or segs:  # a star import, a global set elsewhere
+            if (kind in ("call", "inherit") or segs) and self.stars:
+                # not bound in the module: a name one of its `import *`
+                # brings, claimed here; the linker follows the star imports
+                # (query/link.py), and a name none of them defines stays a
+                # candidate
+                qual = ".".join([root, *names])
+                via = f"from {self.stars[0]} import *" if len(self.stars) == 1 else "import *"
+                self.sites.append(
+                    Site(last, kind, path=self.path, qualname=qual, binding=BOUND, via=via)
+                )
+            elif kind in ("call", "inherit") or segs:  # a global set elsewhere
                 self.sites.append(Site(last, kind))
             return
         if bound.what in ("local", "typed"):

@@ -168,6 +168,26 @@ def test_a_claim_whose_definition_is_gone_is_a_candidate() -> None:
     assert got[("app/models/user.py", 6, "save")][0] == "candidate"
 
 
+def test_names_a_star_import_brings_bind_through_it() -> None:
+    files: dict[str, str | bytes] = {
+        "pkg/__init__.py": "",
+        "pkg/helpers.py": "def helper():\n    pass\n\n\nclass Tool:\n    def run(self):\n        pass\n",
+        "pkg/more.py": "from .helpers import *\n",
+        "main.py": "from pkg.more import *\nfrom os.path import *\n\n"
+        "helper()\nTool.run(None)\nmissing()\njoin('a')\n",
+        "plain.py": "helper()\n",
+    }
+    got = linked(files)
+    # through a chain of two star imports, and into a class
+    assert got[("main.py", 4, "helper")] == ("bound", "pkg/helpers.py::helper")
+    assert got[("main.py", 5, "run")] == ("bound", "pkg/helpers.py::Tool.run")
+    # a name no star import of the repository defines is not made up
+    assert got[("main.py", 6, "missing")] == ("candidate", None)
+    assert got[("main.py", 7, "join")] == ("candidate", None)
+    # a file without a star import claims nothing for an unknown name
+    assert got[("plain.py", 1, "helper")] == ("candidate", None)
+
+
 def test_files_that_import_star_from_each_other_are_searched_once() -> None:
     # each path through twelve such files was walked: hours for one name
     files: dict[str, str | bytes] = {
