@@ -27,6 +27,7 @@ become ``use`` rows: a read of a local variable names no definition.
 from __future__ import annotations
 
 import builtins
+from dataclasses import replace
 from itertools import repeat
 
 import tree_sitter as ts
@@ -49,6 +50,9 @@ BUILTINS = frozenset(dir(builtins))
 
 # a target that is a module (`import pkg.mod`): a file, not a definition in it
 MODULE = ""
+# `raise E`: a call of E when E names a class (Python instantiates it), a
+# read of E otherwise (`raise err`, an instance)
+RAISE = "raise"
 
 _FUNCTION_SCOPES = ("function_definition", "lambda")
 _COMPREHENSIONS = (
@@ -95,6 +99,7 @@ _SPECIAL = frozenset(
         "as_pattern",
         "named_expression",
         "return_statement",
+        "raise_statement",
     }
 )
 
@@ -301,6 +306,15 @@ class _Binder(ValueFlow):
                             value,
                         )
                     )
+        elif t == "raise_statement":
+            raised = node.named_children[0] if node.named_children else None
+            if raised is not None and raised.type == "identifier":
+                self.pending.append(Pending(scope, "call", raised, [], via=RAISE))
+            elif raised is not None and raised.type == "attribute":
+                self.chain(raised, scope, "call", todo, via=RAISE)
+            elif raised is not None:
+                todo.append((raised, scope))
+            self.push(todo, node.named_children[1:], scope)  # `from cause`
         else:
             self.push(todo, node.named_children, scope)
 
@@ -457,7 +471,12 @@ class _Binder(ValueFlow):
             todo.append((body, Scope("class", qual, scope, node=node)))
 
     def chain(
-        self, node: ts.Node, scope: Scope, kind: str, todo: list[tuple[ts.Node, Scope]]
+        self,
+        node: ts.Node,
+        scope: Scope,
+        kind: str,
+        todo: list[tuple[ts.Node, Scope]],
+        via: str = "",
     ) -> None:
         """``a.b.c`` as a root and the names after it. A root that is not a
         name (a call, a subscript) is visited as an expression; ``super()``
@@ -473,12 +492,14 @@ class _Binder(ValueFlow):
             n = obj
         segments.reverse()
         if n.type == "identifier":
-            self.pending.append(Pending(scope, kind, n, segments))
+            self.pending.append(Pending(scope, kind, n, segments, via=via))
             return
         if n.type == "call" and self.is_super(n):
-            self.pending.append(Pending(scope, kind, n, segments))
+            self.pending.append(Pending(scope, kind, n, segments, via=via))
             return
         todo.append((n, scope))
+        if via == RAISE:  # `raise make().Error`: what the rules cannot see
+            return
         if kind in ("call", "use"):  # `make().save()`, `handlers["k"].run`: what it holds
             self.pending.append(Pending(scope, kind, n, segments, value=True))
 
@@ -621,6 +642,9 @@ class _Binder(ValueFlow):
             return
         root = self.text(p.root)
         bound, where = self.lookup(p.scope, root)
+        if p.via == RAISE:
+            p = self.raised(p, bound)
+            kind = p.kind
         if bound is None:
             if root in BUILTINS:
                 if kind == "call" and not segs:
@@ -707,6 +731,18 @@ class _Binder(ValueFlow):
         self.sites.append(
             Site(last, kind, module=module, path=path, qualname=qual, binding=BOUND, via=via)
         )
+
+    def raised(self, p: Pending, bound: Name | None) -> Pending:
+        """``raise E`` as a call of E when the rules see a class in E: a
+        definition, an import, a module's member, or a module-level name
+        whose values are classes rather than instances; else a read."""
+        if bound is not None and bound.what in ("def", "import", "module"):
+            return p
+        if bound is not None and bound.what == "var":
+            found = self.values(p.root, p.scope)
+            if found and not any(v.chain.endswith(chains.CALL) for v in found):
+                return p
+        return replace(p, kind="use", via="")
 
     def flow_sites(self, p: Pending, found: list[Value], names: list[str]) -> bool:
         """One site per value the reference may reach; False if there is none."""

@@ -188,6 +188,29 @@ def test_names_a_star_import_brings_bind_through_it() -> None:
     assert got[("plain.py", 1, "helper")] == ("candidate", None)
 
 
+def test_raising_a_class_calls_it_and_raising_an_instance_reads_it() -> None:
+    files: dict[str, str | bytes] = {
+        "errs.py": "class Gone(Exception):\n    pass\n",
+        "m.py": "import errs\nfrom errs import Gone\n\n"
+        "class A(Exception):\n    class B(Exception):\n        pass\n\n"
+        "alias = A\nINSTANCE = A()\n\n"
+        "def f(err):\n    raise A\n    raise A.B from err\n    raise errs.Gone\n"
+        "    raise Gone\n    raise alias\n    raise err\n    raise ValueError\n"
+        "    raise INSTANCE\n",
+    }
+    _symbols, edges = rows_of(files)
+    kinds = {(e["start_line"], e["target"]): e["kind"] for e in edges if e["path"] == "m.py"}
+    for line, name in ((12, "A"), (13, "B"), (14, "Gone"), (15, "Gone"), (16, "A")):
+        assert kinds[(line, name)] == "call", (line, name)
+    got = linked(files)
+    assert got[("m.py", 13, "B")] == ("bound", "m.py::A.B")
+    assert got[("m.py", 14, "Gone")] == ("bound", "errs.py::Gone")
+    assert got[("m.py", 16, "A")] == ("bound", "m.py::A")  # through the alias's value
+    # a parameter, a builtin, a module-level instance: no call
+    assert (17, "err") not in kinds and (18, "ValueError") not in kinds
+    assert kinds[(19, "INSTANCE")] == "use"
+
+
 def test_files_that_import_star_from_each_other_are_searched_once() -> None:
     # each path through twelve such files was walked: hours for one name
     files: dict[str, str | bytes] = {
