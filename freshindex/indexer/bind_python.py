@@ -498,8 +498,8 @@ class _Binder(ValueFlow):
             self.pending.append(Pending(scope, kind, n, segments, via=via))
             return
         todo.append((n, scope))
-        if via == RAISE:  # `raise make().Error`: what the rules cannot see
-            return
+        if via == RAISE:  # `raise make().Error`: a class or an instance, unseen: a read
+            kind = "use"
         if kind in ("call", "use"):  # `make().save()`, `handlers["k"].run`: what it holds
             self.pending.append(Pending(scope, kind, n, segments, value=True))
 

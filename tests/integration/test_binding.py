@@ -196,7 +196,7 @@ def test_raising_a_class_calls_it_and_raising_an_instance_reads_it() -> None:
         "alias = A\nINSTANCE = A()\n\n"
         "def f(err):\n    raise A\n    raise A.B from err\n    raise errs.Gone\n"
         "    raise Gone\n    raise alias\n    raise err\n    raise ValueError\n"
-        "    raise INSTANCE\n",
+        "    raise INSTANCE\n    raise make().Err\n",
     }
     _symbols, edges = rows_of(files)
     kinds = {(e["start_line"], e["target"]): e["kind"] for e in edges if e["path"] == "m.py"}
@@ -209,6 +209,7 @@ def test_raising_a_class_calls_it_and_raising_an_instance_reads_it() -> None:
     # a parameter, a builtin, a module-level instance: no call
     assert (17, "err") not in kinds and (18, "ValueError") not in kinds
     assert kinds[(19, "INSTANCE")] == "use"
+    assert kinds.get((20, "Err")) != "call"  # what make() returns is not seen
 
 
 def test_files_that_import_star_from_each_other_are_searched_once() -> None:
