@@ -123,6 +123,10 @@ def references(
     """``refs``: the definitions the target names, and the references of
     each, bound first, then candidates, then external."""
     defs = definitions(view, linker, target, symbol_id, strict=False)
+    if not defs and target and not symbol_id:
+        defs, implicit = _implicit_constructor(view, linker, target)
+        if implicit:
+            return _instantiations_only(view, linker, implicit)
     names = sorted({str(d["name"]) for d in defs})
     if not names and target and parse_target(target) is None:
         names = [lookup.split_name(target)[0]]
@@ -156,19 +160,7 @@ def references(
     unfollowed = 0
 
     def link_row(r: Result) -> None:
-        claim = r.get("binding") or "candidate"
-        if not linking:  # read from source now: nothing beyond one file can be proven
-            r["binding"] = "external" if claim == "external" else "candidate"
-            r["targetSymbolId"] = None
-        else:
-            link = linker.link(claim, r.get("via") or "", r["resolvedPath"], r["targetQualname"])
-            r["binding"], r["via"] = link.binding, link.via
-            r["targetSymbolId"] = link.symbol["symbol_id"] if link.symbol else None
-            if link.symbol is not None:
-                r["targetPath"] = link.symbol["path"]
-                r["targetQualname"] = link.symbol["qualname"]
-            # a value that may be several definitions: each is a target
-            r["alsoTargets"] = [(o["path"], o["qualname"]) for o in link.others]
+        _link_row(linker, linking, r)
 
     def place(r: Result, quiet: bool = False) -> None:
         nonlocal unfollowed
@@ -241,6 +233,81 @@ def references(
     }
 
 
+def _link_row(linker: Linker, linking: bool, r: Result) -> None:
+    """Link one reference row in place: its binding, via and target."""
+    claim = r.get("binding") or "candidate"
+    if not linking:  # read from source now: nothing beyond one file can be proven
+        r["binding"] = "external" if claim == "external" else "candidate"
+        r["targetSymbolId"] = None
+        return
+    link = linker.link(claim, r.get("via") or "", r["resolvedPath"], r["targetQualname"])
+    r["binding"], r["via"] = link.binding, link.via
+    r["targetSymbolId"] = link.symbol["symbol_id"] if link.symbol else None
+    if link.symbol is not None:
+        r["targetPath"] = link.symbol["path"]
+        r["targetQualname"] = link.symbol["qualname"]
+    # a value that may be several definitions: each is a target
+    r["alsoTargets"] = [(o["path"], o["qualname"]) for o in link.others]
+
+
+def _implicit_constructor(
+    view: RowView, linker: Linker, target: str
+) -> tuple[list[Result], list[Result]]:
+    """``C.__init__`` where the class C defines none: the ``__init__`` a base
+    of the repository defines (what runs), as ([that definition], []); or,
+    when no base in the repository has one (``object``'s, a dataclass's),
+    ([], [C]): C's instantiations are what the question is about. ([], [])
+    when the target is no such thing."""
+    owner, _dot, method = target.rpartition(".")
+    if method not in CONSTRUCTORS or not owner:
+        return [], []
+    classes = [
+        d
+        for d in definitions(view, linker, owner, strict=False)
+        if d.get("kind") == "class" and d.get("language") == "python"
+    ]
+    inherited: dict[str, Result] = {}
+    for c in classes:
+        row = linker.find(str(c["path"]), f"{c['qualname']}.{method}")
+        if row is not None:
+            found = view.by_id(str(row["symbol_id"]))
+            inherited.update({str(d["symbolId"]): d for d in found})
+    if inherited:
+        return list(inherited.values()), []
+    return [], classes
+
+
+def _instantiations_only(view: RowView, linker: Linker, classes: list[Result]) -> dict[str, Any]:
+    """``refs C.__init__`` for classes with no ``__init__`` in the repository:
+    each class as a definition, and the calls that instantiate it or a
+    subclass that defines none, bound; nothing is name-matched to them."""
+    linking = view.freshness in (Freshness.EXACT, Freshness.OVERLAY, Freshness.STALE)
+    groups: list[dict[str, Any]] = []
+    bound: list[Result] = []
+    for cls in classes:
+        implicit = {**cls, "name": "__init__", "qualname": f"{cls['qualname']}.__init__"}
+        made = _instantiations(
+            view,
+            implicit,
+            lambda r: _link_row(linker, linking, r),
+            runs="its implicit __init__ (none in the repository)",
+        ) if linking else []  # fmt: skip
+        for r in made:
+            r.pop("alsoTargets", None)
+        groups.append({"definition": cls, "bound": sorted(made, key=_order), "candidateCount": 0})
+        bound.extend(made)
+    bound.sort(key=_order)
+    return {
+        "definitions": classes,
+        "groups": groups,
+        "bound": bound,
+        "candidates": [],
+        "external": [],
+        "results": bound,
+        "unfollowedCalls": 0,
+    }
+
+
 # a class's subclasses followed this deep, and at most this many, when
 # looking for the classes whose instantiation runs an inherited __init__
 MAX_SUBCLASS_DEPTH = 8
@@ -248,11 +315,14 @@ MAX_SUBCLASSES = 200
 CONSTRUCTORS = ("__init__", "__new__")
 
 
-def _instantiations(view: RowView, d: Result, link_row: Any) -> list[Result]:
+def _instantiations(
+    view: RowView, d: Result, link_row: Any, runs: str | None = None
+) -> list[Result]:
     """The calls that run a Python constructor ``d`` (``C.__init__``, ``C.__new__``)
     without naming it: ``C(...)``, and ``Sub(...)`` for every subclass of C in
     the repository that does not define its own. Each is a bound reference of
-    ``d`` whose ``via`` says which class was instantiated."""
+    ``d`` whose ``via`` says which class was instantiated and what it ran
+    (``runs``; by default ``d``'s qualname)."""
     if d.get("name") not in CONSTRUCTORS or d.get("language") != "python":
         return []
     qualname = str(d["qualname"])
@@ -301,7 +371,7 @@ def _instantiations(view: RowView, d: Result, link_row: Any) -> list[Result]:
                 path,
                 cls,
             ):
-                out.append({**r, "via": f"instantiates {cls}, which runs {qualname}"})
+                out.append({**r, "via": f"instantiates {cls}, which runs {runs or qualname}"})
     return out
 
 

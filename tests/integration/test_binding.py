@@ -492,6 +492,12 @@ CONSTRUCTORS = {
         "class ShapeError(Exception):\n"
         "    def __init__(self, why):\n"
         "        super().__init__(why)\n"
+        "\n\n"
+        "class Plain:\n"
+        "    pass\n"
+        "\n\n"
+        "class Fancy(Plain):\n"
+        "    pass\n"
     ),
     "shapes/use.py": (
         "from shapes.base import Circle, Shape, ShapeError, Square, Tiny\n"
@@ -504,6 +510,10 @@ CONSTRUCTORS = {
         "    if not a:\n"
         "        raise ShapeError('none')\n"
         "    return a, b, c, d\n"
+        "\n\n"
+        "def more():\n"
+        "    from shapes.base import Fancy, Plain\n"
+        "    return Plain(), Fancy(), Plain, Square('s')\n"
     ),
 }
 
@@ -532,6 +542,7 @@ def test_refs_of_a_constructor_list_the_instantiations(
         ("shapes/use.py", 5),
         ("shapes/use.py", 6),
         ("shapes/use.py", 8),
+        ("shapes/use.py", 16),
     ]
     made = [r for r in doc["bound"] if r["path"] == "shapes/use.py"]
     assert all("runs Shape.__init__" in r["via"] for r in made)
@@ -540,6 +551,17 @@ def test_refs_of_a_constructor_list_the_instantiations(
     assert ("shapes/use.py", 7) in places(circle["bound"])
     error = refs("ShapeError.__init__")
     assert places(error["bound"]) == [("shapes/use.py", 10)]
+    # no __init__ of its own: what runs is the base's, so the answer is the base's
+    square = refs("Square.__init__")
+    assert [d["qualname"] for d in square["definitions"]] == ["Shape.__init__"]
+    assert ("shapes/use.py", 16) in places(square["bound"])
+    # none in the repository at all: the class, and only its instantiations
+    plain = refs("Plain.__init__")
+    assert [(d["qualname"], d["kind"]) for d in plain["definitions"]] == [("Plain", "class")]
+    assert places(plain["bound"]) == [("shapes/use.py", 16), ("shapes/use.py", 16)]
+    assert {r["startCol"] for r in plain["bound"]} == {11, 20}  # Plain(), Fancy(); not Plain
+    assert plain["candidates"] == [] and plain["complete"] is True
+    assert all("implicit __init__" in r["via"] for r in plain["bound"])
 
 
 def test_an_unknown_target_is_an_error_with_the_nearest_names(
