@@ -76,6 +76,9 @@ def definitions(
     bare, qualified = lookup.split_name(target)
     if not found and qualified and view.freshness != Freshness.PARTIAL:
         found = _by_module_path(view, linker, bare, qualified)
+    if not found and bare in CONSTRUCTORS and qualified:
+        inherited, classes = _implicit_constructor(view, linker, target)
+        found = inherited or classes
     if strict:
         require_known(view, target, found)
     return found
@@ -123,10 +126,9 @@ def references(
     """``refs``: the definitions the target names, and the references of
     each, bound first, then candidates, then external."""
     defs = definitions(view, linker, target, symbol_id, strict=False)
-    if not defs and target and not symbol_id:
-        defs, implicit = _implicit_constructor(view, linker, target)
-        if implicit:
-            return _instantiations_only(view, linker, implicit)
+    implicit = bool(target) and not symbol_id and lookup.split_name(target or "")[0] in CONSTRUCTORS
+    if implicit and defs and all(d.get("kind") == "class" for d in defs):
+        return _instantiations_only(view, linker, defs)  # C.__init__ with none written
     names = sorted({str(d["name"]) for d in defs})
     if not names and target and parse_target(target) is None:
         names = [lookup.split_name(target)[0]]
@@ -256,9 +258,10 @@ def _implicit_constructor(
     """``C.__init__`` where the class C defines none: the ``__init__`` a base
     of the repository defines (what runs), as ([that definition], []); or,
     when no base in the repository has one (``object``'s, a dataclass's),
-    ([], [C]): C's instantiations are what the question is about. ([], [])
-    when the target is no such thing."""
-    owner, _dot, method = target.rpartition(".")
+    ([], [C]): ``defs`` answers with the class and ``refs`` with its
+    instantiations. ([], []) when C is no class of the repository."""
+    norm = target.replace("::", ".").replace("#", ".").strip(".")
+    owner, _dot, method = norm.rpartition(".")
     if method not in CONSTRUCTORS or not owner:
         return [], []
     classes = [

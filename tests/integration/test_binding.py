@@ -562,6 +562,14 @@ def test_refs_of_a_constructor_list_the_instantiations(
     assert {r["startCol"] for r in plain["bound"]} == {11, 20}  # Plain(), Fancy(); not Plain
     assert plain["candidates"] == [] and plain["complete"] is True
     assert all("implicit __init__" in r["via"] for r in plain["bound"])
+    code, out, err = run_cli("--repo", str(repo), "--store", store, "--json", "defs",
+                             "Square.__init__")  # fmt: skip
+    assert code == 0, err
+    assert [r["qualname"] for r in json.loads(out)["results"]] == ["Shape.__init__"]
+    code, out, err = run_cli("--repo", str(repo), "--store", store, "--json", "defs",
+                             "Plain.__init__")  # fmt: skip
+    assert code == 0, err
+    assert [r["kind"] for r in json.loads(out)["results"]] == ["class"]
 
 
 def test_an_unknown_target_is_an_error_with_the_nearest_names(
