@@ -126,9 +126,9 @@ def references(
     """``refs``: the definitions the target names, and the references of
     each, bound first, then candidates, then external."""
     defs = definitions(view, linker, target, symbol_id, strict=False)
-    implicit = bool(target) and not symbol_id and lookup.split_name(target or "")[0] in CONSTRUCTORS
-    if implicit and defs and all(d.get("kind") == "class" for d in defs):
-        return _instantiations_only(view, linker, defs)  # C.__init__ with none written
+    method = lookup.split_name(target)[0] if target and not symbol_id else ""
+    if method in CONSTRUCTORS and defs and all(d.get("kind") == "class" for d in defs):
+        return _instantiations_only(view, linker, defs, method)  # C.__init__, none written
     names = sorted({str(d["name"]) for d in defs})
     if not names and target and parse_target(target) is None:
         names = [lookup.split_name(target)[0]]
@@ -280,20 +280,22 @@ def _implicit_constructor(
     return [], classes
 
 
-def _instantiations_only(view: RowView, linker: Linker, classes: list[Result]) -> dict[str, Any]:
-    """``refs C.__init__`` for classes with no ``__init__`` in the repository:
-    each class as a definition, and the calls that instantiate it or a
-    subclass that defines none, bound; nothing is name-matched to them."""
+def _instantiations_only(
+    view: RowView, linker: Linker, classes: list[Result], method: str
+) -> dict[str, Any]:
+    """``refs C.__init__`` (``method``) for classes with none in the
+    repository: each class as a definition, and the calls that instantiate
+    it or a subclass that defines none, bound; nothing is name-matched to them."""
     linking = view.freshness in (Freshness.EXACT, Freshness.OVERLAY, Freshness.STALE)
     groups: list[dict[str, Any]] = []
     bound: list[Result] = []
     for cls in classes:
-        implicit = {**cls, "name": "__init__", "qualname": f"{cls['qualname']}.__init__"}
+        implicit = {**cls, "name": method, "qualname": f"{cls['qualname']}.{method}"}
         made = _instantiations(
             view,
             implicit,
             lambda r: _link_row(linker, linking, r),
-            runs="its implicit __init__ (none in the repository)",
+            runs=f"its implicit {method} (none in the repository)",
         ) if linking else []  # fmt: skip
         for r in made:
             r.pop("alsoTargets", None)
