@@ -143,7 +143,11 @@ def test_a_watch_that_does_not_answer_the_cookie_is_a_recrawl(
     proven(repo, service)
     watcher = service.watcher
     assert watcher is not None
-    monkeypatch.setattr(watcher, "SYNC_SECONDS", 0.0)  # a cookie that never returns in time
+    # every event lost from now on, the cookie's too. (A zero wait alone is
+    # not enough: the cookie can come back while the answer chooses its base,
+    # before the wait begins.)
+    monkeypatch.setattr(watcher, "_record", lambda changes: None)
+    monkeypatch.setattr(watcher, "SYNC_SECONDS", 0.2)
     write_files(repo, {"app/models.py": "def persist(obj):\n    return 2\n"})
     doc = proven(repo, service)
     assert doc["worktreeSource"] == "scan" and watcher.recrawls["sync-timeout"] >= 1
