@@ -260,10 +260,10 @@ def _implicit_constructor(
     when no base in the repository has one (``object``'s, a dataclass's),
     ([], [C]): ``defs`` answers with the class and ``refs`` with its
     instantiations. ([], []) when C is no class of the repository."""
-    norm = target.replace("::", ".").replace("#", ".").strip(".")
-    owner, _dot, method = norm.rpartition(".")
-    if method not in CONSTRUCTORS or not owner:
+    method, qualified = lookup.split_name(target)
+    if method not in CONSTRUCTORS or not qualified:
         return [], []
+    owner = qualified.rsplit(".", 1)[0]
     classes = [
         d
         for d in definitions(view, linker, owner, strict=False)
