@@ -481,8 +481,9 @@ def _query_edges(
             ):  # the linker follows this file's includes (indexer/bind_c.py)
                 resolved, binding = path, Binding.BOUND
                 qualname, via = claim
-                head = via.rpartition(": ")[2].split("::")[0] if ": " in via else raw
-                via = scope_cpp.with_usings(via, usings, name_node.start_byte, head)
+                if usings:  # C++ only: C's bound calls (most rows) skip the split
+                    head = via.rpartition(": ")[2].split("::")[0] if ": " in via else raw
+                    via = scope_cpp.with_usings(via, usings, name_node.start_byte, head)
             elif (
                 receivers is not None
                 and kind == EdgeKind.CALL
