@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -16,16 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from freshindex.flows.api import server_environment
+from freshindex.flows.api import free_port, server_environment
 from tests.repos import SAMPLE_FILES, git, make_repo
 
 BIN = Path(sys.executable).parent
-
-
-def free_port() -> int:
-    with contextlib.closing(socket.socket()) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float, what: str) -> None:

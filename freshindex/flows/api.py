@@ -15,7 +15,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -50,12 +50,36 @@ def server_environment(env: Mapping[str, str]) -> dict[str, str]:
     return {**SERVER_SETTINGS, **env}
 
 
+def _ephemeral_floor() -> int:
+    """The lowest port the kernel hands out for bind(0) and outgoing
+    connections (Linux's ip_local_port_range; 32768 elsewhere)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def free_port() -> int:
+    """A port of 127.0.0.1 that is free now, for a server started next.
+
+    Drawn at random below the ephemeral range: a port from bind(0) is an
+    ephemeral one, which any outgoing connection (a Dask worker's, an HTTP
+    client's) may take in the seconds before a server binds it, and CI saw
+    the embedded API exit on "Port ... is already in use" so. Below that
+    range only another server choosing the same way can take it."""
+    import random
     import socket
 
-    with contextlib.closing(socket.socket()) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    floor = _ephemeral_floor()
+    candidates = [random.randrange(10000, floor) for _ in range(32)] if floor > 10001 else []
+    for port in [*candidates, 0]:
+        with contextlib.closing(socket.socket()) as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return int(probe.getsockname()[1])
+    raise CheckFailed("no free port on 127.0.0.1")
 
 
 def _cache_dir() -> Path:
@@ -97,17 +121,25 @@ class EmbeddedApi:
     freshindex's cache, named when it fails to start."""
 
     START_SECONDS = 180.0
+    # starts on a new port when Prefect finds its port taken after all
+    PORT_TRIES = 3
 
     def __init__(self) -> None:
-        import subprocess
-        import sys
-
-        port = free_port()
-        self.url = f"http://127.0.0.1:{port}/api"
         # one log per command (two may run at once); kept only when it failed
         self.log_path = _cache_dir() / f"prefect-server-{os.getpid()}.log"
         self._log = self.log_path.open("wb")
         self.failed = False
+        self.tries = 0
+        self.unkilled: Callable[[], None] = lambda: None
+        self._spawn()
+
+    def _spawn(self) -> None:
+        import subprocess
+        import sys
+
+        self.tries += 1
+        port = free_port()
+        self.url = f"http://127.0.0.1:{port}/api"
         cmd = [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1"]
         cmd += ["--port", str(port), "--no-ui", "--no-scheduler", "--no-late-runs"]
         cmd += ["--analytics-off", "--log-level", "WARNING"]
@@ -121,6 +153,13 @@ class EmbeddedApi:
             # and it dies with this process, even one that was SIGKILLed
             preexec_fn=tethered(),
         )
+        # SIGTERM (process/shutdown.py) kills this server rather than asking
+        # it to stop: asked, its task-run recorder, still flushing the events of
+        # the shards being cut short, printed tracebacks on this command's
+        # stderr (seen in CI). Its SQLite database stays consistent when the
+        # process is killed; the lost events are of task runs killed anyway.
+        self.unkilled()
+        self.unkilled = shutdown.api_started_here(self.process.pid)
 
     def wait_ready(self) -> None:
         import httpx
@@ -129,6 +168,10 @@ class EmbeddedApi:
         with httpx.Client(timeout=2) as http:
             while time.monotonic() < deadline:
                 if self.process.poll() is not None:
+                    if self._port_taken() and self.tries < self.PORT_TRIES:
+                        log.info("the local Prefect API's port was taken; trying another")
+                        self._spawn()
+                        continue
                     self.failed = True
                     raise CheckFailed(
                         f"the local Prefect API exited with status {self.process.returncode}"
@@ -144,6 +187,13 @@ class EmbeddedApi:
             f"the local Prefect API did not start in {self.START_SECONDS:.0f} s"
             f" (its log: {self.log_path})"
         )
+
+    def _port_taken(self) -> bool:
+        self._log.flush()
+        try:
+            return b"already in use" in self.log_path.read_bytes()[-4096:]
+        except OSError:
+            return False
 
     def stop(self) -> None:
         import subprocess
@@ -187,12 +237,6 @@ def prefect_api() -> Iterator[str]:
         )
         since = datetime.datetime.now(datetime.UTC).isoformat()
         server = EmbeddedApi()
-        # SIGTERM (process/shutdown.py) kills this server rather than asking
-        # it to stop: asked, its task-run recorder, still flushing the events of
-        # the shards being cut short, printed tracebacks on this command's
-        # stderr (seen in CI). Its SQLite database stays consistent when the
-        # process is killed; the lost events are of task runs killed anyway.
-        unkilled = shutdown.api_started_here(server.process.pid)
     # imported while the server starts: Prefect's import (~1 s of CPU) and the
     # server's own start overlap instead of following each other
     from prefect.settings import PREFECT_API_SSL_CERT_FILE, PREFECT_API_URL, temporary_settings
@@ -201,7 +245,7 @@ def prefect_api() -> Iterator[str]:
         try:
             server.wait_ready()
         except BaseException:
-            unkilled()
+            server.unkilled()
             server.stop()
             raise
         url = server.url
@@ -221,7 +265,7 @@ def prefect_api() -> Iterator[str]:
                 _flush_prefect_logs()
     finally:
         if server is not None:
-            unkilled()
+            server.unkilled()
             _wait_until_recorded(url, since)
             server.stop()
         for k, v in saved.items():
