@@ -319,7 +319,12 @@ class ServiceServer:
         self.socket.bind((host, port))
         self.socket.listen(128)
         self.server_address = self.socket.getsockname()
-        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+        # httptools, uvicorn's C parser, over its pure-Python h11: a warm
+        # `defs` over a kept-alive connection went from 4.5 to 3.7 ms at p50
+        # (6 alternating runs each; the answer itself ~3 ms in process)
+        config = uvicorn.Config(
+            app, http="httptools", log_level="warning", access_log=False, lifespan="on"
+        )
         self._server = uvicorn.Server(config)
         self._done = threading.Event()
 
