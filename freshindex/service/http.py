@@ -250,7 +250,9 @@ def create_app(service: QueryService, host: str = "127.0.0.1", token: str | None
             log.exception("POST /update failed")
             return _error(500, f"{type(err).__name__}: {err}")
 
-    return Guard(_Dispatch(api, mcp_app), token=token, writes_open=is_loopback(host))
+    return Guard(
+        _Dispatch(_Arrival(api, service), mcp_app), token=token, writes_open=is_loopback(host)
+    )
 
 
 class _Dispatch:
@@ -266,6 +268,25 @@ class _Dispatch:
             await self.mcp_app(scope, receive, send)
         else:
             await self.api(scope, receive, send)
+
+
+class _Arrival:
+    """A GET of an answer begins the watcher's cookie as it arrives
+    (QueryService.arrival), before FastAPI routes and validates it and hands
+    it to a worker thread."""
+
+    ANSWERS = frozenset({"/defs", "/refs", "/context", "/status"})
+
+    def __init__(self, app: ASGIApp, service: QueryService) -> None:
+        self.app = app
+        self.service = service
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "GET" and scope["path"] in self.ANSWERS:
+            with self.service.arrival():
+                await self.app(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
 
 
 class Guard:

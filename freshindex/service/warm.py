@@ -6,11 +6,12 @@ runs; the service has paid that once (README, "Warm updates")."""
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,10 +27,19 @@ from freshindex.query.answer import Answerer, query_doc
 from freshindex.query.answers import ContextPackage, Definitions, References, SourceLines, document
 from freshindex.query.evaluation import Bases, evaluate, overlays
 from freshindex.query.freshness import Envelope, Freshness, Relation
-from freshindex.query.watch import Watcher
+from freshindex.query.watch import Sync, Watcher
 from freshindex.storage import Store
 
 log = logging.getLogger("freshindex")
+
+# The watcher's cookie begun when a request arrived (QueryService.arrival),
+# held for the first answer that request makes: its round trip then overlaps
+# the transport's own work (routing, validation, the hop to a worker thread)
+# as well as choosing the base. A one-item list, emptied by the answer that
+# takes it; the context travels with the request into Starlette's threads.
+_arrived: contextvars.ContextVar[list[Sync] | None] = contextvars.ContextVar(
+    "freshindex_arrived", default=None
+)
 
 
 class Updater:
@@ -120,10 +130,31 @@ class QueryService:
             self.version = loaded
             return loaded.manifest.versionId
 
+    @contextlib.contextmanager
+    def arrival(self) -> Iterator[None]:
+        """A request has arrived: write the watcher's cookie now, for the first
+        answer made within. Any change made before this moment is in that answer,
+        as it would be with a cookie written when the answer starts."""
+        if self.watcher is None:
+            yield
+            return
+        held = [self.watcher.begin()]
+        token = _arrived.set(held)
+        try:
+            yield
+        finally:
+            _arrived.reset(token)
+            for sync in held:  # not taken: the request ended before any answer
+                sync.close()
+
     def _evaluate(self, parse_now: bool = True) -> Answerer:
         """The answerer for this moment: the base for HEAD, its envelope and overlay."""
         # the watcher's cookie first: its round trip overlaps choosing the base
-        sync = self.watcher.begin() if self.watcher is not None else None
+        held = _arrived.get()
+        if held:
+            sync: Sync | None = held.pop()
+        else:
+            sync = self.watcher.begin() if self.watcher is not None else None
         try:
             repo = self._repo()
             current = self.version  # one object for the whole answer, whatever reload does

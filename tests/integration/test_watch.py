@@ -90,6 +90,50 @@ def test_nothing_changed_reuses_the_checkpoint_and_any_change_is_seen(
     assert service.watcher is not None and service.watcher.recrawls["git"] >= 1
 
 
+def test_over_http_the_cookie_is_begun_once_per_answer_as_the_request_arrives(
+    served: tuple[Path, QueryService],
+) -> None:
+    """service/http.py begins the cookie before routing (QueryService.arrival):
+    the answer waits for that one, a request that ends before any answer
+    leaves no cookie behind, and an edit just before a request is in it."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    from freshindex.query.watch import COOKIE_PREFIX
+    from freshindex.service import serve
+
+    repo, service = served
+    watcher = service.watcher
+    assert watcher is not None
+    begun: list[object] = []
+    begin = watcher.begin
+    watcher.begin = lambda: begun.append(1) or begin()  # type: ignore[method-assign]
+    server = serve(service, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+
+    def get(path: str) -> tuple[int, dict[str, Any]]:
+        try:
+            with urllib.request.urlopen(base + path, timeout=30) as resp:
+                return resp.status, json.loads(resp.read())
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read())
+
+    try:
+        for path in ("/status", "/defs?name=persist", "/refs?name=persist"):
+            before = len(begun)
+            code, doc = get(path)
+            assert code == 200 and len(begun) == before + 1, (path, doc)
+        assert get("/defs")[0] == 400  # no answer made: its cookie is removed all the same
+        write_files(repo, {"app/models.py": "def persist(obj):\n    return 2\n"})
+        code, doc = get("/status")  # no sleep: the cookie orders the edit before the answer
+        assert code == 200 and doc["dirty"] is True and doc["worktreeTree"] == recipe_tree(repo)
+    finally:
+        server.shutdown()
+    assert not list(Path(repo / ".git").glob(f"{COOKIE_PREFIX}*"))
+
+
 def test_one_worktree_state_is_parsed_once_and_an_edit_parses_again(
     served: tuple[Path, QueryService],
 ) -> None:
