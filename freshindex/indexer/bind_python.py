@@ -40,6 +40,7 @@ from freshindex.indexer.flow_python import (
     Value,
     ValueFlow,
     class_expr,
+    is_container,
     last_name,
 )
 from freshindex.indexer.resolve import Resolver
@@ -118,6 +119,7 @@ class _Binder(ValueFlow):
         self.pending: list[Pending] = []
         # what other files can see a value through: (holder, flow, where)
         self.holders: list[tuple[str, Flow, ts.Node]] = []
+        self.items_of = None
         self.calls: list[tuple[ts.Node, Scope]] = []
         # a function of this file: its scope, its parameters, and whether a
         # call through an instance passes the first one
@@ -177,6 +179,25 @@ class _Binder(ValueFlow):
                     )
                 )
         return self.sites
+
+    def enumerated(self, left: ts.Node, right: ts.Node, scope: Scope) -> None:
+        """``for i, user in enumerate(users)``: ``user`` is an element of ``users``."""
+        fn, args = right.child_by_field_name("function"), right.child_by_field_name("arguments")
+        targets = left.named_children
+        if (
+            right.type != "call"
+            or fn is None
+            or args is None
+            or fn.type != "identifier"
+            or self.text(fn) != "enumerate"
+            or self.lookup(scope, "enumerate")[0] is not None
+            or len(targets) != 2
+            or targets[1].type != "identifier"
+            or not args.named_children
+        ):
+            return
+        name = self.text(targets[1])
+        scope.flow(name, Flow(args.named_children[0], scope, name, step="iter"))
 
     def push(self, todo: list[tuple[ts.Node, Scope]], nodes: list[ts.Node], scope: Scope) -> None:
         todo.extend(zip(reversed(nodes), repeat(scope)))
@@ -265,6 +286,8 @@ class _Binder(ValueFlow):
             if left is not None and left.type == "identifier" and right is not None:
                 name = self.text(left)
                 scope.flow(name, Flow(right, scope, name, step="iter"))
+            elif left is not None and right is not None and left.type == "pattern_list":
+                self.enumerated(left, right, scope)
             rest = [c for c in node.named_children if c != left]
             self.push(todo, rest, scope)
         elif t == "as_pattern":  # `with x as y`, `except E as e`
@@ -366,6 +389,9 @@ class _Binder(ValueFlow):
                     if annotation is not None and not (inner.cls is not None and len(names) == 1)
                     else Name("local")
                 )
+                kind = p.child_by_field_name("type")
+                if annotation is None and is_container(kind, self.text):  # users: list[User]
+                    inner.flow(name, Flow(kind, outer, name, step="items", declared=True))
                 default = p.child_by_field_name("value")
                 if default is not None:  # def f(cb=handler)
                     inner.flow(name, Flow(default, outer, name, words="default"))
@@ -415,6 +441,10 @@ class _Binder(ValueFlow):
                 how = f"{qual} returns {self.text(returned)}"
                 flow = Flow(returned, scope, how, step="instance", declared=True, verbatim=True)
                 self.holders.append((chains.holder_of_return(qual), flow, returned))
+            elif is_container(ret, self.text):  # -> list[User]
+                how = f"{qual} returns {self.text(ret)}"
+                flow = Flow(ret, scope, how, step="items", declared=True, verbatim=True)
+                self.holders.append((chains.holder_of_return(qual), flow, ret))
         if inner.cls is not None and any(d in PROPERTIES for d in decorators):
             # reading the attribute runs the getter
             value = Value(self.path, chains.holder_of_return(qual), f"property {qual}")

@@ -44,6 +44,9 @@ MAX_DEPTH = 8
 MAX_VALUES = 8
 # builtins that call the function they are given: map(f, xs) calls f
 CALLING_BUILTINS = frozenset({"map", "filter"})
+TYPING_MODULES = frozenset({"typing", "typing_extensions"})
+# builtins whose iteration gives the elements of what they are given
+PASS_ELEMENTS = frozenset({"sorted", "reversed", "list", "tuple", "set", "frozenset", "iter"})
 PROPERTIES = ("property", "cached_property", "functools.cached_property")
 
 
@@ -92,6 +95,9 @@ class ValueFlow:
     holders: list[tuple[str, Flow, ts.Node]]
     # qualname -> (its scope, its parameters, is a method), for arguments
     functions: dict[str, tuple[Scope, list[str], bool]]
+    # holder -> its flows annotated as a container (`users: list[User]`), made
+    # from ``holders`` when first asked
+    items_of: dict[str, list[Flow]] | None
     callables: set[str]  # the names a call can reach a function of this file by
     pending: list[Pending]
 
@@ -102,11 +108,14 @@ class ValueFlow:
         value = node.child_by_field_name("right")
         while value is not None and value.type == "assignment":
             value = value.child_by_field_name("right")
-        annotation = class_expr(node.child_by_field_name("type"), self.text)
+        kind = node.child_by_field_name("type")
+        annotation = class_expr(kind, self.text)
         if left is None:
             return
         if annotation is not None:  # `client: Client`, dataclass fields included
             self.pair(left, annotation, scope, "instance", declared=True)
+        elif kind is not None and is_container(kind, self.text):  # `users: list[User]`
+            self.pair(left, kind, scope, "items", declared=True)
         if value is not None:
             self.pair(left, value, scope)
 
@@ -238,13 +247,15 @@ class ValueFlow:
     def describe(self, flow: Flow) -> str:
         if flow.verbatim or flow.node is None:
             return flow.label
+        if flow.step == "iter":  # for u in users: an element, not the container
+            return self.how(f"for {flow.label}", flow.node, flow.words, " in ")
         return self.how(flow.label, flow.node, flow.words)
 
-    def how(self, name: str, node: ts.Node, words: str = "") -> str:
+    def how(self, name: str, node: ts.Node, words: str = "", op: str = " = ") -> str:
         snippet = " ".join(self.text(node).split())
         if len(snippet) > 40:
             snippet = snippet[:37] + "..."
-        return f"{name} = {snippet} ({words or f'line {node.start_point[0] + 1}'})"
+        return f"{name}{op}{snippet} ({words or f'line {node.start_point[0] + 1}'})"
 
     def values(self, node: ts.Node, scope: Scope, depth: int = 0) -> list[Value]:
         """What an expression may evaluate to, as chains; [] when unknown."""
@@ -263,6 +274,11 @@ class ValueFlow:
             fn = node.child_by_field_name("function")
             if fn is None or (fn.type == "identifier" and self.text(fn) == "super"):
                 return []
+            if self.is_typing_cast(fn, scope):  # cast(User, x): a User, as a type checker reads it
+                args = node.child_by_field_name("arguments")
+                first = args.named_children[0] if args is not None and args.named_children else None
+                kind = class_expr(first, self.text)
+                return self.instances(kind, scope) if kind is not None else []
             return self.extend(self.values(fn, scope, depth + 1), chains.call)
         if t in ("parenthesized_expression", "await"):
             inner = node.named_children
@@ -352,6 +368,8 @@ class ValueFlow:
             return []
         if flow.step == "iter":  # for f in (a, b): an element of a literal sequence
             return self.elements(flow.node, flow.scope, depth)
+        if flow.step == "items":  # `xs: list[User]`: its elements, not the list
+            return []
         if flow.step == "instance":  # an annotation or an `except` class
             typed = self.symbol_of(flow.node, flow.scope)
             if typed is None:
@@ -363,26 +381,92 @@ class ValueFlow:
         return found
 
     def elements(self, node: ts.Node, scope: Scope, depth: int) -> list[Value]:
-        """Any element of a literal sequence, or of a name bound to one."""
+        """Any element of a literal sequence, of a name bound to one, or of a
+        name, ``self`` attribute or call of this file annotated as a container
+        of a class (``xs: list[User]``, ``-> Iterator[User]``); through
+        ``sorted``, ``reversed``, ``list``, ``tuple``, ``set`` and ``iter``."""
         out: list[Value] = []
-        if node.type in ("list", "tuple", "set"):
+        if depth > MAX_DEPTH:
+            return out
+        t = node.type
+        if t in ("list", "tuple", "set"):
             for element in node.named_children:
                 out.extend(self.values(element, scope, depth + 1))
-        elif node.type == "identifier" and depth <= MAX_DEPTH:
+        elif t == "identifier":
             name = self.text(node)
             _bound, where = self.lookup(scope, name)
             flows = where.flows.get(name, []) if where is not None else []
             for flow in flows[: MAX_VALUES + 1]:
-                if flow.node is not None and flow.scope is not None and not flow.step:
+                if flow.node is None or flow.scope is None:
+                    continue
+                if flow.step == "items":
+                    out.extend(self.instances(contained(flow.node, self.text), flow.scope))
+                elif not flow.step:
                     out.extend(self.elements(flow.node, flow.scope, depth + 1))
+        elif t == "attribute":  # self.users
+            holder = self.self_attribute(node, scope)
+            if holder is not None:
+                out.extend(self.held_items(holder))
+        elif t == "call":
+            fn, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+            if fn is None or args is None:
+                return out
+            if fn.type == "identifier":
+                name = self.text(fn)
+                bound, _where = self.lookup(scope, name)
+                if bound is None and name in PASS_ELEMENTS and args.named_child_count >= 1:
+                    return self.elements(args.named_children[0], scope, depth + 1)
+                if bound is not None and bound.what == "def":  # -> Iterator[User]
+                    out.extend(self.held_items(chains.holder_of_return(bound.qualname)))
+            elif (holder := self.self_attribute(fn, scope)) is not None:  # self.users()
+                out.extend(self.held_items(chains.holder_of_return(holder)))
         return self.cap(out)
+
+    def is_typing_cast(self, fn: ts.Node, scope: Scope) -> bool:
+        """``cast`` imported from typing, or ``typing.cast`` through the module."""
+        if fn.type == "identifier":
+            bound, _where = self.lookup(scope, self.text(fn))
+            return (
+                bound is not None
+                and bound.what == "import"
+                and bound.module in TYPING_MODULES
+                and bound.qualname == "cast"
+            )
+        if fn.type == "attribute":
+            obj, attr = fn.child_by_field_name("object"), fn.child_by_field_name("attribute")
+            if obj is None or attr is None or obj.type != "identifier" or self.text(attr) != "cast":
+                return False
+            bound, _where = self.lookup(scope, self.text(obj))
+            return bound is not None and bound.what == "module" and bound.module in TYPING_MODULES
+        return False
+
+    def instances(self, class_node: ts.Node | None, scope: Scope) -> list[Value]:
+        typed = self.symbol_of(class_node, scope) if class_node is not None else None
+        return [Value(typed[0], typed[1] + chains.CALL, "")] if typed is not None else []
+
+    def held_items(self, holder: str, role: str = "element") -> list[Value]:
+        """The elements (or items) of a holder of this file annotated as a
+        container: ``contained``'s ``role``."""
+        if self.items_of is None:  # once the walk is over, every holder is known
+            self.items_of = {}
+            for key, flow, _where in self.holders:
+                if flow.step == "items" and flow.node is not None and flow.scope is not None:
+                    self.items_of.setdefault(key, []).append(flow)
+        out: list[Value] = []
+        for flow in self.items_of.get(holder, [])[:MAX_VALUES]:
+            assert flow.node is not None and flow.scope is not None
+            out.extend(self.instances(contained(flow.node, self.text, role), flow.scope))
+        return out
 
     def item_values(self, node: ts.Node, scope: Scope, depth: int) -> list[Value]:
         """``d["k"]`` and ``xs[0]`` of a name bound to a literal container,
         or whose items were set with literal keys (``d["k"] = f``)."""
         base, key = node.child_by_field_name("value"), node.child_by_field_name("subscript")
-        if base is None or key is None or base.type != "identifier":
+        if base is None or key is None:
             return []
+        declared = self.declared_items(base, scope)
+        if declared or base.type != "identifier":  # `users: dict[str, User]`: users[k] is a User
+            return declared
         wanted = literal(key, self.text)
         if wanted is None:
             return []
@@ -408,6 +492,38 @@ class ValueFlow:
                 if -len(elements) <= i < len(elements):
                     out.extend(self.values(elements[i], flow.scope, depth + 1))
         return self.cap(out)
+
+    def declared_items(self, base: ts.Node, scope: Scope) -> list[Value]:
+        """What subscripting a name or ``self`` attribute gives when this file
+        annotates it as a container (``contained``'s ``item``)."""
+        if base.type == "identifier":
+            name = self.text(base)
+            _bound, where = self.lookup(scope, name)
+            flows = where.flows.get(name, []) if where is not None else []
+            out: list[Value] = []
+            for flow in flows[: MAX_VALUES + 1]:
+                if flow.step == "items" and flow.node is not None and flow.scope is not None:
+                    out.extend(self.instances(contained(flow.node, self.text, "item"), flow.scope))
+            return out
+        holder = self.self_attribute(base, scope)
+        return self.held_items(holder, "item") if holder is not None else []
+
+    def self_attribute(self, node: ts.Node, scope: Scope) -> str | None:
+        """The holder ``C.name`` of ``self.name`` in a method of class ``C``."""
+        if node.type != "attribute":
+            return None
+        obj, attr = node.child_by_field_name("object"), node.child_by_field_name("attribute")
+        method = self.method_scope(scope)
+        if (
+            obj is None
+            or attr is None
+            or method is None
+            or method.cls is None
+            or self.text(obj) != method.receiver
+            or self.lookup(scope, method.receiver)[1] is not method
+        ):
+            return None
+        return f"{method.cls}.{self.text(attr)}"
 
 
 def literal(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
@@ -435,15 +551,73 @@ def last_name(chain: str) -> str:
 def class_expr(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
     """The class an annotation names: ``User``, ``models.User``,
     ``Optional[User]``, ``User | None``; None for anything else."""
+    n = _optional_inner(annotation, text)
+    return n if n is not None and n.type in ("identifier", "attribute") else None
+
+
+# generic containers, by what iterating and subscripting them gives
+SEQUENCES = frozenset(
+    {"list", "List", "Sequence", "MutableSequence", "tuple", "Tuple", "deque", "Deque"}
+)
+ITERABLES = SEQUENCES | {
+    "set", "Set", "frozenset", "FrozenSet", "AbstractSet", "MutableSet", "Collection",
+    "Iterable", "Iterator", "Generator", "AsyncIterable", "AsyncIterator", "AsyncGenerator",
+}  # fmt: skip
+MAPPINGS = frozenset(
+    {"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "DefaultDict", "defaultdict"}
+)
+
+
+def contained(
+    annotation: ts.Node | None, text: Callable[[ts.Node], str], role: str = "element"
+) -> ts.Node | None:
+    """The class a container annotation holds: for ``role="element"`` what
+    iterating gives (``list[User]``, ``t.Sequence[User]``,
+    ``Optional[Iterable[User]]``, ``tuple[User, ...]``, a mapping's keys), for
+    ``role="item"`` what subscripting gives (a sequence's elements, a
+    mapping's values: ``dict[str, User]``); None for anything else."""
+    n = _optional_inner(annotation, text)
+    if n is None:
+        return None
+    head: ts.Node | None
+    if n.type == "generic_type":
+        head, last = n.named_children[0], n.named_children[-1]
+        params = last.named_children if last.type == "type_parameter" else []
+    elif n.type == "subscript":  # t.Sequence[User]
+        head = n.child_by_field_name("value")
+        params = n.children_by_field_name("subscript")
+    else:
+        return None
+    kind = text(head).rsplit(".", 1)[-1] if head is not None else ""
+    if not params:
+        return None
+    # tuple[A, B] holds no one class; tuple[A, ...] and tuple[A] do
+    if kind in ("tuple", "Tuple") and len(params) > 1 and text(params[-1]) != "...":
+        return None
+    if kind in MAPPINGS:
+        if role == "item":
+            return class_expr(params[1], text) if len(params) == 2 else None
+        return class_expr(params[0], text)
+    if kind in (SEQUENCES if role == "item" else ITERABLES):
+        return class_expr(params[0], text)
+    return None
+
+
+def is_container(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> bool:
+    return (
+        contained(annotation, text) is not None or contained(annotation, text, "item") is not None
+    )
+
+
+def _optional_inner(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
+    """An annotation without its ``type`` wrapper, ``Optional[...]`` or ``| None``."""
     n = annotation
     while n is not None:
         if n.type == "type":
             n = n.named_children[0] if n.named_child_count == 1 else None
-        elif n.type in ("identifier", "attribute"):
-            return n
-        elif n.type == "generic_type":  # Optional[X]
-            head, params = n.named_children[0], n.named_children[-1]
-            if text(head) != "Optional" or params.named_child_count != 1:
+        elif n.type == "generic_type" and text(n.named_children[0]) == "Optional":
+            params = n.named_children[-1]
+            if params.named_child_count != 1:
                 return None
             n = params.named_children[0]
         elif n.type == "binary_operator":  # X | None
@@ -455,5 +629,5 @@ def class_expr(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> ts
             else:
                 return None
         else:
-            return None
+            return n
     return None

@@ -421,6 +421,81 @@ CONTAINERS: dict[str, Case] = {
     ),
 }
 
+# iterating what an annotation says is a container of a class
+ANNOTATED_CONTAINERS: dict[str, Case] = {
+    "parameter_list": (
+        "class U:\n    def save(self): pass\n"
+        "def main(users: list[U]):\n    for u in users:\n        u.save()\n",
+        {"main -> U.save"},
+    ),
+    "self_attribute_sequence": (
+        "import typing as t\nclass U:\n    def save(self): pass\nclass S:\n"
+        "    def __init__(self):\n        self.users: t.Sequence[U] = []\n"
+        "    def run(self):\n        for u in self.users:\n            u.save()\n",
+        {"S.run -> U.save"},
+    ),
+    "optional_iterable_local": (
+        "from typing import Iterable, Optional\nclass U:\n    def save(self): pass\n"
+        "def main():\n    us: Optional[Iterable[U]] = None\n    for u in us or ():\n"
+        "        pass\n    for u in us:\n        u.save()\n",
+        {"main -> U.save"},
+    ),
+    "returned_iterator": (
+        "from typing import Iterator\nclass U:\n    def save(self): pass\n"
+        "def users() -> Iterator[U]:\n    yield U()\n"
+        "def main():\n    for u in users():\n        u.save()\n",
+        {"users -> U", "main -> users", "main -> U.save"},
+    ),
+    "method_returning_list": (
+        "class U:\n    def save(self): pass\nclass S:\n"
+        "    def users(self) -> list[U]:\n        return []\n"
+        "    def run(self):\n        for u in self.users():\n            u.save()\n",
+        {"S.run -> S.users", "S.run -> U.save"},
+    ),
+    "enumerate_and_sorted": (
+        "class U:\n    def save(self): pass\n    def load(self): pass\n"
+        "def main(users: tuple[U, ...]):\n    for i, u in enumerate(users):\n        u.save()\n"
+        "    for v in sorted(users):\n        v.load()\n",
+        {"main -> U.save", "main -> U.load"},
+    ),
+    "heterogeneous_tuple_is_not_one_class": (
+        "class U:\n    def save(self): pass\n"
+        "def main(pair: tuple[U, int]):\n    for u in pair:\n        u.save()\n",
+        set(),
+    ),
+    "a_list_is_not_its_element": (
+        "class U:\n    def save(self): pass\ndef main(users: list[U]):\n    users.save()\n",
+        set(),
+    ),
+    "mapping_values_by_key": (
+        "class U:\n    def save(self): pass\nclass S:\n"
+        "    def __init__(self):\n        self.by_name: dict[str, U] = {}\n"
+        "    def run(self, k):\n        self.by_name[k].save()\n        u = self.by_name[k]\n"
+        "        u.save()\n",
+        {"S.run -> U.save"},
+    ),
+    "sequence_index_and_mapping_keys": (
+        "class U:\n    def save(self): pass\n    def load(self): pass\n"
+        "def main(us: list[U], keyed: dict[U, int], i: int):\n    us[i].save()\n"
+        "    for k in keyed:\n        k.load()\n    keyed[i].save()\n",
+        {"main -> U.save", "main -> U.load"},
+    ),
+    "a_set_has_no_items": (
+        "class U:\n    def save(self): pass\ndef main(us: set[U], i):\n    us[i].save()\n",
+        set(),
+    ),
+    "cast": (
+        "import typing as t\nfrom typing import cast\nclass U:\n    def save(self): pass\n"
+        "def main(x):\n    cast(U, x).save()\n    u = t.cast(U, x)\n    u.save()\n",
+        {"main -> U.save"},
+    ),
+    "a_cast_of_its_own_is_a_call": (
+        "class U:\n    def save(self): pass\ndef cast(kind, x):\n    return x\n"
+        "def main(x):\n    cast(U, x).save()\n",
+        {"main -> cast"},
+    ),
+}
+
 WITH_AND_EXCEPT: dict[str, Case] = {
     "enter_returns_self": (
         "class Pool:\n    def __enter__(self):\n        return self\n"
@@ -639,6 +714,7 @@ ALL: dict[str, Case] = {
         "attribute": ATTRIBUTES,
         "parameter": PARAMETERS,
         "container": CONTAINERS,
+        "annotated-container": ANNOTATED_CONTAINERS,
         "with-except": WITH_AND_EXCEPT,
         "decorator": DECORATORS,
         "class": CLASSES,
