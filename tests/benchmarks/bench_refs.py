@@ -191,6 +191,7 @@ def run(packages: list[str], n: int, seed: int, with_scip: bool) -> None:
         misses: Counter[str] = Counter()
         wrong: list[str] = []
         missed: list[str] = []
+        unbound: list[str] = []
         used = 0
         for d in defs:
             t = time.perf_counter()
@@ -217,6 +218,8 @@ def run(packages: list[str], n: int, seed: int, with_scip: bool) -> None:
             for site in sorted(want - with_cands):
                 misses[_line_kind(repo, site)] += 1
                 missed.append(f"{d['qualname']} <- {site[0]}:{site[1]}: {_line(repo, site)}")
+            for site in sorted((want & with_cands) - bound):
+                unbound.append(f"{d['qualname']} <- {site[0]}:{site[1]}: {_line(repo, site)}")
             for site in sorted(bound - want)[:2]:
                 wrong.append(f"{d['qualname']} <- {site[0]}:{site[1]}: {_line(repo, site)}")
         print(
@@ -247,6 +250,9 @@ def run(packages: list[str], n: int, seed: int, with_scip: bool) -> None:
         print("\nmissed by bound+cand, by the referee's line:", dict(misses.most_common(8)))
         for m in missed[:12]:
             print("  ", m)
+        print(f"the referee's, found only as candidates ({len(unbound)}; first 12):")
+        for u in unbound[:12]:
+            print("  ", u)
         print("bound but not the referee's (first 12):")
         for w in wrong[:12]:
             print("  ", w)
