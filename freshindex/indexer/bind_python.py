@@ -35,6 +35,7 @@ import tree_sitter as ts
 from freshindex.indexer import chains
 from freshindex.indexer.flow_python import (
     CALLING_BUILTINS,
+    CONTEXT_MANAGERS,
     PROPERTIES,
     Flow,
     Value,
@@ -445,6 +446,10 @@ class _Binder(ValueFlow):
                 how = f"{qual} returns {self.text(ret)}"
                 flow = Flow(ret, scope, how, step="items", declared=True, verbatim=True)
                 self.holders.append((chains.holder_of_return(qual), flow, ret))
+                if decorators & CONTEXT_MANAGERS:  # `with f() as x`: x is what f yields
+                    how = f"{qual} is a context manager yielding from {self.text(ret)}"
+                    flow = Flow(ret, scope, how, step="yields", declared=True, verbatim=True)
+                    self.holders.append((chains.holder_of_enter(qual), flow, ret))
         if inner.cls is not None and any(d in PROPERTIES for d in decorators):
             # reading the attribute runs the getter
             value = Value(self.path, chains.holder_of_return(qual), f"property {qual}")

@@ -67,3 +67,9 @@ def length(chain: str) -> int:
 def holder_of_return(qualname: str) -> str:
     """The holder key of what a function or method returns."""
     return qualname + CALL
+
+
+def holder_of_enter(qualname: str) -> str:
+    """The holder key of what ``with qualname(...) as x`` binds ``x`` to, for a
+    function that is a context manager (``@contextmanager``): what it yields."""
+    return qualname + CALL + ".__enter__" + CALL

@@ -48,6 +48,12 @@ TYPING_MODULES = frozenset({"typing", "typing_extensions"})
 # builtins whose iteration gives the elements of what they are given
 PASS_ELEMENTS = frozenset({"sorted", "reversed", "list", "tuple", "set", "frozenset", "iter"})
 PROPERTIES = ("property", "cached_property", "functools.cached_property")
+CONTEXT_MANAGERS = frozenset(
+    {
+        "contextmanager", "contextlib.contextmanager",
+        "asynccontextmanager", "contextlib.asynccontextmanager",
+    }
+)  # fmt: skip
 
 
 class Value(NamedTuple):
@@ -370,6 +376,8 @@ class ValueFlow:
             return self.elements(flow.node, flow.scope, depth)
         if flow.step == "items":  # `xs: list[User]`: its elements, not the list
             return []
+        if flow.step == "yields":  # a @contextmanager's `-> Iterator[User]`: a User
+            return self.instances(contained(flow.node, self.text), flow.scope)
         if flow.step == "instance":  # an annotation or an `except` class
             typed = self.symbol_of(flow.node, flow.scope)
             if typed is None:

@@ -59,6 +59,8 @@ LINKED = frozenset({"import", "inherit", EdgeKind.VALUE, EdgeKind.DECLARE})
 VARIABLE_KINDS = frozenset({"constant", "variable", "field", "property"})
 # what a step of a chain is at: a definition, an instance of a class, a module
 _Value = tuple[str, str, "Row | None"]
+# the steps of `with f() as x`: f().__enter__()
+_ENTER = [chains.CALL, "__enter__", chains.CALL]
 
 
 @dataclass(frozen=True)
@@ -280,14 +282,33 @@ class Linker:
                 values = self.of_row(row, hops)
             else:
                 i = 0
-        for token in tokens[i:]:
+        while i < len(tokens):
             after: list[_Value] = []
-            for v in values:
-                after.extend(self.step(v, token, hops))
+            if tokens[i : i + 3] == _ENTER:  # `with f() as x`
+                for v in values:
+                    after.extend(self.entered(v, hops))
+                i += 3
+            else:
+                for v in values:
+                    after.extend(self.step(v, tokens[i], hops))
+                i += 1
             values = _unique(after)
             if not values or len(values) > MAX_VALUES:
                 return []
         return values
+
+    def entered(self, value: _Value, hops: int) -> list[_Value]:
+        """``value().__enter__()``: for a function that is a context manager
+        (``@contextmanager``), what it yields; else step by step."""
+        kind, path, row = value
+        if kind == "def" and row is not None and row["kind"] not in CLASS_KINDS:
+            yielded = self.held(path, chains.holder_of_enter(row["qualname"]), hops)
+            if yielded:
+                return yielded
+        out = [value]
+        for token in _ENTER:
+            out = [after for v in out for after in self.step(v, token, hops)]
+        return out
 
     def of_row(self, row: Row, hops: int) -> list[_Value]:
         """A definition as a value; a variable is what it holds."""

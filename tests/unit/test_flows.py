@@ -520,6 +520,35 @@ WITH_AND_EXCEPT: dict[str, Case] = {
         "def main():\n    with open('x') as f:\n        f.read()\n",
         set(),
     ),
+    "contextmanager_yields": (
+        "import contextlib\nfrom typing import Iterator\nclass Conn:\n    def query(self): pass\n"
+        "@contextlib.contextmanager\ndef connect() -> Iterator[Conn]:\n    yield Conn()\n"
+        "def main():\n    with connect() as c:\n        c.query()\n",
+        {"connect -> Conn", "main -> connect", "main -> Conn.query"},
+    ),
+    "contextmanager_method_in_other_file": (
+        {
+            "lib.py": "import typing\nfrom contextlib import asynccontextmanager\n"
+            "class Response:\n    def read(self): pass\nclass Client:\n"
+            "    @asynccontextmanager\n"
+            "    async def stream(self) -> typing.AsyncIterator[Response]:\n"
+            "        yield Response()\n",
+            "m.py": "from lib import Client\nasync def main():\n"
+            "    async with Client().stream() as r:\n        r.read()\n",
+        },
+        {
+            "lib.py::Client.stream -> lib.py::Response",
+            "main -> lib.py::Client",
+            "main -> lib.py::Client.stream",
+            "main -> lib.py::Response.read",
+        },
+    ),
+    "a_generator_without_the_decorator_yields_nothing_to_with": (
+        "from typing import Iterator\nclass Conn:\n    def query(self): pass\n"
+        "def connect() -> Iterator[Conn]:\n    yield Conn()\n"
+        "def main():\n    with connect() as c:\n        c.query()\n",
+        {"connect -> Conn", "main -> connect"},
+    ),
     "except_as": (
         "class Oops(Exception):\n    def detail(self): pass\n"
         "def main():\n    try:\n        pass\n    except Oops as e:\n        e.detail()\n",
