@@ -41,6 +41,7 @@ from freshindex.indexer.flow_python import (
     Value,
     ValueFlow,
     class_expr,
+    forward_reference,
     is_container,
     last_name,
 )
@@ -807,19 +808,27 @@ class _Binder(ValueFlow):
 
     def symbol_of(self, expr: ts.Node, scope: Scope) -> tuple[str, str, str] | None:
         """(path, qualname, how) of a name or dotted name that the rules bind to
-        a definition: what a class annotation or a constructor call names."""
-        segs: list[str] = []
-        n = expr
-        while n.type == "attribute":
-            attr, obj = n.child_by_field_name("attribute"), n.child_by_field_name("object")
-            if attr is None or obj is None:
+        a definition: what a class annotation (quoted too: ``"models.User"``)
+        or a constructor call names."""
+        if expr.type == "string":
+            quoted = forward_reference(expr, self.text)
+            if quoted is None:
                 return None
-            segs.append(self.text(attr))
-            n = obj
-        if n.type != "identifier":
-            return None
-        segs.reverse()
-        bound, _where = self.lookup(scope, self.text(n))
+            head, *segs = quoted.split(".")
+        else:
+            segs = []
+            n = expr
+            while n.type == "attribute":
+                attr, obj = n.child_by_field_name("attribute"), n.child_by_field_name("object")
+                if attr is None or obj is None:
+                    return None
+                segs.append(self.text(attr))
+                n = obj
+            if n.type != "identifier":
+                return None
+            segs.reverse()
+            head = self.text(n)
+        bound, _where = self.lookup(scope, head)
         if bound is None:
             return None
         if bound.what == "def":

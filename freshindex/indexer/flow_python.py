@@ -29,6 +29,7 @@ has at most ``chains.MAX_STEPS`` steps.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -558,9 +559,25 @@ def last_name(chain: str) -> str:
 
 def class_expr(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
     """The class an annotation names: ``User``, ``models.User``,
-    ``Optional[User]``, ``User | None``; None for anything else."""
+    ``Optional[User]``, ``User | None``, a forward reference ``"User"``;
+    None for anything else."""
     n = _optional_inner(annotation, text)
+    if n is not None and n.type == "string":
+        return n if forward_reference(n, text) is not None else None
     return n if n is not None and n.type in ("identifier", "attribute") else None
+
+
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+def forward_reference(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
+    """The dotted name a quoted annotation holds (``"User"``, ``'models.User'``),
+    None for anything else (``"list[User]"``, an f-string)."""
+    parts = [c for c in node.named_children if c.type not in ("string_start", "string_end")]
+    if len(parts) != 1 or parts[0].type != "string_content":
+        return None
+    inner = text(parts[0])
+    return inner if _DOTTED.fullmatch(inner) else None
 
 
 # generic containers, by what iterating and subscripting them gives

@@ -484,6 +484,21 @@ ANNOTATED_CONTAINERS: dict[str, Case] = {
         "class U:\n    def save(self): pass\ndef main(us: set[U], i):\n    us[i].save()\n",
         set(),
     ),
+    "forward_references": (
+        {
+            "env.py": "class Stream:\n    def eos(self): pass\n"
+            "class Env:\n    def tokenize(self) -> 'Stream':\n        ...\n",
+            "m.py": "import typing as t\nif t.TYPE_CHECKING:\n    from env import Env\n"
+            "class Parser:\n    def __init__(self, env: 'Env'):\n"
+            "        self.stream = env.tokenize()\n"
+            "def main(p: \"Parser\", envs: 'list[Env]'):\n    p.stream.eos()\n"
+            "    for e in envs:\n        e.tokenize()\n",
+        },
+        {
+            "Parser.__init__ -> env.py::Env.tokenize",
+            "main -> env.py::Stream.eos",
+        },
+    ),
     "cast": (
         "import typing as t\nfrom typing import cast\nclass U:\n    def save(self): pass\n"
         "def main(x):\n    cast(U, x).save()\n    u = t.cast(U, x)\n    u.save()\n",
