@@ -33,6 +33,7 @@ from itertools import repeat
 import tree_sitter as ts
 
 from freshindex.indexer import chains
+from freshindex.indexer.annotations import class_expr, forward_reference, is_container
 from freshindex.indexer.flow_python import (
     CALLING_BUILTINS,
     CONTEXT_MANAGERS,
@@ -40,9 +41,6 @@ from freshindex.indexer.flow_python import (
     Flow,
     Value,
     ValueFlow,
-    class_expr,
-    forward_reference,
-    is_container,
     last_name,
 )
 from freshindex.indexer.resolve import Resolver

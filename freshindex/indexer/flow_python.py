@@ -29,13 +29,13 @@ has at most ``chains.MAX_STEPS`` steps.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 import tree_sitter as ts
 
 from freshindex.indexer import chains
+from freshindex.indexer.annotations import class_expr, contained, is_container
 from freshindex.indexer.scope_python import Pending
 
 if TYPE_CHECKING:
@@ -555,104 +555,3 @@ def last_name(chain: str) -> str:
     if chain.endswith(chains.CALL):
         return chains.CALL
     return chain.rsplit(".", 1)[-1]
-
-
-def class_expr(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
-    """The class an annotation names: ``User``, ``models.User``,
-    ``Optional[User]``, ``User | None``, a forward reference ``"User"``;
-    None for anything else."""
-    n = _optional_inner(annotation, text)
-    if n is not None and n.type == "string":
-        return n if forward_reference(n, text) is not None else None
-    return n if n is not None and n.type in ("identifier", "attribute") else None
-
-
-_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
-
-
-def forward_reference(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
-    """The dotted name a quoted annotation holds (``"User"``, ``'models.User'``),
-    None for anything else (``"list[User]"``, an f-string)."""
-    parts = [c for c in node.named_children if c.type not in ("string_start", "string_end")]
-    if len(parts) != 1 or parts[0].type != "string_content":
-        return None
-    inner = text(parts[0])
-    return inner if _DOTTED.fullmatch(inner) else None
-
-
-# generic containers, by what iterating and subscripting them gives
-SEQUENCES = frozenset(
-    {"list", "List", "Sequence", "MutableSequence", "tuple", "Tuple", "deque", "Deque"}
-)
-ITERABLES = SEQUENCES | {
-    "set", "Set", "frozenset", "FrozenSet", "AbstractSet", "MutableSet", "Collection",
-    "Iterable", "Iterator", "Generator", "AsyncIterable", "AsyncIterator", "AsyncGenerator",
-}  # fmt: skip
-MAPPINGS = frozenset(
-    {"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "DefaultDict", "defaultdict"}
-)
-
-
-def contained(
-    annotation: ts.Node | None, text: Callable[[ts.Node], str], role: str = "element"
-) -> ts.Node | None:
-    """The class a container annotation holds: for ``role="element"`` what
-    iterating gives (``list[User]``, ``t.Sequence[User]``,
-    ``Optional[Iterable[User]]``, ``tuple[User, ...]``, a mapping's keys), for
-    ``role="item"`` what subscripting gives (a sequence's elements, a
-    mapping's values: ``dict[str, User]``); None for anything else."""
-    n = _optional_inner(annotation, text)
-    if n is None:
-        return None
-    head: ts.Node | None
-    if n.type == "generic_type":
-        head, last = n.named_children[0], n.named_children[-1]
-        params = last.named_children if last.type == "type_parameter" else []
-    elif n.type == "subscript":  # t.Sequence[User]
-        head = n.child_by_field_name("value")
-        params = n.children_by_field_name("subscript")
-    else:
-        return None
-    kind = text(head).rsplit(".", 1)[-1] if head is not None else ""
-    if not params:
-        return None
-    # tuple[A, B] holds no one class; tuple[A, ...] and tuple[A] do
-    if kind in ("tuple", "Tuple") and len(params) > 1 and text(params[-1]) != "...":
-        return None
-    if kind in MAPPINGS:
-        if role == "item":
-            return class_expr(params[1], text) if len(params) == 2 else None
-        return class_expr(params[0], text)
-    if kind in (SEQUENCES if role == "item" else ITERABLES):
-        return class_expr(params[0], text)
-    return None
-
-
-def is_container(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> bool:
-    return (
-        contained(annotation, text) is not None or contained(annotation, text, "item") is not None
-    )
-
-
-def _optional_inner(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
-    """An annotation without its ``type`` wrapper, ``Optional[...]`` or ``| None``."""
-    n = annotation
-    while n is not None:
-        if n.type == "type":
-            n = n.named_children[0] if n.named_child_count == 1 else None
-        elif n.type == "generic_type" and text(n.named_children[0]) == "Optional":
-            params = n.named_children[-1]
-            if params.named_child_count != 1:
-                return None
-            n = params.named_children[0]
-        elif n.type == "binary_operator":  # X | None
-            left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
-            if right is not None and right.type == "none":
-                n = left
-            elif left is not None and left.type == "none":
-                n = right
-            else:
-                return None
-        else:
-            return n
-    return None
