@@ -138,6 +138,8 @@ class EmbeddedApi:
         import sys
 
         self.tries += 1
+        self._log.flush()
+        self._log_start = self._log.tell()  # where this try's output begins
         port = free_port()
         self.url = f"http://127.0.0.1:{port}/api"
         cmd = [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1"]
@@ -189,9 +191,12 @@ class EmbeddedApi:
         )
 
     def _port_taken(self) -> bool:
+        """Whether this try's server said its port was taken."""
         self._log.flush()
         try:
-            return b"already in use" in self.log_path.read_bytes()[-4096:]
+            with self.log_path.open("rb") as out:
+                out.seek(self._log_start)
+                return b"already in use" in out.read(65536)
         except OSError:
             return False
 
