@@ -8,7 +8,9 @@ parenthesis, so the two cannot be confused:
 - ``make().run``: the ``run`` of what ``make`` returns;
 - ``Service().client.send``: the ``send`` of what an instance of ``Service``
   holds in ``client`` (set by ``self.client = ...`` in any of its methods);
-- ``Pool.__enter__()``: what a ``with Pool(...) as p`` binds ``p`` to.
+- ``Pool.__enter__()``: what a ``with Pool(...) as p`` binds ``p`` to;
+- ``Service().users.[]``: an element of what ``Service`` instances hold in
+  ``users``, annotated ``list[User]`` (``.[i]``: an item, ``users[k]``).
 
 The Python binder (indexer/bind_python.py) writes chains in ``target_qualname``
 and, as rows of kind ``value``, what each *holder* may hold: a function's
@@ -24,6 +26,11 @@ from __future__ import annotations
 import re
 
 CALL = "()"
+# "an element of" (what iterating gives) and "an item of" (what subscripting
+# gives): steps after a holder annotated as a container (`users: list[User]`)
+ELEMENT = "[]"
+ITEM = "[i]"
+CONTENTS = (ELEMENT, ITEM)
 
 # a chain with more steps than this is not followed: the rows stay candidates
 MAX_STEPS = 12
@@ -47,7 +54,7 @@ def _joined(tokens: list[str]) -> list[str]:
 
 
 def is_chain(qualname: str) -> bool:
-    return CALL in qualname
+    return CALL in qualname or ELEMENT in qualname or ITEM in qualname
 
 
 def attr(chain: str, name: str) -> str:

@@ -429,6 +429,11 @@ class ValueFlow:
                     out.extend(self.held_items(chains.holder_of_return(bound.qualname)))
             elif (holder := self.self_attribute(fn, scope)) is not None:  # self.users()
                 out.extend(self.held_items(chains.holder_of_return(holder)))
+        if not out and t in ("identifier", "attribute", "call"):
+            # nothing this file can see: an element of the value, for the linker
+            # to read from a holder annotated as a container in any file
+            step = lambda c: chains.attr(c, chains.ELEMENT) if c else None  # noqa: E731
+            out = self.extend(self.values(node, scope, depth + 1), step)
         return self.cap(out)
 
     def is_typing_cast(self, fn: ts.Node, scope: Scope) -> bool:
@@ -474,8 +479,18 @@ class ValueFlow:
         if base is None or key is None:
             return []
         declared = self.declared_items(base, scope)
-        if declared or base.type != "identifier":  # `users: dict[str, User]`: users[k] is a User
+        if declared:  # `users: dict[str, User]`: users[k] is a User
             return declared
+        out = self.literal_items(base, key, scope, depth) if base.type == "identifier" else []
+        if not out and base.type in ("identifier", "attribute", "call"):
+            # s.users[k]: an item, for the linker to read from a holder
+            # annotated as a container in any file
+            step = lambda c: chains.attr(c, chains.ITEM) if c else None  # noqa: E731
+            out = self.extend(self.values(base, scope, depth + 1), step)
+        return self.cap(out)
+
+    def literal_items(self, base: ts.Node, key: ts.Node, scope: Scope, depth: int) -> list[Value]:
+        """``d["k"]`` of a name bound to a literal container or given literal keys."""
         wanted = literal(key, self.text)
         if wanted is None:
             return []
@@ -500,7 +515,7 @@ class ValueFlow:
                 i = int(wanted)
                 if -len(elements) <= i < len(elements):
                     out.extend(self.values(elements[i], flow.scope, depth + 1))
-        return self.cap(out)
+        return out
 
     def declared_items(self, base: ts.Node, scope: Scope) -> list[Value]:
         """What subscripting a name or ``self`` attribute gives when this file

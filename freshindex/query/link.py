@@ -273,7 +273,13 @@ class Linker:
         i = 0
         # the leading names at once: find() follows re-exports and bases
         names = []
-        while i < len(tokens) and tokens[i] != chains.CALL:
+        # (a name just before an element step is the holder it reads: kept)
+        while (
+            i < len(tokens)
+            and tokens[i] != chains.CALL
+            and tokens[i] not in chains.CONTENTS
+            and tokens[i + 1 : i + 2] not in ([chains.ELEMENT], [chains.ITEM])
+        ):
             names.append(tokens[i])
             i += 1
         if names:
@@ -288,6 +294,10 @@ class Linker:
                 for v in values:
                     after.extend(self.entered(v, hops))
                 i += 3
+            elif tokens[i + 1 : i + 2] in ([chains.ELEMENT], [chains.ITEM]):  # `users.[]`
+                for v in values:
+                    after.extend(self.contents(v, tokens[i], tokens[i + 1], hops))
+                i += 2
             else:
                 for v in values:
                     after.extend(self.step(v, tokens[i], hops))
@@ -296,6 +306,29 @@ class Linker:
             if not values or len(values) > MAX_VALUES:
                 return []
         return values
+
+    def contents(self, value: _Value, before: str, token: str, hops: int) -> list[_Value]:
+        """An element (``.[]``) or item (``.[i]``) of ``before`` (an attribute,
+        a name, or ``()``: a call) of ``value``, read from the holder
+        annotated as a container: ``C.users.[]``, ``USERS.[]``, ``f().[]``."""
+        kind, path, row = value
+        step = "." + token
+        if before == chains.CALL:
+            if kind == "def" and row is not None and row["kind"] not in CLASS_KINDS:
+                return self.held(path, row["qualname"] + chains.CALL + step, hops)
+            return []
+        if kind == "module":
+            found = self.find(path, before)
+            if found is not None:
+                return self.held(found["path"], found["qualname"] + step, hops)
+            return self.held(path, before + step, hops)
+        if row is None or row["kind"] not in CLASS_KINDS:
+            return []
+        for cls in [row, *self.lineage(path, row["qualname"])]:
+            held = self.held(cls["path"], f"{cls['qualname']}.{before}{step}", hops)
+            if held:
+                return held
+        return []
 
     def entered(self, value: _Value, hops: int) -> list[_Value]:
         """``value().__enter__()``: for a function that is a context manager

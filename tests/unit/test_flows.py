@@ -484,6 +484,33 @@ ANNOTATED_CONTAINERS: dict[str, Case] = {
         "class U:\n    def save(self): pass\ndef main(us: set[U], i):\n    us[i].save()\n",
         set(),
     ),
+    "container_annotated_in_other_file": (
+        {
+            "core.py": "class Param:\n    def default(self): pass\n"
+            "class Command:\n    def __init__(self):\n        self.params: list[Param] = []\n"
+            "        self.by_name: dict[str, Param] = {}\n"
+            "    def ordered(self) -> 'list[Param]':\n        return self.params\n"
+            "    def listed(self) -> list[Param]:\n        return self.params\n"
+            "REGISTRY: dict[str, Command] = {}\n",
+            "m.py": "from core import Command, REGISTRY\n"
+            "def main(cmd: Command, k: str):\n    for p in cmd.params:\n        p.default()\n"
+            "    cmd.by_name[k].default()\n    for q in cmd.listed():\n        q.default()\n"
+            "    REGISTRY[k].listed()\n",
+        },
+        {
+            "main -> core.py::Param.default",
+            "main -> core.py::Command.listed",
+        },
+    ),
+    "an_element_of_an_unannotated_attribute_stays_a_candidate": (
+        {
+            "core.py": "class Param:\n    def default(self): pass\n"
+            "class Command:\n    def __init__(self):\n        self.params = [Param()]\n",
+            "m.py": "from core import Command\n"
+            "def main(cmd: Command):\n    for p in cmd.params:\n        p.default()\n",
+        },
+        {"core.py::Command.__init__ -> core.py::Param"},
+    ),
     "forward_references": (
         {
             "env.py": "class Stream:\n    def eos(self): pass\n"
