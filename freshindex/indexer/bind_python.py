@@ -35,7 +35,6 @@ import tree_sitter as ts
 from freshindex.indexer import chains
 from freshindex.indexer.annotations import (
     class_expr,
-    contained,
     forward_reference,
     is_container,
 )
@@ -169,10 +168,9 @@ class _Binder(ValueFlow):
         # a holder annotated as a container: what its elements and items are,
         # for other files' `for u in s.users` and `s.by_name[k]`
         for holder, flow, where in self.holders:
-            if flow.step == "items" and flow.node is not None and flow.scope is not None:
-                for token, role in ((chains.ELEMENT, "element"), (chains.ITEM, "item")):
-                    values = self.instances(contained(flow.node, self.text, role), flow.scope)
-                    found.append((f"{holder}.{token}", flow, where, values))
+            if flow.step == "items":
+                found.append((f"{holder}.{chains.ELEMENT}", flow, where, self.held_in(flow)))
+                found.append((f"{holder}.{chains.ITEM}", flow, where, self.held_in(flow, "item")))
         typed = {holder for holder, flow, _where, values in found if flow.declared and values}
         for holder, flow, where, values in found:
             if holder in typed and not flow.declared:

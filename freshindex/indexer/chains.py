@@ -67,6 +67,16 @@ def call(chain: str) -> str | None:
     return chain + CALL if chain else None
 
 
+def element(chain: str) -> str | None:
+    """The chain of an element of ``chain``'s value (None: of a module)."""
+    return f"{chain}.{ELEMENT}" if chain else None
+
+
+def item(chain: str) -> str | None:
+    """The chain of an item of ``chain``'s value (None: of a module)."""
+    return f"{chain}.{ITEM}" if chain else None
+
+
 def length(chain: str) -> int:
     return chain.count(".") + chain.count(CALL) + 1
 

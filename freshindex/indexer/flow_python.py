@@ -378,7 +378,7 @@ class ValueFlow:
         if flow.step == "items":  # `xs: list[User]`: its elements, not the list
             return []
         if flow.step == "yields":  # a @contextmanager's `-> Iterator[User]`: a User
-            return self.instances(contained(flow.node, self.text), flow.scope)
+            return self.held_in(flow)
         if flow.step == "instance":  # an annotation or an `except` class
             typed = self.symbol_of(flow.node, flow.scope)
             if typed is None:
@@ -406,11 +406,9 @@ class ValueFlow:
             _bound, where = self.lookup(scope, name)
             flows = where.flows.get(name, []) if where is not None else []
             for flow in flows[: MAX_VALUES + 1]:
-                if flow.node is None or flow.scope is None:
-                    continue
                 if flow.step == "items":
-                    out.extend(self.instances(contained(flow.node, self.text), flow.scope))
-                elif not flow.step:
+                    out.extend(self.held_in(flow))
+                elif not flow.step and flow.node is not None and flow.scope is not None:
                     out.extend(self.elements(flow.node, flow.scope, depth + 1))
         elif t == "attribute":  # self.users
             holder = self.self_attribute(node, scope)
@@ -432,8 +430,7 @@ class ValueFlow:
         if not out and t in ("identifier", "attribute", "call"):
             # nothing this file can see: an element of the value, for the linker
             # to read from a holder annotated as a container in any file
-            step = lambda c: chains.attr(c, chains.ELEMENT) if c else None  # noqa: E731
-            out = self.extend(self.values(node, scope, depth + 1), step)
+            out = self.extend(self.values(node, scope, depth + 1), chains.element)
         return self.cap(out)
 
     def is_typing_cast(self, fn: ts.Node, scope: Scope) -> bool:
@@ -454,6 +451,13 @@ class ValueFlow:
             return bound is not None and bound.what == "module" and bound.module in TYPING_MODULES
         return False
 
+    def held_in(self, flow: Flow, role: str = "element") -> list[Value]:
+        """Instances of what an ``items`` (or ``yields``) flow's container
+        annotation holds (``contained``'s ``role``); [] for any other flow."""
+        if flow.step not in ("items", "yields") or flow.node is None or flow.scope is None:
+            return []
+        return self.instances(contained(flow.node, self.text, role), flow.scope)
+
     def instances(self, class_node: ts.Node | None, scope: Scope) -> list[Value]:
         typed = self.symbol_of(class_node, scope) if class_node is not None else None
         return [Value(typed[0], typed[1] + chains.CALL, "")] if typed is not None else []
@@ -466,11 +470,11 @@ class ValueFlow:
             for key, flow, _where in self.holders:
                 if flow.step == "items" and flow.node is not None and flow.scope is not None:
                     self.items_of.setdefault(key, []).append(flow)
-        out: list[Value] = []
-        for flow in self.items_of.get(holder, [])[:MAX_VALUES]:
-            assert flow.node is not None and flow.scope is not None
-            out.extend(self.instances(contained(flow.node, self.text, role), flow.scope))
-        return out
+        return [
+            v
+            for flow in self.items_of.get(holder, [])[:MAX_VALUES]
+            for v in self.held_in(flow, role)
+        ]
 
     def item_values(self, node: ts.Node, scope: Scope, depth: int) -> list[Value]:
         """``d["k"]`` and ``xs[0]`` of a name bound to a literal container,
@@ -485,8 +489,7 @@ class ValueFlow:
         if not out and base.type in ("identifier", "attribute", "call"):
             # s.users[k]: an item, for the linker to read from a holder
             # annotated as a container in any file
-            step = lambda c: chains.attr(c, chains.ITEM) if c else None  # noqa: E731
-            out = self.extend(self.values(base, scope, depth + 1), step)
+            out = self.extend(self.values(base, scope, depth + 1), chains.item)
         return self.cap(out)
 
     def literal_items(self, base: ts.Node, key: ts.Node, scope: Scope, depth: int) -> list[Value]:
@@ -524,11 +527,7 @@ class ValueFlow:
             name = self.text(base)
             _bound, where = self.lookup(scope, name)
             flows = where.flows.get(name, []) if where is not None else []
-            out: list[Value] = []
-            for flow in flows[: MAX_VALUES + 1]:
-                if flow.step == "items" and flow.node is not None and flow.scope is not None:
-                    out.extend(self.instances(contained(flow.node, self.text, "item"), flow.scope))
-            return out
+            return [v for flow in flows[: MAX_VALUES + 1] for v in self.held_in(flow, "item")]
         holder = self.self_attribute(base, scope)
         return self.held_items(holder, "item") if holder is not None else []
 
