@@ -140,26 +140,15 @@ class ValueFlow:
             elif owner.kind == "class":
                 self.holders.append((f"{owner.qualname}.{name}", flow, target))
         elif t == "attribute":  # self.client = Client(): every instance's client
-            obj, attr = (
-                target.child_by_field_name("object"),
-                target.child_by_field_name("attribute"),
-            )
+            holder = self.self_attribute(target, scope)
             method = self.method_scope(scope)
-            if (
-                obj is None
-                or attr is None
-                or obj.type != "identifier"
-                or method is None
-                or method.cls is None
-                or method.is_classmethod
-                or self.text(obj) != method.receiver
-                or self.lookup(scope, method.receiver)[1] is not method
-            ):
+            attr = target.child_by_field_name("attribute")
+            if holder is None or method is None or method.is_classmethod or attr is None:
                 return
-            name = self.text(attr)
             words = f"in {method.qualname}"
-            flow = Flow(value, scope, f"self.{name}", step, declared=declared, words=words)
-            self.holders.append((f"{method.cls}.{name}", flow, attr))
+            label = f"self.{self.text(attr)}"
+            flow = Flow(value, scope, label, step, declared=declared, words=words)
+            self.holders.append((holder, flow, attr))
         elif t == "subscript":  # d["k"] = f
             base, key = target.child_by_field_name("value"), target.child_by_field_name("subscript")
             if base is None or key is None or base.type != "identifier":
@@ -219,14 +208,8 @@ class ValueFlow:
             elif f"{bound.qualname}.__init__" in self.functions:  # C(...) runs C.__init__
                 inner, params, _method = self.functions[f"{bound.qualname}.__init__"]
                 target = (params[1:], inner)
-        elif fn.type == "attribute":  # self.m(...)
-            obj, attr = fn.child_by_field_name("object"), fn.child_by_field_name("attribute")
-            method = self.method_scope(scope)
-            if obj is None or attr is None or method is None or method.cls is None:
-                return
-            if obj.type != "identifier" or self.text(obj) != method.receiver:
-                return
-            found = self.functions.get(f"{method.cls}.{self.text(attr)}")
+        elif (method_of := self.self_attribute(fn, scope)) is not None:  # self.m(...)
+            found = self.functions.get(method_of)
             if found is not None:
                 inner, params, is_method = found
                 target = (params[1:] if is_method else params, inner)
@@ -284,8 +267,7 @@ class ValueFlow:
             if self.is_typing_cast(fn, scope):  # cast(User, x): a User, as a type checker reads it
                 args = node.child_by_field_name("arguments")
                 first = args.named_children[0] if args is not None and args.named_children else None
-                kind = class_expr(first, self.text)
-                return self.instances(kind, scope) if kind is not None else []
+                return self.instances(class_expr(first, self.text), scope)
             return self.extend(self.values(fn, scope, depth + 1), chains.call)
         if t in ("parenthesized_expression", "await"):
             inner = node.named_children
@@ -468,7 +450,7 @@ class ValueFlow:
         if self.items_of is None:  # once the walk is over, every holder is known
             self.items_of = {}
             for key, flow, _where in self.holders:
-                if flow.step == "items" and flow.node is not None and flow.scope is not None:
+                if flow.step == "items":
                     self.items_of.setdefault(key, []).append(flow)
         return [
             v
