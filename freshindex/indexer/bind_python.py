@@ -125,6 +125,7 @@ class _Binder(ValueFlow):
         self.holders: list[tuple[str, Flow, ts.Node]] = []
         self.items_of = None
         self.calls: list[tuple[ts.Node, Scope]] = []
+        self.through: list[tuple[ts.Node, Scope]] = []
         # a function of this file: its scope, its parameters, and whether a
         # call through an instance passes the first one
         self.functions: dict[str, tuple[Scope, list[str], bool]] = {}
@@ -158,6 +159,8 @@ class _Binder(ValueFlow):
         self.callables |= {q.split(".")[-2] for q in self.functions if q.endswith(".__init__")}
         for call, scope in self.calls:
             self.arguments(call, scope)
+        if self.through:
+            self.indirect()
         for p in self.pending:
             self.emit(p)
         # a holder with an annotation that names a class holds that class's

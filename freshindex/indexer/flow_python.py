@@ -106,6 +106,8 @@ class ValueFlow:
     # from ``holders`` when first asked
     items_of: dict[str, list[Flow]] | None
     callables: set[str]  # the names a call can reach a function of this file by
+    # calls made through a value, whose arguments indirect() routes
+    through: list[tuple[ts.Node, Scope]]
     pending: list[Pending]
 
     def assign(self, node: ts.Node, scope: Scope) -> None:
@@ -188,12 +190,23 @@ class ValueFlow:
         if fn is None or args is None or args.type != "argument_list":
             return
         last = fn.child_by_field_name("attribute") if fn.type == "attribute" else fn
-        if last is None or self.text(last) not in self.callables:
+        if last is None:
+            return
+        if self.text(last) not in self.callables:
+            # `c(b)` with `c = func`, or a parameter called with arguments:
+            # routed once every direct call's arguments are in (indirect())
+            if fn.type == "identifier" and args.named_child_count:
+                bound, _where = self.lookup(scope, self.text(fn))
+                if bound is not None and bound.what in ("local", "var"):
+                    self.through.append((call, scope))
             return
         target = None
         if fn.type == "identifier":
             name = self.text(fn)
             bound, _where = self.lookup(scope, name)
+            if bound is not None and bound.what in ("local", "var") and args.named_child_count:
+                self.through.append((call, scope))
+                return
             if bound is None and name in CALLING_BUILTINS:
                 first = args.named_children[0] if args.named_children else None
                 if first is not None and first.type in ("identifier", "attribute"):
@@ -213,9 +226,64 @@ class ValueFlow:
             if found is not None:
                 inner, params, is_method = found
                 target = (params[1:] if is_method else params, inner)
-        if target is None:
+        elif fn.type == "attribute" and args.named_child_count:  # obj.m(f), obj of this file
+            self.through.append((call, scope))
             return
-        params, inner = target
+        if target is not None:
+            self.route(args, scope, *target)
+
+    def indirect(self) -> None:
+        """Route the arguments of calls made through a value (``c = func;
+        c(b)``, ``obj.m(f)``, a parameter called with arguments) into the
+        parameters of the functions of this file the value may be. What a
+        callee may be is known only once the direct calls' arguments are in,
+        and a parameter called in turn passes on what it got, so this runs
+        again while it routes anything new, at most ``MAX_DEPTH`` rounds;
+        values are evaluated afresh after each (``memo`` is cleared)."""
+        routed: set[tuple[int, str]] = set()
+        for _round in range(MAX_DEPTH):
+            added = False
+            for call, scope in self.through:
+                fn, args = (
+                    call.child_by_field_name("function"),
+                    call.child_by_field_name("arguments"),
+                )
+                if fn is None or args is None:
+                    continue
+                for v in self.values(fn, scope):
+                    target = self.callee(v) if (call.id, v.chain) not in routed else None
+                    if target is not None:
+                        routed.add((call.id, v.chain))
+                        self.route(args, scope, *target)
+                        added = True
+            self.memo.clear()
+            if not added:
+                return
+
+    def callee(self, value: Value) -> tuple[list[str], Scope] | None:
+        """The parameters a call of ``value`` passes its arguments to, and the
+        function's scope: a function of this file (``func``), a class of it
+        (``C``: its ``__init__``), or a method of one of its instances
+        (``C().m``); None for anything else."""
+        if value.path != self.path:
+            return None
+        chain = value.chain
+        if chain in self.functions:
+            inner, params, _method = self.functions[chain]
+            return params, inner
+        if f"{chain}.__init__" in self.functions:
+            inner, params, _method = self.functions[f"{chain}.__init__"]
+            return params[1:], inner
+        cls, call, method = chain.partition(chains.CALL + ".")
+        if call and chains.CALL not in cls and "." not in method:
+            found = self.functions.get(f"{cls}.{method}")
+            if found is not None and found[2]:
+                return found[1][1:], found[0]
+        return None
+
+    def route(self, args: ts.Node, scope: Scope, params: list[str], inner: Scope) -> None:
+        """One call's arguments into the parameters of the function it calls:
+        by position, then by keyword; nothing after a ``*`` or ``**`` splat."""
         position = 0
         for a in args.named_children:
             if a.type in ("list_splat", "dictionary_splat"):

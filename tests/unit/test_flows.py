@@ -363,6 +363,36 @@ PARAMETERS: dict[str, Case] = {
         "def f(): pass\ndef apply(*, cb):\n    cb()\ndef main():\n    apply(cb=f)\n",
         {"apply -> f", "main -> apply"},
     ),
+    # calls made through a value pass their arguments on too
+    "callee_through_alias": (
+        "def f(): pass\ndef apply(cb):\n    cb()\ndef main():\n    run = apply\n    run(f)\n",
+        {"apply -> f", "main -> apply"},
+    ),
+    "keyword_through_alias": (
+        "def f(): pass\ndef apply(cb):\n    cb()\ndef main():\n    run = apply\n    run(cb=f)\n",
+        {"apply -> f", "main -> apply"},
+    ),
+    "parameter_called_with_a_callback": (
+        # the call in `outer` comes before the one that gives `run` its value
+        "def f(): pass\ndef inner(cb):\n    cb()\ndef outer(run):\n    run(f)\n"
+        "def main():\n    outer(inner)\n",
+        {"inner -> f", "outer -> inner", "main -> outer"},
+    ),
+    "bound_methods_as_arguments": (
+        "class C:\n    def done(self): pass\n    def step(self, then):\n        then()\n"
+        "    def run(self, first, then):\n        first(then)\n"
+        "def main():\n    c = C()\n    c.run(c.step, c.done)\n",
+        {"main -> C", "main -> C.run", "C.run -> C.step", "C.step -> C.done"},
+    ),
+    "class_through_alias": (
+        "def f(): pass\nclass S:\n    def __init__(self, cb):\n        cb()\n"
+        "def main():\n    make = S\n    make(f)\n",
+        {"main -> S", "S.__init__ -> f"},
+    ),
+    "unknown_callee_routes_nothing": (
+        "def f(): pass\ndef main(run):\n    run(f)\n",
+        set(),
+    ),
 }
 
 CONTAINERS: dict[str, Case] = {
@@ -823,6 +853,10 @@ HOSTILE = {
     + "".join(f"a{i + 1} = a{i} or b{i}\nb{i + 1} = b{i} or a{i}\n" for i in range(400))
     + "a400()\n",
     "self_referential_containers": 'd = {}\nd["x"] = d\nl = [1]\nl[0] = l\nd["x"]["x"]()\nl[0][0]()\n',
+    "callbacks_passed_around": "".join(
+        f"def r{i}(a, b):\n    a(b, a)\n    b(a, b)\n" for i in range(500)
+    )
+    + "".join(f"r{i}(r{(i * 7) % 500}, r{(i * 13) % 500})\n" for i in range(500)),
     "mutual_holders": "class A:\n    def __init__(self):\n        self.b = B()\n"
     "class B:\n    def __init__(self):\n        self.a = A()\n"
     "def main():\n    A().b.a.b.a.b.a.b.a.b.a.b.m()\n",
