@@ -543,31 +543,70 @@ class ValueFlow:
         return self.cap(out)
 
     def literal_items(self, base: ts.Node, key: ts.Node, scope: Scope, depth: int) -> list[Value]:
-        """``d["k"]`` of a name bound to a literal container or given literal keys."""
-        wanted = literal(key, self.text)
-        if wanted is None:
+        """``d["k"]`` of a name bound to a literal container or given literal
+        keys. A key the rules cannot read (``d[name]``) may be any of them:
+        every value, as a ``may`` edge; a parameter or local given only
+        literals (``def f(key="a")``, ``f("b")``) may be each of those."""
+        if key.type == "slice":  # xs[1:3] is a list, not an element
             return []
+        return self.contents(base, scope, self.keys(key, scope), depth)
+
+    def keys(self, key: ts.Node, scope: Scope) -> set[str] | None:
+        """The literal keys a subscript may use; None when it may be any."""
+        wanted = literal(key, self.text)
+        if wanted is not None:
+            return {wanted}
+        if key.type != "identifier":
+            return None
+        name = self.text(key)
+        _bound, where = self.lookup(scope, name)
+        flows = where.flows.get(name, []) if where is not None else []
+        if not flows or len(flows) > MAX_VALUES:
+            return None
+        keys: set[str] = set()
+        for flow in flows:
+            k = literal(flow.node, self.text) if flow.node is not None and not flow.step else None
+            if k is None:
+                return None
+            keys.add(k)
+        return keys
+
+    def contents(
+        self, base: ts.Node, scope: Scope, wanted: set[str] | None, depth: int
+    ) -> list[Value]:
+        """What the ``wanted`` keys (None: any) of the container a name holds
+        give: its literal entries, ``name[k] = v`` assignments, and through
+        a name or parameter given the container."""
         name = self.text(base)
         _bound, where = self.lookup(scope, name)
-        if where is None:
+        if where is None or depth > MAX_DEPTH:
             return []
         out: list[Value] = []
-        for flow in where.items.get(name, {}).get(wanted, []):
-            out.extend(self.flow_values(flow, depth + 1))
+        for k, flows in where.items.get(name, {}).items():
+            if wanted is None or k in wanted:
+                for flow in flows:
+                    out.extend(self.flow_values(flow, depth + 1))
         for flow in where.flows.get(name, []):
             container = flow.node
             if container is None or flow.scope is None or flow.step:
                 continue
-            if container.type == "dictionary":
+            if container.type == "identifier":  # an alias, or a parameter given it
+                out.extend(self.contents(container, flow.scope, wanted, depth + 1))
+            elif container.type == "dictionary":
                 for pair in container.named_children:
-                    k, v = pair.child_by_field_name("key"), pair.child_by_field_name("value")
-                    if k is not None and v is not None and literal(k, self.text) == wanted:
+                    at, v = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+                    if pair.type != "pair" or at is None or v is None:
+                        continue
+                    if wanted is None or (literal(at, self.text) or "") in wanted:
                         out.extend(self.values(v, flow.scope, depth + 1))
-            elif container.type in ("list", "tuple") and wanted.lstrip("-").isdigit():
-                elements = container.named_children
-                i = int(wanted)
-                if -len(elements) <= i < len(elements):
-                    out.extend(self.values(elements[i], flow.scope, depth + 1))
+            elif container.type in ("list", "tuple"):
+                elements = [e for e in container.named_children if e.type != "comment"]
+                # after a `*xs`, no position is known; before it, only from the front
+                splat = next((i for i, e in enumerate(elements) if e.type == "list_splat"), None)
+                for i, element in enumerate(elements[:splat]):
+                    back = str(i - len(elements)) if splat is None else ""
+                    if wanted is None or str(i) in wanted or back in wanted:
+                        out.extend(self.values(element, flow.scope, depth + 1))
         return out
 
     def declared_items(self, base: ts.Node, scope: Scope) -> list[Value]:

@@ -396,6 +396,38 @@ PARAMETERS: dict[str, Case] = {
 }
 
 CONTAINERS: dict[str, Case] = {
+    "dispatch_on_an_unknown_key": (  # may be any entry
+        'def f(): pass\ndef g(): pass\nHANDLERS = {"a": f, "b": g}\n'
+        "def main(kind):\n    HANDLERS[kind]()\n",
+        {"main -> f", "main -> g"},
+    ),
+    "key_given_only_literals": (
+        'def f(): pass\ndef g(): pass\ndef h(): pass\nd = {"a": f, "b": g, "c": h}\n'
+        'def run(key="a"):\n    d[key]()\ndef main():\n    run("b")\n',
+        {"run -> f", "run -> g", "main -> run"},
+    ),
+    "index_given_as_an_argument": (
+        "def f(): pass\ndef g(): pass\nfs = [f, g]\ndef run(i):\n    fs[i]()\n"
+        "def main():\n    run(1)\n",
+        {"run -> g", "main -> run"},
+    ),
+    "dict_passed_as_a_parameter": (
+        'def f(): pass\ndef run(d):\n    d["a"]()\ndef main():\n    run({"a": f})\n',
+        {"run -> f", "main -> run"},
+    ),
+    "entry_through_an_alias": (
+        'def f(): pass\ndef main():\n    d = {"a": f}\n    e = d\n    e["a"]()\n',
+        {"main -> f"},
+    ),
+    "a_slice_is_not_an_element": (
+        "def f(): pass\ndef main():\n    fs = [f]\n    fs[0:1]()\n",
+        set(),
+    ),
+    "positions_after_a_splat_are_unknown": (
+        "def f(): pass\ndef g(): pass\ndef main(xs):\n    fs = [f, *xs, g]\n"
+        "    fs[0]()\n    fs[2]()\n    fs[-1]()\n",
+        {"main -> f"},
+    ),
     "dict_literal": (
         'def f(): pass\ndef main():\n    d = {"a": f}\n    d["a"]()\n',
         {"main -> f"},
