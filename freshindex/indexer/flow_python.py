@@ -452,14 +452,7 @@ class ValueFlow:
             for element in node.named_children:
                 out.extend(self.values(element, scope, depth + 1))
         elif t == "identifier":
-            name = self.text(node)
-            _bound, where = self.lookup(scope, name)
-            flows = where.flows.get(name, []) if where is not None else []
-            for flow in flows[: MAX_VALUES + 1]:
-                if flow.step == "items":
-                    out.extend(self.held_in(flow))
-                elif not flow.step and flow.node is not None and flow.scope is not None:
-                    out.extend(self.elements(flow.node, flow.scope, depth + 1))
+            out = self.name_elements(self.text(node), scope, depth)
         elif t == "attribute":  # self.users
             holder = self.self_attribute(node, scope)
             if holder is not None:
@@ -482,6 +475,25 @@ class ValueFlow:
             # to read from a holder annotated as a container in any file
             out = self.extend(self.values(node, scope, depth + 1), chains.element)
         return self.cap(out)
+
+    def name_elements(self, name: str, scope: Scope, depth: int) -> list[Value]:
+        """Any element of what a name holds, once per name, as name_values:
+        names given each other would otherwise be walked once per path."""
+        _bound, where = self.lookup(scope, name)
+        if where is None:
+            return []
+        key = (id(where), f"{name}.{chains.ELEMENT}")
+        if key in self.memo:
+            return self.memo[key]
+        self.memo[key] = []
+        out: list[Value] = []
+        for flow in where.flows.get(name, [])[: MAX_VALUES + 1]:
+            if flow.step == "items":
+                out.extend(self.held_in(flow))
+            elif not flow.step and flow.node is not None and flow.scope is not None:
+                out.extend(self.elements(flow.node, flow.scope, depth + 1))
+        self.memo[key] = self.cap(out)
+        return self.memo[key]
 
     def is_typing_cast(self, fn: ts.Node, scope: Scope) -> bool:
         """``cast`` imported from typing, or ``typing.cast`` through the module."""
@@ -572,15 +584,25 @@ class ValueFlow:
         return keys
 
     def contents(
-        self, base: ts.Node, scope: Scope, wanted: set[str] | None, depth: int
+        self,
+        base: ts.Node,
+        scope: Scope,
+        wanted: set[str] | None,
+        depth: int,
+        seen: set[tuple[int, str]] | None = None,
     ) -> list[Value]:
         """What the ``wanted`` keys (None: any) of the container a name holds
         give: its literal entries, ``name[k] = v`` assignments, and through
-        a name or parameter given the container."""
+        a name or parameter given the container (each name once: names
+        given each other would otherwise be walked once per path)."""
         name = self.text(base)
         _bound, where = self.lookup(scope, name)
-        if where is None or depth > MAX_DEPTH:
+        seen = set() if seen is None else seen
+        if where is None or depth > MAX_DEPTH or (id(where), name) in seen:
             return []
+        seen.add((id(where), name))
+        if len(where.flows.get(name, ())) > MAX_VALUES:
+            return []  # too many to be useful, as for any name
         out: list[Value] = []
         for k, flows in where.items.get(name, {}).items():
             if wanted is None or k in wanted:
@@ -591,7 +613,7 @@ class ValueFlow:
             if container is None or flow.scope is None or flow.step:
                 continue
             if container.type == "identifier":  # an alias, or a parameter given it
-                out.extend(self.contents(container, flow.scope, wanted, depth + 1))
+                out.extend(self.contents(container, flow.scope, wanted, depth + 1, seen))
             elif container.type == "dictionary":
                 for pair in container.named_children:
                     at, v = pair.child_by_field_name("key"), pair.child_by_field_name("value")

@@ -889,6 +889,11 @@ HOSTILE = {
         f"def r{i}(a, b):\n    a(b, a)\n    b(a, b)\n" for i in range(500)
     )
     + "".join(f"r{i}(r{(i * 7) % 500}, r{(i * 13) % 500})\n" for i in range(500)),
+    # twelve names each given every other: once per name, not once per path
+    "containers_given_each_other": "def f(): pass\n"
+    + "".join(f"n{i} = [f]\n" for i in range(12))
+    + "".join(f"n{i} = n{j}\n" for i in range(12) for j in range(12) if i != j)
+    + "def main(k):\n    for x in n0:\n        x()\n    n0[k]()\n",
     "mutual_holders": "class A:\n    def __init__(self):\n        self.b = B()\n"
     "class B:\n    def __init__(self):\n        self.a = A()\n"
     "def main():\n    A().b.a.b.a.b.a.b.a.b.a.b.m()\n",
