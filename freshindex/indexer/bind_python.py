@@ -41,6 +41,7 @@ from freshindex.indexer.annotations import (
 from freshindex.indexer.flow_python import (
     CALLING_BUILTINS,
     CONTEXT_MANAGERS,
+    FLOW_STEPS_FLOOR,
     PROPERTIES,
     Flow,
     Value,
@@ -126,6 +127,7 @@ class _Binder(ValueFlow):
         self.items_of = None
         self.calls: list[tuple[ts.Node, Scope]] = []
         self.through: list[tuple[ts.Node, Scope]] = []
+        self.steps_left = FLOW_STEPS_FLOOR + len(data)
         # a function of this file: its scope, its parameters, and whether a
         # call through an instance passes the first one
         self.functions: dict[str, tuple[Scope, list[str], bool]] = {}

@@ -43,6 +43,11 @@ if TYPE_CHECKING:
 
 MAX_DEPTH = 8
 MAX_VALUES = 8
+# evaluation steps a file may take, on top of one per byte of source: past
+# them nothing more is followed (its references stay candidates). The bounds
+# above end every evaluation; this ends a file whose evaluations are many and
+# each just inside them, so a shard's time stays in proportion to its bytes
+FLOW_STEPS_FLOOR = 200_000
 # builtins that call the function they are given: map(f, xs) calls f
 CALLING_BUILTINS = frozenset({"map", "filter"})
 TYPING_MODULES = frozenset({"typing", "typing_extensions"})
@@ -106,6 +111,7 @@ class ValueFlow:
     # from ``holders`` when first asked
     items_of: dict[str, list[Flow]] | None
     callables: set[str]  # the names a call can reach a function of this file by
+    steps_left: int  # of the file's evaluation budget (FLOW_STEPS_FLOOR)
     # calls made through a value, whose arguments indirect() routes
     through: list[tuple[ts.Node, Scope]]
     pending: list[Pending]
@@ -317,7 +323,8 @@ class ValueFlow:
 
     def values(self, node: ts.Node, scope: Scope, depth: int = 0) -> list[Value]:
         """What an expression may evaluate to, as chains; [] when unknown."""
-        if depth > MAX_DEPTH:
+        self.steps_left -= 1
+        if depth > MAX_DEPTH or self.steps_left < 0:
             return []
         t = node.type
         if t == "identifier":
@@ -480,7 +487,8 @@ class ValueFlow:
         """Any element of what a name holds, once per name, as name_values:
         names given each other would otherwise be walked once per path."""
         _bound, where = self.lookup(scope, name)
-        if where is None:
+        self.steps_left -= 1
+        if where is None or self.steps_left < 0:
             return []
         key = (id(where), f"{name}.{chains.ELEMENT}")
         if key in self.memo:
@@ -598,7 +606,8 @@ class ValueFlow:
         name = self.text(base)
         _bound, where = self.lookup(scope, name)
         seen = set() if seen is None else seen
-        if where is None or depth > MAX_DEPTH or (id(where), name) in seen:
+        self.steps_left -= 1
+        if where is None or depth > MAX_DEPTH or (id(where), name) in seen or self.steps_left < 0:
             return []
         seen.add((id(where), name))
         if len(where.flows.get(name, ())) > MAX_VALUES:

@@ -22,6 +22,7 @@ import textwrap
 
 import pytest
 
+from freshindex.indexer import bind_python
 from tests.linked import call_graph, rows_of
 
 Case = tuple[str | dict[str, str], set[str]]
@@ -910,6 +911,17 @@ def test_hostile_values_end_and_stay_candidates(name: str) -> None:
         # too many values, or past the depth bound: not followed to f (the
         # call still names the module-level variable it goes through)
         assert not any(edge.endswith("-> f") for edge in graph)
+
+
+def test_a_file_past_its_evaluation_budget_keeps_its_direct_edges(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The budget ends value flow, not binding: what a value would have
+    reached stays a candidate, and a direct call stays bound."""
+    program = "def f(): pass\ndef g(): pass\ndef main():\n    a = g\n    a()\n    f()\n"
+    assert call_graph({"m.py": program}) == {"main -> f", "main -> g"}
+    monkeypatch.setattr(bind_python, "FLOW_STEPS_FLOOR", -len(program))
+    assert call_graph({"m.py": program}) == {"main -> f"}
 
 
 TYPESCRIPT: dict[str, tuple[dict[str, str], set[str]]] = {
