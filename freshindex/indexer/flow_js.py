@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import tree_sitter as ts
 
 from freshindex.indexer import chains
+from freshindex.indexer.flow_python import FLOW_STEPS_FLOOR
 from freshindex.indexer.resolve import Resolver
 from freshindex.indexer.schema import Binding, EdgeKind, EdgeRow, edge_row
 
@@ -69,6 +70,10 @@ class _Pass:
         self.returns: list[tuple[str, ts.Node, int, str | None]] = []
         self.attributes: list[tuple[str, ts.Node, int, str | None]] = []
         self.calls: list[tuple[ts.Node, int, str | None]] = []
+        # a name's values, once evaluated: names given each other would
+        # otherwise be walked once per path through them
+        self.memo: dict[tuple[int, str], list[Claim]] = {}
+        self.steps_left = FLOW_STEPS_FLOOR  # and one per byte, once walked
 
     def walk(self, root: ts.Node) -> None:
         # node, enclosing function (start byte, -1: the file), its qualname, class
@@ -120,7 +125,8 @@ class _Pass:
             todo.extend((c, fn, qual, cls) for c in reversed(node.named_children))
 
     def values(self, node: ts.Node, fn: int, cls: str | None, depth: int = 0) -> list[Claim]:
-        if depth > MAX_DEPTH:
+        self.steps_left -= 1
+        if depth > MAX_DEPTH or self.steps_left < 0:
             return []
         t = node.type
         if t in ("new_expression", "call_expression"):
@@ -148,7 +154,11 @@ class _Pass:
         if t != "identifier":
             return []
         name = self.text(node)
-        written = self.locals.get((fn, name)) or self.locals.get((-1, name)) or []
+        key = (fn, name) if (fn, name) in self.locals else (-1, name)
+        if key in self.memo:  # also ends a cycle (`a = b`, `b = a`): [] while in progress
+            return self.memo[key]
+        self.memo[key] = []
+        written = self.locals.get(key, [])
         out: list[Claim] = []
         for value, where, context in written[: MAX_VALUES + 1]:
             if context == "type":  # const x: C = ...
@@ -161,12 +171,14 @@ class _Pass:
             for c in self.values(value, where, context, depth + 1):
                 out.append(Claim(c.path, c.chain, f"{name} = {c.via}"))
         unique = list(dict.fromkeys(out))
-        return unique if len(unique) <= MAX_VALUES else []
+        self.memo[key] = unique if len(unique) <= MAX_VALUES else []
+        return self.memo[key]
 
 
 def flows(path: str, root: ts.Node, text: Callable[[ts.Node], str], resolve: NameResolver) -> Flows:
     p = _Pass(text, resolve)
     p.walk(root)
+    p.steps_left += root.end_byte
     out = Flows()
 
     def here(c: Claim) -> Claim:  # `this` is a class of this file

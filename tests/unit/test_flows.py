@@ -962,3 +962,21 @@ TYPESCRIPT: dict[str, tuple[dict[str, str], set[str]]] = {
 def test_typescript_call_edges(name: str) -> None:
     files, expected = TYPESCRIPT[name]
     assert call_graph(dict(files), main="m.ts", language="typescript") == expected
+
+
+def test_typescript_names_given_each_other_are_read_once() -> None:
+    """Six names each given every other, read by 300 calls: once per name (it
+    took 35 s on a 20 kB file when each read walked every path)."""
+    names = range(6)
+    program = (
+        "class C {\n  m() {}\n}\n"
+        + "".join(f"let n{i} = new C();\n" for i in names)
+        + "".join(f"n{i} = n{j};\n" for i in names for j in names if i != j)
+        + "function main() {\n"
+        + "".join(f"  n{i % 6}.m();\n" for i in range(300))
+        + "}\n"
+    )
+    assert call_graph({"m.ts": program}, main="m.ts", language="typescript") == {
+        "<module> -> C",
+        "main -> C.m",
+    }
