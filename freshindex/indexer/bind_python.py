@@ -196,9 +196,22 @@ class _Binder(ValueFlow):
         return self.sites
 
     def enumerated(self, left: ts.Node, right: ts.Node, scope: Scope) -> None:
-        """``for i, user in enumerate(users)``: ``user`` is an element of ``users``."""
+        """``for i, user in enumerate(users)``: ``user`` is an element of
+        ``users``; ``for k, user in by_name.items()``: an item of ``by_name``."""
         fn, args = right.child_by_field_name("function"), right.child_by_field_name("arguments")
         targets = left.named_children
+        if (
+            right.type == "call"
+            and fn is not None
+            and fn.type == "attribute"
+            and len(targets) == 2
+            and targets[1].type == "identifier"
+        ):
+            obj, attr = fn.child_by_field_name("object"), fn.child_by_field_name("attribute")
+            if obj is not None and attr is not None and self.text(attr) == "items":
+                name = self.text(targets[1])
+                scope.flow(name, Flow(obj, scope, name, step="entry"))
+            return
         if (
             right.type != "call"
             or fn is None

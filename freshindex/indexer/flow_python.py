@@ -53,6 +53,8 @@ CALLING_BUILTINS = frozenset({"map", "filter"})
 TYPING_MODULES = frozenset({"typing", "typing_extensions"})
 # builtins whose iteration gives the elements of what they are given
 PASS_ELEMENTS = frozenset({"sorted", "reversed", "list", "tuple", "set", "frozenset", "iter"})
+# methods whose call gives an item of the container they are called on
+ITEM_GETTERS = frozenset({"get", "pop", "setdefault"})
 PROPERTIES = ("property", "cached_property", "functools.cached_property")
 CONTEXT_MANAGERS = frozenset(
     {
@@ -311,7 +313,7 @@ class ValueFlow:
     def describe(self, flow: Flow) -> str:
         if flow.verbatim or flow.node is None:
             return flow.label
-        if flow.step == "iter":  # for u in users: an element, not the container
+        if flow.step in ("iter", "entry"):  # for u in users: an element, not the container
             return self.how(f"for {flow.label}", flow.node, flow.words, " in ")
         return self.how(flow.label, flow.node, flow.words)
 
@@ -339,6 +341,8 @@ class ValueFlow:
             fn = node.child_by_field_name("function")
             if fn is None or (fn.type == "identifier" and self.text(fn) == "super"):
                 return []
+            if fn.type == "attribute" and (got := self.got_item(fn, scope)):
+                return got
             if self.is_typing_cast(fn, scope):  # cast(User, x): a User, as a type checker reads it
                 args = node.child_by_field_name("arguments")
                 first = args.named_children[0] if args is not None and args.named_children else None
@@ -434,6 +438,8 @@ class ValueFlow:
             return self.elements(flow.node, flow.scope, depth)
         if flow.step == "items":  # `xs: list[User]`: its elements, not the list
             return []
+        if flow.step == "entry":  # for k, u in by_name.items(): an item of by_name
+            return self.declared_items(flow.node, flow.scope)
         if flow.step == "yields":  # a @contextmanager's `-> Iterator[User]`: a User
             return self.held_in(flow)
         if flow.step == "instance":  # an annotation or an `except` class
@@ -477,6 +483,10 @@ class ValueFlow:
                     out.extend(self.held_items(chains.holder_of_return(bound.qualname)))
             elif (holder := self.self_attribute(fn, scope)) is not None:  # self.users()
                 out.extend(self.held_items(chains.holder_of_return(holder)))
+            elif fn.type == "attribute":  # by_name.values()
+                obj, attr = fn.child_by_field_name("object"), fn.child_by_field_name("attribute")
+                if obj is not None and attr is not None and self.text(attr) == "values":
+                    out.extend(self.declared_items(obj, scope))
         if not out and t in ("identifier", "attribute", "call"):
             # nothing this file can see: an element of the value, for the linker
             # to read from a holder annotated as a container in any file
@@ -639,6 +649,14 @@ class ValueFlow:
                     if wanted is None or str(i) in wanted or back in wanted:
                         out.extend(self.values(element, flow.scope, depth + 1))
         return out
+
+    def got_item(self, fn: ts.Node, scope: Scope) -> list[Value]:
+        """``by_name.get(k)``, ``.pop(k)``, ``.setdefault(k, v)``: an item,
+        when this file annotates ``by_name`` as a container of a class."""
+        obj, attr = fn.child_by_field_name("object"), fn.child_by_field_name("attribute")
+        if obj is None or attr is None or self.text(attr) not in ITEM_GETTERS:
+            return []
+        return self.declared_items(obj, scope)
 
     def declared_items(self, base: ts.Node, scope: Scope) -> list[Value]:
         """What subscripting a name or ``self`` attribute gives when this file

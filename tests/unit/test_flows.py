@@ -486,6 +486,32 @@ CONTAINERS: dict[str, Case] = {
 
 # iterating what an annotation says is a container of a class
 ANNOTATED_CONTAINERS: dict[str, Case] = {
+    "dict_get": (
+        "class U:\n    def save(self): pass\nclass S:\n"
+        "    def __init__(self):\n        self.by_name: dict[str, U] = {}\n"
+        "    def run(self, k):\n        u = self.by_name.get(k)\n        u.save()\n",
+        {"S.run -> U.save"},
+    ),
+    "dict_pop_of_a_parameter": (
+        "class U:\n    def save(self): pass\ndef main(d: dict[str, U]):\n    d.pop('a').save()\n",
+        {"main -> U.save"},
+    ),
+    "dict_values": (
+        "class U:\n    def save(self): pass\n"
+        "def main(d: dict[str, U]):\n    for u in d.values():\n        u.save()\n",
+        {"main -> U.save"},
+    ),
+    "dict_items": (
+        "class U:\n    def save(self): pass\n"
+        "def main(d: dict[str, U]):\n    for k, u in d.items():\n        u.save()\n",
+        {"main -> U.save"},
+    ),
+    "get_of_what_is_not_a_container_is_its_method": (
+        "class Session:\n    def get(self): return Response()\n"
+        "class Response:\n    def json(self): pass\n"
+        "def main(s: Session):\n    s.get().json()\n",
+        {"main -> Session.get", "main -> Response.json", "Session.get -> Response"},
+    ),
     "parameter_list": (
         "class U:\n    def save(self): pass\n"
         "def main(users: list[U]):\n    for u in users:\n        u.save()\n",
