@@ -127,6 +127,7 @@ class _Binder(ValueFlow):
         self.items_of = None
         self.calls: list[tuple[ts.Node, Scope]] = []
         self.through: list[tuple[ts.Node, Scope]] = []
+        self.decorated: list[tuple[ts.Node, Scope, str, ts.Node | None]] = []
         self.steps_left = FLOW_STEPS_FLOOR + len(data)
         # a function of this file: its scope, its parameters, and whether a
         # call through an instance passes the first one
@@ -161,7 +162,7 @@ class _Binder(ValueFlow):
         self.callables |= {q.split(".")[-2] for q in self.functions if q.endswith(".__init__")}
         for call, scope in self.calls:
             self.arguments(call, scope)
-        if self.through:
+        if self.through or self.decorated:
             self.indirect()
         for p in self.pending:
             self.emit(p)
@@ -263,11 +264,7 @@ class _Binder(ValueFlow):
             if value is not None:
                 todo.append((value, scope))
         elif t == "decorated_definition":
-            for c in node.named_children:
-                if c.type == "decorator" and c.named_children:
-                    self.decorator(c.named_children[0], scope, todo)
-                else:
-                    todo.append((c, scope))
+            self.decorated_definition(node, scope, todo)
         elif t == "function_definition":
             self.function(node, scope, todo)
         elif t == "class_definition":
@@ -501,6 +498,28 @@ class _Binder(ValueFlow):
                     expr = expr.child_by_field_name("function") or expr
                 out.add(self.text(expr))
         return out
+
+    def decorated_definition(
+        self, node: ts.Node, scope: Scope, todo: list[tuple[ts.Node, Scope]]
+    ) -> None:
+        """Its decorators, then the definition; ``@d def f`` calls ``d(f)``
+        and ``@a @b def f`` calls ``a(b(f))``, routed by indirect()."""
+        stacked: list[ts.Node] = []
+        for c in node.named_children:
+            if c.type == "decorator" and c.named_children:
+                self.decorator(c.named_children[0], scope, todo)
+                stacked.append(c.named_children[0])
+            else:
+                todo.append((c, scope))
+        definition = node.child_by_field_name("definition")
+        named = definition.child_by_field_name("name") if definition is not None else None
+        if named is None:
+            return
+        own = self.text(named)
+        qual = f"{scope.qualname}.{own}" if scope.qualname else own
+        for i, expr in enumerate(stacked):
+            below = stacked[i + 1] if i + 1 < len(stacked) else None
+            self.decorated.append((expr, scope, qual, below))
 
     def decorator(self, expr: ts.Node, scope: Scope, todo: list[tuple[ts.Node, Scope]]) -> None:
         """A decorator is called when its definition runs: ``@d`` calls ``d``;

@@ -116,6 +116,9 @@ class ValueFlow:
     steps_left: int  # of the file's evaluation budget (FLOW_STEPS_FLOOR)
     # calls made through a value, whose arguments indirect() routes
     through: list[tuple[ts.Node, Scope]]
+    # (a decorator, its scope, the qualname of what it decorates, the
+    # decorator below it, whose result it is given; None: the definition)
+    decorated: list[tuple[ts.Node, Scope, str, ts.Node | None]]
     pending: list[Pending]
 
     def assign(self, node: ts.Node, scope: Scope) -> None:
@@ -242,8 +245,9 @@ class ValueFlow:
 
     def indirect(self) -> None:
         """Route the arguments of calls made through a value (``c = func;
-        c(b)``, ``obj.m(f)``, a parameter called with arguments) into the
-        parameters of the functions of this file the value may be. What a
+        c(b)``, ``obj.m(f)``, a parameter called with arguments) and of
+        decorators (``@d def f`` calls ``d(f)``) into the parameters of the
+        functions of this file the value may be. What a
         callee may be is known only once the direct calls' arguments are in,
         and a parameter called in turn passes on what it got, so this runs
         again while it routes anything new, at most ``MAX_DEPTH`` rounds;
@@ -251,6 +255,19 @@ class ValueFlow:
         routed: set[tuple[int, str]] = set()
         for _round in range(MAX_DEPTH):
             added = False
+            for expr, scope, qual, below in self.decorated:  # `@d def f`: d(f)
+                for v in self.values(expr, scope):
+                    target = self.callee(v) if (expr.id, v.chain) not in routed else None
+                    if target is None or not target[0]:
+                        continue
+                    routed.add((expr.id, v.chain))
+                    params, inner = target
+                    given = self.decorated_value(qual, below, scope)
+                    for value in given:
+                        words = f"{params[0]} = {qual} (decorated with @{self.text(expr)})"
+                        flow = Flow(None, None, words, value=value)
+                        inner.flows.setdefault(params[0], []).append(flow)
+                    added = added or bool(given)
             for call, scope in self.through:
                 fn, args = (
                     call.child_by_field_name("function"),
@@ -267,6 +284,13 @@ class ValueFlow:
             self.memo.clear()
             if not added:
                 return
+
+    def decorated_value(self, qual: str, below: ts.Node | None, scope: Scope) -> list[Value]:
+        """What a decorator is given: the definition, or what the decorator
+        below it returns (``@a @b def f``: a is given ``b(f)``)."""
+        if below is None:
+            return [Value(self.path, qual, "")]
+        return self.extend(self.values(below, scope), chains.call)
 
     def callee(self, value: Value) -> tuple[list[str], Scope] | None:
         """The parameters a call of ``value`` passes its arguments to, and the

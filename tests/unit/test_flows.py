@@ -722,6 +722,27 @@ DECORATORS: dict[str, Case] = {
         "bus = Bus()\n@bus.on('x')\ndef handler(): pass\n",
         {"<module> -> Bus", "<module> -> Bus.on", "<module> -> Bus.on.add"},
     ),
+    # a decorator is given what it decorates
+    "calls_what_it_decorates": (
+        "def dec(f):\n    f()\n    return f\n@dec\ndef g(): pass\n",
+        {"<module> -> dec", "dec -> g"},
+    ),
+    "wrapper_calls_the_decorated": (
+        "def dec(f):\n    def inner():\n        return f()\n    return inner\n"
+        "@dec\ndef g(): pass\n",
+        {"<module> -> dec", "dec.inner -> g"},
+    ),
+    "stacked_the_outer_is_given_the_inner_result": (
+        "def outer(f):\n    def a():\n        return f()\n    return a\n"
+        "def under(f):\n    def b():\n        return f()\n    return b\n"
+        "@outer\n@under\ndef g(): pass\n",
+        {"<module> -> outer", "<module> -> under", "outer.a -> under.b", "under.b -> g"},
+    ),
+    "method_decorator_given_the_method": (
+        "def traced(f):\n    def w(self):\n        return f(self)\n    return w\n"
+        "class C:\n    @traced\n    def m(self): pass\n",
+        {"C -> traced", "traced.w -> C.m"},
+    ),
 }
 
 CLASSES: dict[str, Case] = {
