@@ -2,7 +2,8 @@
 (indexer/flow_python.py): the class of ``User``, ``Optional[User]``,
 ``User | None`` and a quoted forward reference ``"models.User"``, and what
 a container annotation holds (``list[User]``, ``dict[str, User]``,
-``t.Sequence[User]``, ``tuple[User, ...]``). Read from the syntax tree
+``t.Sequence[User]``, ``tuple[User, ...]``), and what calling a
+``Callable[..., User]`` gives. Read from the syntax tree
 alone, as a type checker reads the annotation, without evaluating it."""
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ def contained(
     iterating gives (``list[User]``, ``t.Sequence[User]``,
     ``Optional[Iterable[User]]``, ``tuple[User, ...]``, a mapping's keys), for
     ``role="item"`` what subscripting gives (a sequence's elements, a
-    mapping's values: ``dict[str, User]``); None for anything else."""
+    mapping's values: ``dict[str, User]``), for ``role="result"`` what
+    calling gives (``Callable[..., User]``); None for anything else."""
     n = _optional_inner(annotation, text)
     if n is None:
         return None
@@ -72,6 +74,8 @@ def contained(
     kind = text(head).rsplit(".", 1)[-1] if head is not None else ""
     if not params:
         return None
+    if role == "result":  # Callable[[A, B], User], Callable[..., User]: calling gives a User
+        return class_expr(params[-1], text) if kind == "Callable" and len(params) == 2 else None
     # tuple[A, B] holds no one class; tuple[A, ...] and tuple[A] do
     if kind in ("tuple", "Tuple") and len(params) > 1 and text(params[-1]) != "...":
         return None
@@ -82,6 +86,10 @@ def contained(
     if kind in (SEQUENCES if role == "item" else ITERABLES):
         return class_expr(params[0], text)
     return None
+
+
+def is_callable(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> bool:
+    return contained(annotation, text, "result") is not None
 
 
 def is_container(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> bool:

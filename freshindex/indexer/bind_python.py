@@ -36,6 +36,7 @@ from freshindex.indexer import chains
 from freshindex.indexer.annotations import (
     class_expr,
     forward_reference,
+    is_callable,
     is_container,
 )
 from freshindex.indexer.flow_python import (
@@ -417,6 +418,8 @@ class _Binder(ValueFlow):
                 kind = p.child_by_field_name("type")
                 if annotation is None and is_container(kind, self.text):  # users: list[User]
                     inner.flow(name, Flow(kind, outer, name, step="items", declared=True))
+                elif annotation is None and is_callable(kind, self.text):  # Callable[..., User]
+                    inner.flow(name, Flow(kind, outer, name, step="returns", declared=True))
                 default = p.child_by_field_name("value")
                 if default is not None:  # def f(cb=handler)
                     inner.flow(name, Flow(default, outer, name, words="default"))

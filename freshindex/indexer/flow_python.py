@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import tree_sitter as ts
 
 from freshindex.indexer import chains
-from freshindex.indexer.annotations import class_expr, contained, is_container
+from freshindex.indexer.annotations import class_expr, contained, is_callable, is_container
 from freshindex.indexer.scope_python import Pending
 
 if TYPE_CHECKING:
@@ -136,6 +136,8 @@ class ValueFlow:
             self.pair(left, annotation, scope, "instance", declared=True)
         elif kind is not None and is_container(kind, self.text):  # `users: list[User]`
             self.pair(left, kind, scope, "items", declared=True)
+        elif kind is not None and is_callable(kind, self.text):  # `make: Callable[[], User]`
+            self.pair(left, kind, scope, "returns", declared=True)
         if value is not None:
             self.pair(left, value, scope)
 
@@ -367,6 +369,8 @@ class ValueFlow:
                 return []
             if fn.type == "attribute" and (got := self.got_item(fn, scope)):
                 return got
+            if fn.type == "identifier" and (made := self.call_result(fn, scope)):
+                return made
             if self.is_typing_cast(fn, scope):  # cast(User, x): a User, as a type checker reads it
                 args = node.child_by_field_name("arguments")
                 first = args.named_children[0] if args is not None and args.named_children else None
@@ -460,7 +464,7 @@ class ValueFlow:
             return []
         if flow.step == "iter":  # for f in (a, b): an element of a literal sequence
             return self.elements(flow.node, flow.scope, depth)
-        if flow.step == "items":  # `xs: list[User]`: its elements, not the list
+        if flow.step in ("items", "returns"):  # `xs: list[User]`: its elements, not the list
             return []
         if flow.step == "entry":  # for k, u in by_name.items(): an item of by_name
             return self.declared_items(flow.node, flow.scope)
@@ -673,6 +677,19 @@ class ValueFlow:
                     if wanted is None or str(i) in wanted or back in wanted:
                         out.extend(self.values(element, flow.scope, depth + 1))
         return out
+
+    def call_result(self, fn: ts.Node, scope: Scope) -> list[Value]:
+        """What calling a name this file annotates ``Callable[..., User]``
+        gives: a ``User``."""
+        name = self.text(fn)
+        _bound, where = self.lookup(scope, name)
+        flows = where.flows.get(name, []) if where is not None else []
+        return [
+            v
+            for flow in flows[: MAX_VALUES + 1]
+            if flow.step == "returns" and flow.scope is not None
+            for v in self.instances(contained(flow.node, self.text, "result"), flow.scope)
+        ]
 
     def got_item(self, fn: ts.Node, scope: Scope) -> list[Value]:
         """``by_name.get(k)``, ``.pop(k)``, ``.setdefault(k, v)``: an item,

@@ -506,6 +506,21 @@ ANNOTATED_CONTAINERS: dict[str, Case] = {
         "def main(d: dict[str, U]):\n    for k, u in d.items():\n        u.save()\n",
         {"main -> U.save"},
     ),
+    "callable_local": (
+        "from typing import Callable, Optional\nclass M:\n    def norm(self): pass\n"
+        "def main(r):\n    get: Optional[Callable[[int], 'M']] = getattr(r, 'm', None)\n"
+        "    get(1).norm()\n",
+        {"main -> M.norm"},
+    ),
+    "callable_parameter": (
+        "from typing import Callable\nclass M:\n    def norm(self): pass\n"
+        "def main(make: Callable[..., M]):\n    make().norm()\n",
+        {"main -> M.norm"},
+    ),
+    "callable_of_no_class_gives_nothing": (
+        "from typing import Callable\ndef main(make: Callable[..., int]):\n    make().norm()\n",
+        set(),
+    ),
     "get_of_what_is_not_a_container_is_its_method": (
         "class Session:\n    def get(self): return Response()\n"
         "class Response:\n    def json(self): pass\n"
