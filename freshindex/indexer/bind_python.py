@@ -106,6 +106,7 @@ _SPECIAL = frozenset(
         "as_pattern",
         "named_expression",
         "return_statement",
+        "yield",
         "raise_statement",
     }
 )
@@ -129,6 +130,7 @@ class _Binder(ValueFlow):
         self.calls: list[tuple[ts.Node, Scope]] = []
         self.through: list[tuple[ts.Node, Scope]] = []
         self.decorated: list[tuple[ts.Node, Scope, str, ts.Node | None]] = []
+        self.context_managers: set[str] = set()  # qualnames of @contextmanager functions
         self.steps_left = FLOW_STEPS_FLOOR + len(data)
         # a function of this file: its scope, its parameters, and whether a
         # call through an instance passes the first one
@@ -355,6 +357,14 @@ class _Binder(ValueFlow):
                             value,
                         )
                     )
+        elif t == "yield":
+            value = node.named_children[0] if node.named_children else None
+            function = _function_of(scope)
+            if value is not None:
+                todo.append((value, scope))
+                if function is not None:
+                    delegated = any(c.type == "from" for c in node.children)
+                    self.yielded(function.qualname, value, scope, delegated)
         elif t == "raise_statement":
             raised = node.named_children[0] if node.named_children else None
             if raised is not None and raised.type == "identifier":
@@ -447,6 +457,8 @@ class _Binder(ValueFlow):
         if scope.kind == "class":
             inner.cls = scope.qualname
         decorators = self.decorators(node)
+        if decorators & CONTEXT_MANAGERS:
+            self.context_managers.add(qual)
         inner.is_classmethod = "classmethod" in decorators
         params = node.child_by_field_name("parameters")
         names, positional = (
@@ -487,6 +499,23 @@ class _Binder(ValueFlow):
         body = node.child_by_field_name("body")
         if body is not None:
             todo.append((body, inner))
+
+    def yielded(self, qual: str, value: ts.Node, scope: Scope, delegated: bool) -> None:
+        """``yield x`` in ``qual``: an element of what calling it gives, for
+        ``for u in users()`` in any file (holder ``users().[]``), and, in a
+        ``@contextmanager``, what ``with qual() as x`` binds (its
+        ``__enter__()``); ``yield from xs``: any element of ``xs``. Where
+        the function is annotated (``-> Iterator[User]``), the annotation is
+        what counts."""
+        holder = chains.element(chains.holder_of_return(qual))
+        if holder is None:
+            return
+        how = f"{qual} yields {' '.join(self.text(value).split())[:40]}"
+        step = "iter" if delegated else ""
+        self.holders.append((holder, Flow(value, scope, how, step=step, verbatim=True), value))
+        if qual in self.context_managers and not delegated:
+            flow = Flow(value, scope, how, verbatim=True)
+            self.holders.append((chains.holder_of_enter(qual), flow, value))
 
     def decorators(self, node: ts.Node) -> set[str]:
         """The decorators of a def, as written without ``@`` or arguments."""

@@ -397,6 +397,29 @@ PARAMETERS: dict[str, Case] = {
 }
 
 CONTAINERS: dict[str, Case] = {
+    "generator_elements": (
+        "class U:\n    def save(self): pass\ndef users():\n    yield U()\n"
+        "def main():\n    for u in users():\n        u.save()\n",
+        {"users -> U", "main -> users", "main -> U.save"},
+    ),
+    "generator_in_other_file": (
+        {
+            "lib.py": "class U:\n    def save(self): pass\ndef users():\n    yield U()\n",
+            "m.py": "from lib import users\ndef main():\n    for u in users():\n        u.save()\n",
+        },
+        {"lib.py::users -> lib.py::U", "main -> lib.py::users", "main -> lib.py::U.save"},
+    ),
+    "yield_from": (
+        "def f(): pass\ndef inner():\n    yield f\ndef outer():\n    yield from inner()\n"
+        "def main():\n    for h in outer():\n        h()\n",
+        {"outer -> inner", "main -> outer", "main -> f"},
+    ),
+    "generator_annotation_wins": (
+        "from typing import Iterator\nclass A:\n    def m(self): pass\nclass B:\n    def m(self): pass\n"
+        "def make() -> Iterator[A]:\n    yield B()\n"
+        "def main():\n    for x in make():\n        x.m()\n",
+        {"make -> B", "main -> make", "main -> A.m"},
+    ),
     "dispatch_on_an_unknown_key": (  # may be any entry
         'def f(): pass\ndef g(): pass\nHANDLERS = {"a": f, "b": g}\n'
         "def main(kind):\n    HANDLERS[kind]()\n",
@@ -687,6 +710,26 @@ WITH_AND_EXCEPT: dict[str, Case] = {
             "main -> lib.py::Client",
             "main -> lib.py::Client.stream",
             "main -> lib.py::Response.read",
+        },
+    ),
+    "contextmanager_unannotated": (
+        "from contextlib import contextmanager\nclass Conn:\n    def query(self): pass\n"
+        "@contextmanager\ndef connect():\n    c = Conn()\n    yield c\n"
+        "def main():\n    with connect() as c:\n        c.query()\n",
+        {"connect -> Conn", "main -> connect", "main -> Conn.query"},
+    ),
+    "contextmanager_unannotated_in_other_file": (
+        {
+            "lib.py": "from contextlib import contextmanager\n"
+            "class Session:\n    def add(self): pass\n"
+            "@contextmanager\ndef session():\n    yield Session()\n",
+            "m.py": "from lib import session\ndef main():\n"
+            "    with session() as s:\n        s.add()\n",
+        },
+        {
+            "lib.py::session -> lib.py::Session",
+            "main -> lib.py::session",
+            "main -> lib.py::Session.add",
         },
     ),
     "a_generator_without_the_decorator_yields_nothing_to_with": (
