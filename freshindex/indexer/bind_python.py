@@ -343,28 +343,20 @@ class _Binder(ValueFlow):
                 if target is not None and target.type == "identifier":
                     name = self.text(target)
                     scope.flow(name, Flow(value, scope, name))
-        elif t == "return_statement":
+        elif t in ("return_statement", "yield"):
             value = node.named_children[0] if node.named_children else None
             function = _function_of(scope)
             if value is not None:
                 todo.append((value, scope))
-                if function is not None:
-                    holder = chains.holder_of_return(function.qualname)
-                    self.holders.append(
-                        (
-                            holder,
-                            Flow(value, scope, f"return of {function.qualname}", verbatim=True),
-                            value,
-                        )
-                    )
-        elif t == "yield":
-            value = node.named_children[0] if node.named_children else None
-            function = _function_of(scope)
-            if value is not None:
-                todo.append((value, scope))
-                if function is not None:
-                    delegated = any(c.type == "from" for c in node.children)
-                    self.yielded(function.qualname, value, scope, delegated)
+            if value is None or function is None:
+                pass
+            elif t == "yield":
+                delegated = any(c.type == "from" for c in node.children)
+                self.yielded(function.qualname, value, scope, delegated)
+            else:
+                how = f"return of {function.qualname}"
+                flow = Flow(value, scope, how, verbatim=True)
+                self.holders.append((chains.holder_of_return(function.qualname), flow, value))
         elif t == "raise_statement":
             raised = node.named_children[0] if node.named_children else None
             if raised is not None and raised.type == "identifier":
