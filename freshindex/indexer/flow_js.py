@@ -5,10 +5,14 @@ forms that need no type inference:
 
 - ``const x = new C(); x.m()`` and ``const x = make(); x.m()``, with a
   TypeScript annotation (``const x: C = ...``) taken as the type;
-- ``this.x = new C()`` in any method, then ``this.x.m()``: a holder
-  ``Cls.x`` other files can see too;
-- what a function or method returns (``return new C()``): a holder
-  ``f()``;
+- a parameter annotated with a class (``function f(c: C)``, arrow
+  functions and methods too);
+- ``this.x = new C()`` in any method, a field declared ``x: C;``, or a
+  constructor's parameter property (``constructor(private x: C)``), then
+  ``this.x.m()``: a holder ``Cls.x`` other files can see too;
+- what a function or method returns (``return new C()``, or its return
+  annotation ``(): C``, ``Promise<C>`` read as what ``await`` gives): a
+  holder ``f()``, read by ``make().m()`` and ``obj.make().m()``;
 - a module-level ``const`` (a holder named by itself, for importers).
 
 A name is looked up in its own function, then at the top of the file; a
@@ -70,6 +74,9 @@ class _Pass:
         self.returns: list[tuple[str, ts.Node, int, str | None]] = []
         self.attributes: list[tuple[str, ts.Node, int, str | None]] = []
         self.calls: list[tuple[ts.Node, int, str | None]] = []
+        # holders a TypeScript annotation types: a field (`c: C;`), a
+        # constructor's parameter property (`private c: C`), a return (`(): C`)
+        self.typed: list[tuple[str, ts.Node]] = []
         # a name's values, once evaluated: names given each other would
         # otherwise be walked once per path through them
         self.memo: dict[tuple[int, str], list[Claim]] = {}
@@ -92,6 +99,15 @@ class _Pass:
                     qual = f"{cls}.{own}" if t == "method_definition" and cls else own
                 else:
                     qual = ""
+                self.parameters(node, fn, cls if qual == f"{cls}.constructor" else None)
+                returned = _annotated(node.child_by_field_name("return_type"), self.text, True)
+                if returned is not None and qual:
+                    self.typed.append((chains.holder_of_return(qual), returned))
+            elif t == "public_field_definition" and cls is not None:
+                name = node.child_by_field_name("name")
+                typed = _annotated(node.child_by_field_name("type"), self.text)
+                if name is not None and typed is not None:
+                    self.typed.append((f"{cls}.{self.text(name)}", typed))
             elif t == "variable_declarator":
                 name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
                 typed = _annotated(node.child_by_field_name("type"), self.text)
@@ -124,6 +140,25 @@ class _Pass:
                     self.calls.append((callee, fn, cls))
             todo.extend((c, fn, qual, cls) for c in reversed(node.named_children))
 
+    def parameters(self, function: ts.Node, fn: int, constructor_of: str | None) -> None:
+        """A parameter annotated with a class (``c: C``) holds an instance of
+        it; in a constructor, one with ``private``/``public``/``readonly``
+        is also the field ``this.c``."""
+        params = function.child_by_field_name("parameters")
+        for param in params.named_children if params is not None else []:
+            if param.type not in ("required_parameter", "optional_parameter"):
+                continue
+            pattern = param.child_by_field_name("pattern")
+            typed = _annotated(param.child_by_field_name("type"), self.text)
+            if pattern is None or pattern.type != "identifier" or typed is None:
+                continue
+            name = self.text(pattern)
+            self.locals.setdefault((fn, name), []).append((typed, fn, "type"))
+            if constructor_of is not None and any(
+                c.type in ("accessibility_modifier", "readonly") for c in param.children
+            ):
+                self.typed.append((f"{constructor_of}.{name}", typed))
+
     def values(self, node: ts.Node, fn: int, cls: str | None, depth: int = 0) -> list[Claim]:
         self.steps_left -= 1
         if depth > MAX_DEPTH or self.steps_left < 0:
@@ -131,6 +166,13 @@ class _Pass:
         t = node.type
         if t in ("new_expression", "call_expression"):
             head = node.child_by_field_name("constructor" if t == "new_expression" else "function")
+            if t == "call_expression" and head is not None and head.type == "member_expression":
+                # obj.make(): what the method returns, read from its holder
+                return [
+                    Claim(c.path, c.chain + chains.CALL, c.via)
+                    for c in self.values(head, fn, cls, depth + 1)
+                    if chains.length(c.chain) < chains.MAX_STEPS
+                ]
             if head is None or head.type != "identifier":
                 return []
             found = self.resolve(self.text(head))
@@ -140,7 +182,8 @@ class _Pass:
             return [Claim(found[0], found[1] + chains.CALL, f"{word}{self.text(head)}()")]
         if t == "this" and cls is not None:
             return [Claim("", cls + chains.CALL, f"this is a {cls}")]
-        if t == "parenthesized_expression" and node.named_children:
+        if t in ("parenthesized_expression", "await_expression") and node.named_children:
+            # `await make()`: a return annotated Promise<C> is held as a C
             return self.values(node.named_children[0], fn, cls, depth + 1)
         if t == "member_expression":
             obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
@@ -193,7 +236,18 @@ def flows(path: str, root: ts.Node, text: Callable[[ts.Node], str], resolve: Nam
             c = found[0]
             at = (prop.start_point[0] + 1, prop.start_point[1])
             out.calls[at] = Claim(c.path, chains.attr(c.chain, text(prop)), c.via)
+    # an annotation is the holder's type, as a type checker reads it: its
+    # other values are not followed (`c: C` set to `make()` in a method)
+    typed: set[str] = set()
+    for holder, annotation in p.typed:
+        named = resolve(text(annotation))
+        if named is not None:
+            claim = Claim(named[0], named[1] + chains.CALL, f"{holder}: {text(annotation)}")
+            out.holders.append((holder, claim, annotation))
+            typed.add(holder)
     for holder, value, fn, cls in [*p.attributes, *p.returns]:
+        if holder in typed:
+            continue
         for c in p.values(value, fn, cls):
             out.holders.append((holder, here(c), value))
     for (fn, name), written in p.locals.items():
@@ -214,11 +268,18 @@ def flows(path: str, root: ts.Node, text: Callable[[ts.Node], str], resolve: Nam
     return out
 
 
-def _annotated(node: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
-    """The class a TypeScript annotation names (``: C``), or None."""
+def _annotated(
+    node: ts.Node | None, text: Callable[[ts.Node], str], awaited: bool = False
+) -> ts.Node | None:
+    """The class a TypeScript annotation names (``: C``), or None; with
+    ``awaited``, also the ``C`` of ``Promise<C>`` (what ``await`` gives)."""
     if node is None or node.type != "type_annotation" or node.named_child_count != 1:
         return None
     inner = node.named_children[0]
+    if awaited and inner.type == "generic_type":
+        name, args = inner.child_by_field_name("name"), inner.child_by_field_name("type_arguments")
+        if name is not None and text(name) == "Promise" and args is not None:
+            inner = args.named_children[0] if args.named_child_count == 1 else inner
     return inner if inner.type == "type_identifier" else None
 
 

@@ -1060,6 +1060,58 @@ TYPESCRIPT: dict[str, tuple[dict[str, str], set[str]]] = {
         {"m.ts": "function main(x: any) {\n  x.m();\n}\n"},
         set(),
     ),
+    "typed_parameter": (
+        {"m.ts": "class C {\n  m() {}\n}\nfunction main(c: C, d?: C) {\n  c.m();\n  d.m();\n}\n"},
+        {"main -> C.m"},
+    ),
+    "typed_parameter_of_an_imported_class": (
+        {
+            "c.ts": "export class C {\n  m() {}\n}\n",
+            "m.ts": "import { C } from './c';\nconst main = (c: C) => {\n  c.m();\n};\n",
+        },
+        {"main -> c.ts::C.m"},
+    ),
+    "field_declaration": (
+        {
+            "m.ts": "class C {\n  m() {}\n}\nclass S {\n  c: C;\n  run() {\n    this.c.m();\n  }\n}\n"
+        },
+        {"S.run -> C.m"},
+    ),
+    "constructor_parameter_property": (
+        {
+            "m.ts": "class C {\n  m() {}\n}\nclass S {\n  constructor(private readonly c: C) {}\n"
+            "  run() {\n    this.c.m();\n  }\n}\n"
+        },
+        {"S.run -> C.m"},
+    ),
+    "plain_constructor_parameter_is_no_field": (
+        {
+            "m.ts": "class C {\n  m() {}\n}\nclass S {\n  constructor(c: C) {}\n"
+            "  run() {\n    this.c.m();\n  }\n}\n"
+        },
+        set(),
+    ),
+    "return_type": (
+        {
+            "m.ts": "class C {\n  m() {}\n}\nfunction make(): C {\n  return build();\n}\n"
+            "function main() {\n  const x = make();\n  x.m();\n}\n"
+        },
+        {"main -> make", "main -> C.m"},
+    ),
+    "awaited_promise": (
+        {
+            "m.ts": "class C {\n  m() {}\n}\nasync function make(): Promise<C> {\n  return build();\n}\n"
+            "async function main() {\n  const x = await make();\n  x.m();\n}\n"
+        },
+        {"main -> make", "main -> C.m"},
+    ),
+    "method_return_type": (
+        {
+            "m.ts": "class C {\n  m() {}\n}\nclass F {\n  make(): C {\n    return build();\n  }\n}\n"
+            "function main(f: F) {\n  const x = f.make();\n  x.m();\n}\n"
+        },
+        {"main -> F.make", "main -> C.m"},
+    ),
 }
 
 
