@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import tree_sitter as ts
 
 from freshindex.indexer import chains
+from freshindex.indexer.annotations_ts import element_class, named_class
 from freshindex.indexer.flow_python import FLOW_STEPS_FLOOR
 from freshindex.indexer.resolve import Resolver
 from freshindex.indexer.schema import Binding, EdgeKind, EdgeRow, edge_row
@@ -77,6 +78,9 @@ class _Pass:
         # holders a TypeScript annotation types: a field (`c: C;`), a
         # constructor's parameter property (`private c: C`), a return (`(): C`)
         self.typed: list[tuple[str, ts.Node]] = []
+        # (function start byte or -1, name) -> the class its elements are
+        # annotated to be (`cs: C[]`, `Array<C>`), for `for (const c of cs)`
+        self.elements: dict[tuple[int, str], ts.Node] = {}
         # a name's values, once evaluated: names given each other would
         # otherwise be walked once per path through them
         self.memo: dict[tuple[int, str], list[Claim]] = {}
@@ -100,19 +104,22 @@ class _Pass:
                 else:
                     qual = ""
                 self.parameters(node, fn, cls if qual == f"{cls}.constructor" else None)
-                returned = _annotated(node.child_by_field_name("return_type"), self.text, True)
+                returned = named_class(node.child_by_field_name("return_type"), self.text, True)
                 if returned is not None and qual:
                     self.typed.append((chains.holder_of_return(qual), returned))
             elif t == "public_field_definition" and cls is not None:
                 name = node.child_by_field_name("name")
-                typed = _annotated(node.child_by_field_name("type"), self.text)
+                typed = named_class(node.child_by_field_name("type"), self.text)
                 if name is not None and typed is not None:
                     self.typed.append((f"{cls}.{self.text(name)}", typed))
             elif t == "variable_declarator":
                 name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
-                typed = _annotated(node.child_by_field_name("type"), self.text)
+                typed = named_class(node.child_by_field_name("type"), self.text)
                 if name is not None and name.type == "identifier":
                     target = (fn, self.text(name))
+                    element = element_class(node.child_by_field_name("type"), self.text)
+                    if element is not None:
+                        self.elements[target] = element
                     if typed is not None:
                         self.locals.setdefault(target, []).append((typed, fn, "type"))
                     elif value is not None:
@@ -130,6 +137,10 @@ class _Pass:
                         if obj is not None and obj.type == "this" and prop is not None:
                             holder = f"{cls}.{self.text(prop)}"
                             self.attributes.append((holder, right, fn, cls))
+            elif t == "for_in_statement" and any(c.type == "of" for c in node.children):
+                left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+                if left is not None and left.type == "identifier" and right is not None:
+                    self.locals.setdefault((fn, self.text(left)), []).append((right, fn, "of"))
             elif t == "return_statement" and qual and node.named_children:
                 self.returns.append(
                     (chains.holder_of_return(qual), node.named_children[0], fn, cls)
@@ -140,6 +151,24 @@ class _Pass:
                     self.calls.append((callee, fn, cls))
             todo.extend((c, fn, qual, cls) for c in reversed(node.named_children))
 
+    def typed_claim(self, name: str, typed: ts.Node) -> list[Claim]:
+        """An instance of the class a type names (``name: C``), if the file
+        can see it."""
+        found = self.resolve(self.text(typed))
+        if found is None:
+            return []
+        how = f"{name}: {self.text(typed)}" if name else f"as {self.text(typed)}"
+        return [Claim(found[0], found[1] + chains.CALL, how)]
+
+    def element_claim(self, name: str, iterated: ts.Node, fn: int) -> list[Claim]:
+        """``for (const name of xs)``: an element of a local or parameter
+        annotated as an array of a class."""
+        if iterated.type != "identifier":
+            return []
+        key = self.text(iterated)
+        element = self.elements.get((fn, key)) or self.elements.get((-1, key))
+        return self.typed_claim(name, element) if element is not None else []
+
     def parameters(self, function: ts.Node, fn: int, constructor_of: str | None) -> None:
         """A parameter annotated with a class (``c: C``) holds an instance of
         it; in a constructor, one with ``private``/``public``/``readonly``
@@ -149,10 +178,15 @@ class _Pass:
             if param.type not in ("required_parameter", "optional_parameter"):
                 continue
             pattern = param.child_by_field_name("pattern")
-            typed = _annotated(param.child_by_field_name("type"), self.text)
-            if pattern is None or pattern.type != "identifier" or typed is None:
+            typed = named_class(param.child_by_field_name("type"), self.text)
+            if pattern is None or pattern.type != "identifier":
                 continue
             name = self.text(pattern)
+            element = element_class(param.child_by_field_name("type"), self.text)
+            if element is not None:
+                self.elements[(fn, name)] = element
+            if typed is None:
+                continue
             self.locals.setdefault((fn, name), []).append((typed, fn, "type"))
             if constructor_of is not None and any(
                 c.type in ("accessibility_modifier", "readonly") for c in param.children
@@ -182,6 +216,14 @@ class _Pass:
             return [Claim(found[0], found[1] + chains.CALL, f"{word}{self.text(head)}()")]
         if t == "this" and cls is not None:
             return [Claim("", cls + chains.CALL, f"this is a {cls}")]
+        if t in ("as_expression", "type_assertion") and node.named_child_count == 2:
+            # `x as C`, `<C>x`: a C, as a type checker reads it
+            typed = node.named_children[1 if t == "as_expression" else 0]
+            if typed.type == "type_arguments" and typed.named_child_count == 1:
+                typed = typed.named_children[0]
+            return self.typed_claim("", typed) if typed.type == "type_identifier" else []
+        if t == "non_null_expression" and node.named_children:  # `this.c!`
+            return self.values(node.named_children[0], fn, cls, depth + 1)
         if t in ("parenthesized_expression", "await_expression") and node.named_children:
             # `await make()`: a return annotated Promise<C> is held as a C
             return self.values(node.named_children[0], fn, cls, depth + 1)
@@ -205,11 +247,10 @@ class _Pass:
         out: list[Claim] = []
         for value, where, context in written[: MAX_VALUES + 1]:
             if context == "type":  # const x: C = ...
-                found = self.resolve(self.text(value))
-                if found is not None:
-                    out.append(
-                        Claim(found[0], found[1] + chains.CALL, f"{name}: {self.text(value)}")
-                    )
+                out.extend(self.typed_claim(name, value))
+                continue
+            if context == "of":  # for (const c of cs): what cs is annotated to hold
+                out.extend(self.element_claim(name, value, where))
                 continue
             for c in self.values(value, where, context, depth + 1):
                 out.append(Claim(c.path, c.chain, f"{name} = {c.via}"))
@@ -255,32 +296,14 @@ def flows(path: str, root: ts.Node, text: Callable[[ts.Node], str], resolve: Nam
             continue
         for value, where, context in written:
             if context == "type":
-                named = resolve(text(value))
-                claims = (
-                    [Claim(named[0], named[1] + chains.CALL, f"{name}: {text(value)}")]
-                    if named
-                    else []
-                )
+                claims = p.typed_claim(name, value)
+            elif context == "of":
+                claims = p.element_claim(name, value, where)
             else:
                 claims = [here(c) for c in p.values(value, where, context)]
             for c in claims:
                 out.holders.append((name, c, value))
     return out
-
-
-def _annotated(
-    node: ts.Node | None, text: Callable[[ts.Node], str], awaited: bool = False
-) -> ts.Node | None:
-    """The class a TypeScript annotation names (``: C``), or None; with
-    ``awaited``, also the ``C`` of ``Promise<C>`` (what ``await`` gives)."""
-    if node is None or node.type != "type_annotation" or node.named_child_count != 1:
-        return None
-    inner = node.named_children[0]
-    if awaited and inner.type == "generic_type":
-        name, args = inner.child_by_field_name("name"), inner.child_by_field_name("type_arguments")
-        if name is not None and text(name) == "Promise" and args is not None:
-            inner = args.named_children[0] if args.named_child_count == 1 else inner
-    return inner if inner.type == "type_identifier" else None
 
 
 def rows(

@@ -1105,6 +1105,38 @@ TYPESCRIPT: dict[str, tuple[dict[str, str], set[str]]] = {
         },
         {"main -> make", "main -> C.m"},
     ),
+    "for_of_an_annotated_array": (
+        {
+            "m.ts": "class C {\n  m() {}\n}\nfunction main(cs: C[], ds: ReadonlyArray<C>) {\n"
+            "  for (const c of cs) {\n    c.m();\n  }\n  for (const d of ds) {\n    d.m();\n  }\n}\n"
+        },
+        {"main -> C.m"},
+    ),
+    "for_in_gives_keys_not_elements": (
+        {
+            "m.ts": "class C {\n  m() {}\n}\nfunction main(cs: C[]) {\n"
+            "  for (const k in cs) {\n    k.m();\n  }\n}\n"
+        },
+        set(),
+    ),
+    "nullable_and_non_null": (
+        {
+            "m.ts": "class C {\n  m() {}\n}\nclass S {\n  c: C | null;\n"
+            "  run(d: C | undefined) {\n    this.c!.m();\n    d!.m();\n  }\n}\n"
+        },
+        {"S.run -> C.m"},
+    ),
+    "as_cast": (
+        {"m.ts": "class C {\n  m() {}\n}\nfunction main(x: any) {\n  (x as C).m();\n}\n"},
+        {"main -> C.m"},
+    ),
+    "union_of_two_classes_names_neither": (
+        {
+            "m.ts": "class C {\n  m() {}\n}\nclass D {\n  m() {}\n}\n"
+            "function main(x: C | D) {\n  x.m();\n}\n"
+        },
+        set(),
+    ),
     "method_return_type": (
         {
             "m.ts": "class C {\n  m() {}\n}\nclass F {\n  make(): C {\n    return build();\n  }\n}\n"

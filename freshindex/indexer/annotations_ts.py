@@ -1,0 +1,74 @@
+"""What a TypeScript annotation names, for the JS/TS value flow
+(indexer/flow_js.py): the class of ``C``, ``C | null``, ``C | undefined``,
+``Promise<C>`` (what ``await`` gives), and what an array annotation holds
+(``C[]``, ``Array<C>``, ``ReadonlyArray<C>``, ``Set<C>``). Read from the
+syntax tree alone, as the type checker reads the annotation; anything else
+(unions of classes, generics of generics) names no class."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import tree_sitter as ts
+
+
+def named_class(
+    node: ts.Node | None, text: Callable[[ts.Node], str], awaited: bool = False
+) -> ts.Node | None:
+    """The class a TypeScript annotation names (``: C``), or None; with
+    ``awaited``, also the ``C`` of ``Promise<C>`` (what ``await`` gives)."""
+    if node is None or node.type != "type_annotation" or node.named_child_count != 1:
+        return None
+    inner = _without_null(node.named_children[0])
+    if awaited:
+        inner = _argument_of(inner, _PROMISES, text) or inner
+    return inner if inner.type == "type_identifier" else None
+
+
+_NOTHING = frozenset({"null", "undefined"})
+_PROMISES = frozenset({"Promise", "PromiseLike"})
+# generic types whose `for ... of` gives their one type argument
+_ITERABLES = frozenset(
+    {"Array", "ReadonlyArray", "Set", "ReadonlySet", "Iterable", "IterableIterator"}
+)
+
+
+def _without_null(node: ts.Node) -> ts.Node:
+    """``C | null``, ``C | undefined``: ``C``."""
+    if node.type != "union_type" or node.named_child_count != 2:
+        return node
+    kept = [c for c in node.named_children if not _is_nothing(c)]
+    return kept[0] if len(kept) == 1 else node
+
+
+def _is_nothing(node: ts.Node) -> bool:
+    return (
+        node.type == "literal_type"
+        and node.named_child_count == 1
+        and node.named_children[0].type in _NOTHING
+    )
+
+
+def element_class(node: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
+    """The class an array annotation holds (``C[]``, ``Array<C>``,
+    ``ReadonlyArray<C>``, ``Set<C>``), or None."""
+    if node is None or node.type != "type_annotation" or node.named_child_count != 1:
+        return None
+    inner: ts.Node | None = _without_null(node.named_children[0])
+    if inner is not None and inner.type == "array_type" and inner.named_child_count == 1:
+        inner = inner.named_children[0]
+    elif inner is not None:
+        inner = _argument_of(inner, _ITERABLES, text)
+    return inner if inner is not None and inner.type == "type_identifier" else None
+
+
+def _argument_of(
+    node: ts.Node, names: frozenset[str], text: Callable[[ts.Node], str]
+) -> ts.Node | None:
+    """The one type argument of ``Name<X>`` for a ``Name`` in ``names``."""
+    if node.type != "generic_type":
+        return None
+    name, args = node.child_by_field_name("name"), node.child_by_field_name("type_arguments")
+    if name is None or text(name) not in names or args is None or args.named_child_count != 1:
+        return None
+    return args.named_children[0]
