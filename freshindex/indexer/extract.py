@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
-from freshindex.indexer import bind_c, bind_go, bind_python, flow_js, scope_cpp
+from freshindex.indexer import bind_c, bind_go, bind_java, bind_python, flow_js, scope_cpp
 from freshindex.indexer.languages import ts_language, ts_query
 from freshindex.indexer.resolve import Resolver
 from freshindex.indexer.schema import Binding, EdgeKind, EdgeRow, edge_row
@@ -296,8 +296,9 @@ def extract(
         cpp = language == "cpp"
         found = scope_cpp.usings(tree, text) if cpp and b"using" in data else []
         receivers = scope_cpp.Receivers(tree.language, text) if cpp else None
+        typed = bind_java.receiver_types(tree.root_node, text) if language == "java" else None
         rows.edges = _query_edges(
-            path, language, refs, ordered, top_level, text, resolve, found, receivers
+            path, language, refs, ordered, top_level, text, resolve, found, receivers, typed
         )
         if language in bind_c.LANGUAGES:
             rows.edges += _macro_calls(path, language, ordered, top_level, text)
@@ -404,12 +405,14 @@ def _query_edges(
     resolve: Resolver | None,
     usings: list[scope_cpp.Using],
     receivers: scope_cpp.Receivers | None,
+    java_types: dict[int, tuple[str, str]] | None = None,
 ) -> list[EdgeRow]:
     """Edges from the tags query's reference captures, bound by the rules one
     file can apply: a name its imports bind to a file of the repository, a
     name defined at the top of this file; everything else is a candidate.
     ``usings``: a C++ file's ``using`` lines, carried in its calls' claims;
-    ``receivers``: a C++ file's declared variable types, for member calls."""
+    ``receivers``: a C++ file's declared variable types, for member calls;
+    ``java_types``: a Java file's receivers' declared classes (bind_java.py)."""
     # import bindings: local name -> (module, imported name)
     bindings: dict[str, tuple[str, str]] = {}
     ref_list = sorted(refs.values(), key=lambda r: (r[0].start_byte, r[1]))
@@ -497,6 +500,17 @@ def _query_edges(
                 qualname = f"{container}.{spelled}" if container else spelled
                 via = f"{bind_c.RECEIVER_VIA}: {typed}::{target}"
                 via = scope_cpp.with_usings(via, usings, parent.start_byte, typed.split("::")[0])
+            elif (
+                java_types is not None
+                and kind == EdgeKind.CALL
+                and (receiver := java_types.get(name_node.start_byte)) is not None
+                and (owner := _java_class(path, receiver[1], bindings, top_level, resolve))
+            ):  # `repo.save()` on `Repo repo`: Repo.save, through Repo's bases if need be
+                resolved, binding = owner[0], owner[2]
+                qualname = f"{owner[1]}.{target}" if resolved else None
+                written, cls = receiver
+                via = f"class {cls}" if written == cls else f"{written} is a {cls}"
+                via += "" if resolved else f", imported from {owner[1]}"
             elif (
                 language == "java"
                 and target[:1].isupper()
@@ -600,6 +614,39 @@ def _this_class(language: str, name_node: ts.Node, ordered: list[_Def]) -> str |
     at = name_node.start_byte
     holding = [d for d in ordered if d.kind in kinds and d.start <= at < d.end]
     return max(holding, key=lambda d: d.start).qualname if holding else None
+
+
+def _java_class(
+    path: str,
+    written: str,
+    bindings: dict[str, tuple[str, str]],
+    top_level: set[str],
+    resolve: Resolver | None,
+) -> tuple[str | None, str, Binding] | None:
+    """(its file, its qualname there, the binding) of a class named as
+    written in a Java file: defined here, imported, in the same package, or
+    package-qualified (``a.b.Repo``); imported from outside the repository,
+    (None, the import, external); None when nothing says."""
+    head, _, rest = written.partition(".")
+    if head in bindings:
+        module, name = bindings[head]
+        found = resolve("java", path, module, name) if resolve else None
+        if found is None:
+            return None, f"{module}.{name}", Binding.EXTERNAL
+        return found, written if not rest else f"{name}.{rest}", Binding.BOUND
+    if head in top_level:
+        return path, written, Binding.BOUND
+    if resolve is None:
+        return None
+    if head[:1].isupper():
+        found = _same_package(path, head, resolve)
+        return (found, written, Binding.BOUND) if found else None
+    parts = written.split(".")
+    first = next((i for i, part in enumerate(parts) if part[:1].isupper()), None)
+    if not first:
+        return None
+    found = resolve("java", path, ".".join(parts[:first]), parts[first])
+    return (found, ".".join(parts[first:]), Binding.BOUND) if found else None
 
 
 def _same_package(path: str, name: str, resolve: Resolver) -> str | None:

@@ -1169,3 +1169,63 @@ def test_typescript_names_given_each_other_are_read_once() -> None:
         "<module> -> C",
         "main -> C.m",
     }
+
+
+JAVA: dict[str, tuple[dict[str, str], set[str]]] = {
+    "declared_receivers": (
+        {
+            "app/Main.java": "package app;\nclass Repo {\n  void save() {}\n  static Repo open() { return null; }\n}\n"
+            "class Main {\n  Repo field;\n  void main(Repo p) {\n    Repo local = new Repo();\n"
+            "    local.save();\n    p.save();\n    this.field.save();\n    field.save();\n"
+            "    Repo.open();\n    new Repo().save();\n    var v = new Repo();\n    v.save();\n"
+            "    for (Repo r : all) {\n      r.save();\n    }\n  }\n}\n"
+        },
+        {"Main.main -> Repo", "Main.main -> Repo.save", "Main.main -> Repo.open"},
+    ),
+    "imported_and_same_package_classes": (
+        {
+            "app/Main.java": "package app;\nimport lib.Store;\nclass Main {\n"
+            "  void main(Store s, Cache c) {\n    s.put();\n    c.get();\n  }\n}\n",
+            "lib/Store.java": "package lib;\npublic class Store {\n  public void put() {}\n}\n",
+            "app/Cache.java": "package app;\npublic class Cache {\n  public void get() {}\n}\n",
+        },
+        {"Main.main -> lib/Store.java::Store.put", "Main.main -> app/Cache.java::Cache.get"},
+    ),
+    "inherited_method": (
+        {
+            "app/Main.java": "package app;\nclass Base {\n  void save() {}\n}\nclass Repo extends Base {}\n"
+            "class Main {\n  void main(Repo r) {\n    r.save();\n  }\n}\n"
+        },
+        {"Main.main -> Base.save"},
+    ),
+    "lambda_parameter_shadows_a_field": (
+        {
+            "app/Main.java": "package app;\nclass Repo {\n  void save() {}\n}\nclass Main {\n  Repo r;\n"
+            "  void main() {\n    run(r -> r.save());\n  }\n}\n"
+        },
+        set(),
+    ),
+    "primitive_and_array_receivers_name_nothing": (
+        {
+            "app/Main.java": "package app;\nclass Repo {\n  void save() {}\n}\nclass Main {\n"
+            "  void main(Repo[] rs, int n) {\n    rs.clone();\n  }\n}\n"
+        },
+        set(),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(JAVA))
+def test_java_call_edges(name: str) -> None:
+    files, expected = JAVA[name]
+    assert call_graph(dict(files), main="app/Main.java", language="java") == expected
+
+
+def test_a_java_call_on_a_class_from_outside_the_repository_is_external() -> None:
+    program = 'package app;\nimport java.util.List;\nclass Main {\n  void main(List<String> xs) {\n    xs.add("a");\n  }\n}\n'
+    _symbols, edges = rows_of({"app/Main.java": program}, language="java")
+    (add,) = [e for e in edges if e["kind"] == "call" and e["target"] == "add"]
+    assert (add["binding"], add["via"]) == (
+        "external",
+        "xs is a List, imported from java.util.List",
+    )

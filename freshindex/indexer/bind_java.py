@@ -1,0 +1,174 @@
+"""Java receivers: the declared class of what a method is called on.
+
+Java declares every variable with its type, so ``c.save()`` names
+``C.save`` when ``c`` is a parameter, local, loop variable, resource or
+field declared ``C c`` (``var c = new C()`` too), ``this.c.save()`` when
+the field is, and ``C.create()`` when ``C`` is a class rather than a
+variable. One walk of the file, in source order, with the declarations of
+each method and the fields of each class: a name takes the type of its
+last declaration before the call (blocks are not scoped apart, as a
+method's locals may not shadow each other in Java). What the walk finds is
+a class *name* as written; extract.py resolves it the way it resolves a
+class reference (this file, an import, the same package) and the linker
+follows bases from there.
+
+A type that is a primitive, an array or unknown names no class: the call
+stays a candidate. Generic arguments are dropped (``List<C>`` is a ``List``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import tree_sitter as ts
+
+_CLASSES = frozenset(
+    {"class_declaration", "interface_declaration", "enum_declaration", "record_declaration"}
+)
+_METHODS = frozenset(
+    {"method_declaration", "constructor_declaration", "compact_constructor_declaration"}
+)
+
+# a name declared without a class, shadowing a field of that name
+_UNKNOWN = ""
+
+
+def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, tuple[str, str]]:
+    """The start byte of each called method's name -> (the receiver as
+    written, the class it was declared with as written: ``Repo``,
+    ``a.b.Repo``, ``Outer.Inner``)."""
+    out: dict[int, tuple[str, str]] = {}
+    # (node, the declarations in scope, the fields of the enclosing classes)
+    todo: list[tuple[ts.Node, dict[str, str], dict[str, str]]] = [(root, {}, {})]
+    while todo:
+        node, scope, fields = todo.pop()
+        t = node.type
+        if t in _CLASSES:
+            body = node.child_by_field_name("body")
+            fields = {**fields, **_fields(node, body, text)}
+            scope = {}
+        elif t in _METHODS or t == "lambda_expression":
+            # a copy: what an anonymous class's method or a lambda captures
+            # stays visible, what it declares stays inside
+            scope = {**scope}
+            _parameters(node, scope, text)
+        elif t == "local_variable_declaration":
+            kind = node.child_by_field_name("type")
+            for d in node.children_by_field_name("declarator"):
+                _declare(
+                    scope, d.child_by_field_name("name"), kind, d.child_by_field_name("value"), text
+                )
+        elif t in ("enhanced_for_statement", "resource", "catch_formal_parameter"):
+            kind = node.child_by_field_name("type")
+            if t == "catch_formal_parameter":  # catch (E e): one class, not E1 | E2
+                caught = next((c for c in node.named_children if c.type == "catch_type"), None)
+                kind = (
+                    caught.named_children[0] if caught and caught.named_child_count == 1 else None
+                )
+            _declare(
+                scope,
+                node.child_by_field_name("name"),
+                kind,
+                node.child_by_field_name("value"),
+                text,
+            )
+        elif t == "method_invocation":
+            receiver, name = node.child_by_field_name("object"), node.child_by_field_name("name")
+            if receiver is not None and name is not None:
+                typed = _receiver(receiver, scope, fields, text)
+                if typed:
+                    out[name.start_byte] = (text(receiver), typed)
+        todo.extend((c, scope, fields) for c in reversed(node.named_children))
+    return out
+
+
+def _receiver(
+    node: ts.Node, scope: dict[str, str], fields: dict[str, str], text: Callable[[ts.Node], str]
+) -> str | None:
+    if node.type == "identifier":
+        name = text(node)
+        if name in scope:
+            return scope[name] or None
+        if name in fields:
+            return fields[name] or None
+        # `Repo.create()`: a class, not a variable (Java's naming convention)
+        return name if name[:1].isupper() else None
+    if node.type == "field_access":
+        obj, field = node.child_by_field_name("object"), node.child_by_field_name("field")
+        if obj is not None and obj.type == "this" and field is not None:
+            return fields.get(text(field)) or None
+        return None
+    if node.type == "object_creation_expression":  # new Repo().save()
+        return class_name(node.child_by_field_name("type"), text)
+    if node.type == "parenthesized_expression" and node.named_child_count == 1:
+        return _receiver(node.named_children[0], scope, fields, text)
+    return None
+
+
+def _fields(
+    class_node: ts.Node, body: ts.Node | None, text: Callable[[ts.Node], str]
+) -> dict[str, str]:
+    """A class's fields and a record's components, by name."""
+    out: dict[str, str] = {}
+    if class_node.type == "record_declaration":
+        _parameters(class_node, out, text)
+    for member in body.named_children if body is not None else []:
+        if member.type in ("field_declaration", "constant_declaration"):
+            kind = member.child_by_field_name("type")
+            for d in member.children_by_field_name("declarator"):
+                _declare(
+                    out, d.child_by_field_name("name"), kind, d.child_by_field_name("value"), text
+                )
+    return out
+
+
+def _parameters(node: ts.Node, scope: dict[str, str], text: Callable[[ts.Node], str]) -> None:
+    params = node.child_by_field_name("parameters")
+    if params is not None and params.type == "identifier":  # x -> x.save()
+        scope[text(params)] = _UNKNOWN
+        return
+    for p in params.named_children if params is not None else []:
+        if p.type == "formal_parameter":
+            _declare(
+                scope, p.child_by_field_name("name"), p.child_by_field_name("type"), None, text
+            )
+        elif p.type == "identifier":  # an inferred lambda parameter: shadows a field
+            scope[text(p)] = _UNKNOWN
+        elif p.type == "spread_parameter":  # C... more: an array
+            declarator = next(
+                (c for c in p.named_children if c.type == "variable_declarator"), None
+            )
+            name = declarator.child_by_field_name("name") if declarator is not None else None
+            if name is not None:
+                scope[text(name)] = _UNKNOWN
+
+
+def _declare(
+    scope: dict[str, str],
+    name: ts.Node | None,
+    kind: ts.Node | None,
+    value: ts.Node | None,
+    text: Callable[[ts.Node], str],
+) -> None:
+    if name is None or name.type != "identifier":
+        return
+    declared = class_name(kind, text)
+    if declared == "var":  # var c = new C()
+        made = (
+            value.child_by_field_name("type")
+            if value is not None and value.type == "object_creation_expression"
+            else None
+        )
+        declared = class_name(made, text)
+    scope[text(name)] = declared or _UNKNOWN
+
+
+def class_name(kind: ts.Node | None, text: Callable[[ts.Node], str]) -> str | None:
+    """The class a type names, as written, without generic arguments."""
+    if kind is None:
+        return None
+    if kind.type == "generic_type" and kind.named_children:
+        return class_name(kind.named_children[0], text)
+    if kind.type in ("type_identifier", "scoped_type_identifier"):
+        return "".join(text(kind).split())
+    return None
