@@ -18,68 +18,85 @@ stays a candidate. Generic arguments are dropped (``List<C>`` is a ``List``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import tree_sitter as ts
 
-_CLASSES = frozenset(
-    {"class_declaration", "interface_declaration", "enum_declaration", "record_declaration"}
-)
-_METHODS = frozenset(
-    {"method_declaration", "constructor_declaration", "compact_constructor_declaration"}
-)
+from freshindex.indexer.languages import ts_language
 
 # a name declared without a class, shadowing a field of that name
 _UNKNOWN = ""
 
 
+_PATTERNS = """
+[(class_declaration) (interface_declaration) (enum_declaration) (record_declaration)] @class
+[(method_declaration) (constructor_declaration) (compact_constructor_declaration)
+ (lambda_expression)] @scope
+[(local_variable_declaration) (enhanced_for_statement) (resource)
+ (catch_formal_parameter)] @declare
+(method_invocation) @call
+"""
+
+
+@functools.cache
+def _query() -> ts.Query:
+    return ts.Query(ts_language("java"), _PATTERNS)
+
+
 def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, tuple[str, str]]:
     """The start byte of each called method's name -> (the receiver as
     written, the class it was declared with as written: ``Repo``,
-    ``a.b.Repo``, ``Outer.Inner``)."""
+    ``a.b.Repo``, ``Outer.Inner``).
+
+    A query hands over only the nodes that declare or call, in source order
+    (a walk of every node in Python cost as much as the rest of a Java
+    file's extraction); a stack of the classes and methods still open gives
+    each its scope."""
     out: dict[int, tuple[str, str]] = {}
-    # (node, the declarations in scope, the fields of the enclosing classes)
-    todo: list[tuple[ts.Node, dict[str, str], dict[str, str]]] = [(root, {}, {})]
-    while todo:
-        node, scope, fields = todo.pop()
-        t = node.type
-        if t in _CLASSES:
-            body = node.child_by_field_name("body")
-            fields = {**fields, **_fields(node, body, text)}
-            scope = {}
-        elif t in _METHODS or t == "lambda_expression":
+    found = ts.QueryCursor(_query()).captures(root)
+    nodes = sorted(
+        ((n, kind) for kind, ns in found.items() for n in ns),
+        key=lambda item: (item[0].start_byte, -item[0].end_byte),
+    )
+    # (where it ends, the declarations in scope, the fields of the enclosing classes)
+    stack: list[tuple[int, dict[str, str], dict[str, str]]] = [(root.end_byte, {}, {})]
+    for node, kind in nodes:
+        while len(stack) > 1 and node.start_byte >= stack[-1][0]:
+            stack.pop()
+        _end, scope, fields = stack[-1]
+        if kind == "class":
+            fields = {**fields, **_fields(node, node.child_by_field_name("body"), text)}
+            stack.append((node.end_byte, {}, fields))
+        elif kind == "scope":
             # a copy: what an anonymous class's method or a lambda captures
             # stays visible, what it declares stays inside
-            scope = {**scope}
-            _parameters(node, scope, text)
-        elif t == "local_variable_declaration":
-            kind = node.child_by_field_name("type")
-            for d in node.children_by_field_name("declarator"):
-                _declare(
-                    scope, d.child_by_field_name("name"), kind, d.child_by_field_name("value"), text
-                )
-        elif t in ("enhanced_for_statement", "resource", "catch_formal_parameter"):
-            kind = node.child_by_field_name("type")
-            if t == "catch_formal_parameter":  # catch (E e): one class, not E1 | E2
-                caught = next((c for c in node.named_children if c.type == "catch_type"), None)
-                kind = (
-                    caught.named_children[0] if caught and caught.named_child_count == 1 else None
-                )
-            _declare(
-                scope,
-                node.child_by_field_name("name"),
-                kind,
-                node.child_by_field_name("value"),
-                text,
-            )
-        elif t == "method_invocation":
+            inner = {**scope}
+            _parameters(node, inner, text)
+            stack.append((node.end_byte, inner, fields))
+        elif kind == "declare":
+            _declared_by(node, scope, text)
+        else:
             receiver, name = node.child_by_field_name("object"), node.child_by_field_name("name")
-            if receiver is not None and name is not None:
-                typed = _receiver(receiver, scope, fields, text)
-                if typed:
-                    out[name.start_byte] = (text(receiver), typed)
-        todo.extend((c, scope, fields) for c in reversed(node.named_children))
+            typed = _receiver(receiver, scope, fields, text) if receiver is not None else None
+            if typed and name is not None:
+                out[name.start_byte] = (text(receiver), typed)  # type: ignore[arg-type]
     return out
+
+
+def _declared_by(node: ts.Node, scope: dict[str, str], text: Callable[[ts.Node], str]) -> None:
+    """A local declaration, a loop variable, a resource or a catch parameter."""
+    kind = node.child_by_field_name("type")
+    if node.type == "local_variable_declaration":
+        for d in node.children_by_field_name("declarator"):
+            name, value = d.child_by_field_name("name"), d.child_by_field_name("value")
+            _declare(scope, name, kind, value, text)
+        return
+    if node.type == "catch_formal_parameter":  # catch (E e): one class, not E1 | E2
+        caught = next((c for c in node.named_children if c.type == "catch_type"), None)
+        kind = caught.named_children[0] if caught and caught.named_child_count == 1 else None
+    name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+    _declare(scope, name, kind, value, text)
 
 
 def _receiver(
