@@ -80,20 +80,65 @@ class Claim:
     qualifier: str = ""  # the import's local name in pkg.F, or the receiver's name
     predeclared: bool = False  # a predeclared name: external unless the package has one
     receiver_type: str = ""  # a member of the method's receiver: its type's name
+    declared: bool = False  # receiver_type is what a variable was declared with
+
+
+# a named type as written: (the package's local name, "" for this package; the type)
+TypeName = tuple[str, str]
 
 
 @dataclass(frozen=True)
 class _Function:
     declared: frozenset[str]  # names declared in it, the receiver excluded
     receiver: tuple[str, str] | None  # a method's (receiver name, its type's name)
+    # a name declared with one named type (`p *Repo`, `var r Repo`, `r :=
+    # &Repo{}`, `r := NewRepo()`); a name declared twice with two is not here
+    typed: dict[str, TypeName]
 
 
 class GoScopes:
-    """Names declared inside each function of one file, computed once per function."""
+    """Names declared inside each function of one file, computed once per
+    function; with the file's root, also the named types its functions
+    return and its structs' fields have, for ``r := NewRepo(); r.Save()``
+    and ``s.db.Query()``."""
 
-    def __init__(self, text: Callable[[ts.Node], str]):
+    def __init__(self, text: Callable[[ts.Node], str], root: ts.Node | None = None):
         self._text = text
         self._functions: dict[int, _Function] = {}
+        self.results: dict[str, TypeName] = {}  # function -> the named type it returns
+        self.fields: dict[str, dict[str, TypeName]] = {}  # struct -> field -> its type
+        if root is not None:
+            self._file(root)
+
+    def _file(self, root: ts.Node) -> None:
+        for top in root.named_children:
+            if top.type == "function_declaration":
+                name = top.child_by_field_name("name")
+                made = named_type(top.child_by_field_name("result"), self._text)
+                if name is not None and made is not None:
+                    self.results[self._text(name)] = made
+            elif top.type == "type_declaration":
+                for spec in top.named_children:
+                    body = spec.child_by_field_name("type") if spec.type == "type_spec" else None
+                    name = spec.child_by_field_name("name")
+                    if body is None or name is None or body.type != "struct_type":
+                        continue
+                    fields = self.fields.setdefault(self._text(name), {})
+                    for listing in body.named_children:
+                        for field in listing.named_children:
+                            kind = named_type(field.child_by_field_name("type"), self._text)
+                            for n in field.children_by_field_name("name") if kind else []:
+                                fields[self._text(n)] = kind  # type: ignore[assignment]
+
+    def local_type(self, node: ts.Node, name: str) -> TypeName | None:
+        """The named type ``name`` was declared with in the function holding
+        ``node``, or its receiver's."""
+        f = self._function(node)
+        if f is None:
+            return None
+        if f.receiver is not None and f.receiver[0] == name and name not in f.declared:
+            return ("", f.receiver[1])
+        return f.typed.get(name)
 
     def shadowed(self, node: ts.Node, name: str) -> bool:
         """Whether ``name`` is declared in the function holding ``node``
@@ -126,6 +171,7 @@ class GoScopes:
 
     def _collect(self, function: ts.Node) -> _Function:
         names: set[str] = set()
+        typed: dict[str, TypeName | None] = {}
         receiver = None
         stack = [function]
         if function.type == "method_declaration":
@@ -135,15 +181,65 @@ class GoScopes:
         while stack:
             node = stack.pop()
             if node.type in _NAMED_DECLARATIONS:
-                names.update(self._text(n) for n in node.children_by_field_name("name"))
+                declared = [self._text(n) for n in node.children_by_field_name("name")]
+                names.update(declared)
+                kind = named_type(node.child_by_field_name("type"), self._text)
+                if kind is None and node.type == "var_spec":
+                    values = node.child_by_field_name("value")
+                    if values is not None and len(values.named_children) == 1 == len(declared):
+                        kind = self._made(values.named_children[0])
+                for n in declared:
+                    _type_once(typed, n, kind)
             elif node.type in _LEFT_DECLARATIONS:
                 left = node.child_by_field_name(_LEFT_DECLARATIONS[node.type])
                 if left is not None:
-                    names.update(
-                        self._text(n) for n in _identifiers(left) if n.type == "identifier"
-                    )
+                    declared = [self._text(n) for n in _identifiers(left) if n.type == "identifier"]
+                    names.update(declared)
+                    right = node.child_by_field_name("right")
+                    rights = right.named_children if right is not None else []
+                    pairwise = node.type == "short_var_declaration" and len(rights) == len(declared)
+                    for i, n in enumerate(declared):
+                        _type_once(typed, n, self._made(rights[i]) if pairwise else None)
             stack.extend(node.named_children)
-        return _Function(frozenset(names), receiver)
+        known = {n: kind for n, kind in typed.items() if kind is not None}
+        return _Function(frozenset(names), receiver, known)
+
+    def _made(self, value: ts.Node) -> TypeName | None:
+        """The named type a value is made with: ``Repo{}``, ``&Repo{}``,
+        ``NewRepo()`` of this file."""
+        if value.type == "unary_expression" and value.named_child_count == 1:
+            value = value.named_children[0]
+        if value.type == "composite_literal":
+            return named_type(value.child_by_field_name("type"), self._text)
+        if value.type == "call_expression":
+            fn = value.child_by_field_name("function")
+            if fn is not None and fn.type == "identifier":
+                return self.results.get(self._text(fn))
+        return None
+
+
+def _type_once(typed: dict[str, TypeName | None], name: str, kind: TypeName | None) -> None:
+    """A name's type, unless it is declared again with another (or none)."""
+    if name in typed and typed[name] != kind:
+        typed[name] = None
+    else:
+        typed.setdefault(name, kind)
+
+
+def named_type(node: ts.Node | None, text: Callable[[ts.Node], str]) -> TypeName | None:
+    """``Repo``, ``*Repo``, ``store.DB``, ``*store.DB`` as (package, type);
+    None for any other type (slices, maps, interfaces written inline...)."""
+    if node is not None and node.type == "pointer_type" and node.named_child_count == 1:
+        node = node.named_children[0]
+    if node is None:
+        return None
+    if node.type == "type_identifier":
+        return ("", text(node))
+    if node.type == "qualified_type":
+        pkg, name = node.child_by_field_name("package"), node.child_by_field_name("name")
+        if pkg is not None and name is not None:
+            return (text(pkg), text(name))
+    return None
 
 
 def receiver_type_name(method: ts.Node, text: Callable[[ts.Node], str]) -> str:
@@ -194,16 +290,44 @@ def claim(
         operand = parent.child_by_field_name(
             "operand" if parent.type == "selector_expression" else "package"
         )
+        if operand is not None and operand.type == "selector_expression":
+            return _field_claim(operand, imports, scopes, text)  # s.db.Query()
         if operand is None or operand.type not in ("identifier", "package_identifier"):
             return None  # a member of an expression: its type would take inference
         local = text(operand)
         receiver = scopes.receiver_type(operand, local) if parent.type != "qualified_type" else None
         if receiver:
             return Claim(None, local, receiver_type=receiver)
+        typed = scopes.local_type(operand, local) if parent.type != "qualified_type" else None
+        if typed is not None:  # r.Save() on `r *Repo`, `r := &Repo{}`
+            return _typed_claim(typed, local, imports)
         if local not in imports or scopes.shadowed(operand, local):
             return None  # a variable's member, or a local hiding the package
         return Claim(imports[local], local)
     return _bare(name_node, name, scopes)
+
+
+def _typed_claim(typed: TypeName, written: str, imports: dict[str, str]) -> Claim | None:
+    """A member of a value of a named type: this package's, or an imported one's."""
+    package, name = typed
+    if package and package not in imports:
+        return None
+    return Claim(imports[package] if package else None, written, receiver_type=name, declared=True)
+
+
+def _field_claim(
+    selector: ts.Node, imports: dict[str, str], scopes: GoScopes, text: Callable[[ts.Node], str]
+) -> Claim | None:
+    """``s.db.Query()``: ``db`` a field of ``s``'s struct, declared in this
+    file with a named type."""
+    obj, field = selector.child_by_field_name("operand"), selector.child_by_field_name("field")
+    if obj is None or field is None or obj.type != "identifier":
+        return None
+    owner = scopes.local_type(obj, text(obj))
+    if owner is None or owner[0]:
+        return None
+    typed = scopes.fields.get(owner[1], {}).get(text(field))
+    return _typed_claim(typed, text(selector), imports) if typed is not None else None
 
 
 def _bare(name_node: ts.Node, name: str, scopes: GoScopes) -> Claim | None:

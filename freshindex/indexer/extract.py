@@ -298,8 +298,9 @@ def extract(
         receivers = scope_cpp.Receivers(tree.language, text) if cpp else None
         typed = bind_java.receiver_types(tree.root_node, text) if language == "java" else None
         rows.edges = _query_edges(
-            path, language, refs, ordered, top_level, text, resolve, found, receivers, typed
-        )
+            path, language, refs, ordered, top_level, text, resolve, found, receivers, typed,
+            tree.root_node,
+        )  # fmt: skip
         if language in bind_c.LANGUAGES:
             rows.edges += _macro_calls(path, language, ordered, top_level, text)
         if language in _JS_FAMILY:
@@ -406,13 +407,15 @@ def _query_edges(
     usings: list[scope_cpp.Using],
     receivers: scope_cpp.Receivers | None,
     java_types: dict[int, tuple[str, str]] | None = None,
+    root: ts.Node | None = None,
 ) -> list[EdgeRow]:
     """Edges from the tags query's reference captures, bound by the rules one
     file can apply: a name its imports bind to a file of the repository, a
     name defined at the top of this file; everything else is a candidate.
     ``usings``: a C++ file's ``using`` lines, carried in its calls' claims;
     ``receivers``: a C++ file's declared variable types, for member calls;
-    ``java_types``: a Java file's receivers' declared classes (bind_java.py)."""
+    ``java_types``: a Java file's receivers' declared classes (bind_java.py);
+    ``root``: the file's syntax tree, for Go's function results and struct fields."""
     # import bindings: local name -> (module, imported name)
     bindings: dict[str, tuple[str, str]] = {}
     ref_list = sorted(refs.values(), key=lambda r: (r[0].start_byte, r[1]))
@@ -422,7 +425,7 @@ def _query_edges(
             bindings[alias or name] = (module, name)
 
     go_imports = {local: spec for local, (spec, _name) in bindings.items()}
-    go_scopes = bind_go.GoScopes(text) if language == "go" else None
+    go_scopes = bind_go.GoScopes(text, root) if language == "go" else None
     edges = []
     enclosing = _enclosing(ordered, [r[0].start_byte for r in ref_list])
     for (name_node, kind, module, alias), source in zip(ref_list, enclosing, strict=True):
@@ -551,10 +554,24 @@ def _go_edge(
     (indexer/bind_go.py): the package is found when linking."""
     if claim is None:
         return None, None, Binding.CANDIDATE, "", module
+    if claim.receiver_type and claim.package is not None:  # r.Save() on `r *store.Repo`
+        spec, kind = claim.package, claim.receiver_type
+        found = resolve("go", path, spec, kind) if resolve else None
+        if found:
+            via = f"{claim.qualifier}.{target}: a method of {kind}, package {spec}"
+            return found, f"{kind}.{target}", Binding.BOUND, via, spec
+        return (
+            None,
+            None,
+            Binding.EXTERNAL,
+            f"a {kind} of package {spec}, not in the repository",
+            spec,
+        )
     if claim.receiver_type:
-        qualname = f"{claim.receiver_type}.{target}"
-        via = f"{claim.qualifier}.{target}: a method of the receiver's type {claim.receiver_type}"
-        return path, qualname, Binding.BOUND, via, module
+        kind = claim.receiver_type
+        whose = f"{claim.qualifier}'s declared type" if claim.declared else "the receiver's type"
+        via = f"{claim.qualifier}.{target}: a method of {whose} {kind}"
+        return path, f"{kind}.{target}", Binding.BOUND, via, module
     if claim.package is not None:
         spec = claim.package
         found = resolve("go", path, spec, target) if resolve else None

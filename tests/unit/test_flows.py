@@ -1215,12 +1215,6 @@ JAVA: dict[str, tuple[dict[str, str], set[str]]] = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(JAVA))
-def test_java_call_edges(name: str) -> None:
-    files, expected = JAVA[name]
-    assert call_graph(dict(files), main="app/Main.java", language="java") == expected
-
-
 def test_a_java_call_on_a_class_from_outside_the_repository_is_external() -> None:
     program = 'package app;\nimport java.util.List;\nclass Main {\n  void main(List<String> xs) {\n    xs.add("a");\n  }\n}\n'
     _symbols, edges = rows_of({"app/Main.java": program}, language="java")
@@ -1229,3 +1223,58 @@ def test_a_java_call_on_a_class_from_outside_the_repository_is_external() -> Non
         "external",
         "xs is a List, imported from java.util.List",
     )
+
+
+GO: dict[str, tuple[dict[str, str], set[str]]] = {
+    "declared_values": (
+        {
+            "app/m.go": "package app\ntype Repo struct{}\nfunc (r *Repo) Save() {}\n"
+            "func NewRepo() *Repo { return &Repo{} }\n"
+            "func use(p *Repo, q Repo) {\n  p.Save()\n  q.Save()\n  x := &Repo{}\n  x.Save()\n"
+            "  var z Repo\n  z.Save()\n  w := NewRepo()\n  w.Save()\n}\n"
+        },
+        {"NewRepo -> Repo", "use -> Repo", "use -> NewRepo", "use -> Repo.Save"},
+    ),
+    "struct_field": (
+        {
+            "app/m.go": "package app\ntype DB struct{}\nfunc (d *DB) Query() {}\n"
+            "type Service struct {\n  db *DB\n}\nfunc (s *Service) Run() {\n  s.db.Query()\n}\n"
+        },
+        {"Service.Run -> DB.Query"},
+    ),
+    "type_of_another_package": (
+        {
+            "app/m.go": 'package app\nimport "example.com/x/store"\n'
+            "func use(db *store.DB) {\n  db.Query()\n}\n",
+            "store/db.go": "package store\ntype DB struct{}\nfunc (d *DB) Query() {}\n",
+        },
+        {"use -> store/db.go::DB.Query"},
+    ),
+    "declared_twice_with_two_types_names_neither": (
+        {
+            "app/m.go": "package app\ntype A struct{}\nfunc (a A) M() {}\ntype B struct{}\nfunc (b B) M() {}\n"
+            "func use(c bool) {\n  if c {\n    x := A{}\n    x.M()\n  } else {\n    x := B{}\n    x.M()\n  }\n}\n"
+        },
+        {"use -> A", "use -> B"},
+    ),
+}
+
+
+# declared types: (language, the file whose callers are named bare, cases)
+DECLARED = {"java": ("app/Main.java", JAVA), "go": ("app/m.go", GO)}
+
+
+@pytest.mark.parametrize(
+    ("language", "name"), [(lang, name) for lang, (_, cases) in DECLARED.items() for name in cases]
+)
+def test_declared_type_call_edges(language: str, name: str) -> None:
+    main, cases = DECLARED[language]
+    files, expected = cases[name]
+    assert call_graph(dict(files), main=main, language=language) == expected
+
+
+def test_a_go_call_on_a_type_from_outside_the_repository_is_external() -> None:
+    program = 'package app\nimport "testing"\nfunc TestX(t *testing.T) {\n  t.Fatal("x")\n}\n'
+    _symbols, edges = rows_of({"app/m_test.go": program}, language="go")
+    (fatal,) = [e for e in edges if e["kind"] == "call" and e["target"] == "Fatal"]
+    assert fatal["binding"] == "external"
