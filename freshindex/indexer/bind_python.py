@@ -348,12 +348,10 @@ class _Binder(ValueFlow):
             function = _function_of(scope)
             if value is not None:
                 todo.append((value, scope))
-            if value is None or function is None:
-                pass
-            elif t == "yield":
+            if value is not None and function is not None and t == "yield":
                 delegated = any(c.type == "from" for c in node.children)
                 self.yielded(function.qualname, value, scope, delegated)
-            else:
+            elif value is not None and function is not None:
                 how = f"return of {function.qualname}"
                 flow = Flow(value, scope, how, verbatim=True)
                 self.holders.append((chains.holder_of_return(function.qualname), flow, value))

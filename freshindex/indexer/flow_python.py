@@ -464,7 +464,9 @@ class ValueFlow:
             return []
         if flow.step == "iter":  # for f in (a, b): an element of a literal sequence
             return self.elements(flow.node, flow.scope, depth)
-        if flow.step in ("items", "returns"):  # `xs: list[User]`: its elements, not the list
+        if flow.step in ("items", "returns"):
+            # `xs: list[User]` says what its elements are, `make: Callable[...,
+            # User]` what calling it gives: neither what the name itself holds
             return []
         if flow.step == "entry":  # for k, u in by_name.items(): an item of by_name
             return self.declared_items(flow.node, flow.scope)
