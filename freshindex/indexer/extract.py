@@ -14,13 +14,23 @@ from __future__ import annotations
 import ctypes
 import functools
 import hashlib
+import posixpath
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import tree_sitter as ts
 
-from freshindex.indexer import bind_c, bind_go, bind_java, bind_python, flow_js, scope_cpp
+from freshindex.indexer import (
+    bind_c,
+    bind_go,
+    bind_java,
+    bind_python,
+    bind_rust,
+    flow_js,
+    scope_cpp,
+)
 from freshindex.indexer.languages import ts_language, ts_query
 from freshindex.indexer.resolve import Resolver
 from freshindex.indexer.schema import Binding, EdgeKind, EdgeRow, edge_row
@@ -296,7 +306,7 @@ def extract(
         cpp = language == "cpp"
         found = scope_cpp.usings(tree, text) if cpp and b"using" in data else []
         receivers = scope_cpp.Receivers(tree.language, text) if cpp else None
-        typed = bind_java.receiver_types(tree.root_node, text) if language == "java" else None
+        typed = _RECEIVERS[language](tree.root_node, text) if language in _RECEIVERS else None
         rows.edges = _query_edges(
             path, language, refs, ordered, top_level, text, resolve, found, receivers, typed,
             tree.root_node,
@@ -406,7 +416,7 @@ def _query_edges(
     resolve: Resolver | None,
     usings: list[scope_cpp.Using],
     receivers: scope_cpp.Receivers | None,
-    java_types: dict[int, tuple[str, str]] | None = None,
+    declared: dict[int, tuple[str, str]] | None = None,
     root: ts.Node | None = None,
 ) -> list[EdgeRow]:
     """Edges from the tags query's reference captures, bound by the rules one
@@ -414,7 +424,8 @@ def _query_edges(
     name defined at the top of this file; everything else is a candidate.
     ``usings``: a C++ file's ``using`` lines, carried in its calls' claims;
     ``receivers``: a C++ file's declared variable types, for member calls;
-    ``java_types``: a Java file's receivers' declared classes (bind_java.py);
+    ``declared``: a Java or Rust file's receivers' declared types
+    (bind_java.py, bind_rust.py);
     ``root``: the file's syntax tree, for Go's function results and struct fields."""
     # import bindings: local name -> (module, imported name)
     bindings: dict[str, tuple[str, str]] = {}
@@ -504,15 +515,20 @@ def _query_edges(
                 via = f"{bind_c.RECEIVER_VIA}: {typed}::{target}"
                 via = scope_cpp.with_usings(via, usings, parent.start_byte, typed.split("::")[0])
             elif (
-                java_types is not None
+                declared is not None
                 and kind == EdgeKind.CALL
-                and (receiver := java_types.get(name_node.start_byte)) is not None
-                and (owner := _java_class(path, receiver[1], bindings, top_level, resolve))
+                and (receiver := declared.get(name_node.start_byte)) is not None
+                and (
+                    owner := _TYPES[language](
+                        path, receiver[1], _Visible(bindings, top_level, resolve)
+                    )
+                )
             ):  # `repo.save()` on `Repo repo`: Repo.save, through Repo's bases if need be
                 resolved, binding = owner[0], owner[2]
                 qualname = f"{owner[1]}.{target}" if resolved else None
                 written, cls = receiver
-                via = f"class {cls}" if written == cls else f"{written} is a {cls}"
+                word = "class" if language == "java" else "type"
+                via = f"{word} {cls}" if written == cls else f"{written} is a {cls}"
                 via += "" if resolved else f", imported from {owner[1]}"
             elif (
                 language == "java"
@@ -595,6 +611,8 @@ def _bare_name(name_node: ts.Node, parent: ts.Node | None) -> bool:
 
 
 _JAVA_TYPES = ("class", "interface", "enum")
+# languages whose receivers' declared types bind member calls
+_RECEIVERS = {"java": bind_java.receiver_types, "rust": bind_rust.receiver_types}
 # where a call may name a method of its own class by its own rules
 _THIS_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "java"})
 
@@ -633,17 +651,46 @@ def _this_class(language: str, name_node: ts.Node, ordered: list[_Def]) -> str |
     return max(holding, key=lambda d: d.start).qualname if holding else None
 
 
-def _java_class(
-    path: str,
-    written: str,
-    bindings: dict[str, tuple[str, str]],
-    top_level: set[str],
-    resolve: Resolver | None,
-) -> tuple[str | None, str, Binding] | None:
+class _Visible(NamedTuple):
+    """What a file's own rules see of a type name: its imports (local name
+    -> (module, name)), its top-level definitions, the tree's resolver."""
+
+    bindings: dict[str, tuple[str, str]]
+    top_level: set[str]
+    resolve: Resolver | None
+
+
+# (the file that defines a type, its qualname there, the binding)
+_Owner = tuple[str | None, str, Binding]
+
+
+def _rust_type(path: str, written: str, seen: _Visible) -> _Owner | None:
+    """(its file, its qualname there, the binding) of a Rust type named as
+    written: defined in this file, or brought by a ``use`` (one of a crate
+    outside the repository: external); None when nothing says."""
+    bindings, top_level, resolve = seen
+    head, _, rest = written.partition(".")
+    if head in top_level:
+        return path, written, Binding.BOUND
+    if head not in bindings:
+        return None
+    module, name = bindings[head]
+    found = resolve("rust", path, module, name) if resolve else None
+    if found and rest and posixpath.splitext(found)[0].split("/")[-1] in (name, "mod"):
+        return found, rest, Binding.BOUND  # `use crate::store; store::Repo`: the module's file
+    if found:
+        return found, f"{name}.{rest}" if rest else name, Binding.BOUND
+    if _relative_spec("rust", module):
+        return None  # crate::, self::, super:: not found: a broken path, a candidate
+    return None, f"{module}::{name}", Binding.EXTERNAL
+
+
+def _java_class(path: str, written: str, seen: _Visible) -> _Owner | None:
     """(its file, its qualname there, the binding) of a class named as
     written in a Java file: defined here, imported, in the same package, or
     package-qualified (``a.b.Repo``); imported from outside the repository,
     (None, the import, external); None when nothing says."""
+    bindings, top_level, resolve = seen
     head, _, rest = written.partition(".")
     if head in bindings:
         module, name = bindings[head]
@@ -664,6 +711,10 @@ def _java_class(
         return None
     found = resolve("java", path, ".".join(parts[:first]), parts[first])
     return (found, ".".join(parts[first:]), Binding.BOUND) if found else None
+
+
+# the file and qualname of a type a receiver was declared with, per language
+_TYPES = {"java": _java_class, "rust": _rust_type}
 
 
 def _same_package(path: str, name: str, resolve: Resolver) -> str | None:

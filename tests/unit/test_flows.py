@@ -1260,8 +1260,44 @@ GO: dict[str, tuple[dict[str, str], set[str]]] = {
 }
 
 
+RUST: dict[str, tuple[dict[str, str], set[str]]] = {
+    "declared_receivers": (
+        {
+            "src/main.rs": "struct Repo { db: Db }\nstruct Db;\nimpl Db {\n  fn query(&self) {}\n}\n"
+            "impl Repo {\n  fn new() -> Self { Repo { db: Db } }\n  fn save(&self) {\n"
+            "    self.check();\n    self.db.query();\n  }\n  fn check(&self) {}\n}\n"
+            "fn main(p: &Repo, b: Box<Repo>) {\n  let r = Repo::new();\n  r.save();\n"
+            "  p.save();\n  b.save();\n  let t: Repo = make();\n  t.save();\n}\n"
+        },
+        {
+            "Repo.new -> Repo",
+            "Repo.save -> Repo.check",
+            "Repo.save -> Db.query",
+            "main -> Repo.new",
+            "main -> Repo.save",
+        },
+    ),
+    "type_from_another_module": (
+        {
+            "src/main.rs": "use crate::store::Store;\nfn main(s: &mut Store) {\n"
+            "  s.put();\n  Store::open();\n}\n",
+            "src/store.rs": "pub struct Store;\nimpl Store {\n  pub fn open() -> Store { Store }\n"
+            "  pub fn put(&mut self) {}\n}\n",
+        },
+        {"main -> src/store.rs::Store.put", "main -> src/store.rs::Store.open"},
+    ),
+    "a_module_path_is_not_a_type": (
+        {"src/main.rs": "mod util;\nfn main() {\n  util::helper();\n}\n"},
+        set(),
+    ),
+}
+
 # declared types: (language, the file whose callers are named bare, cases)
-DECLARED = {"java": ("app/Main.java", JAVA), "go": ("app/m.go", GO)}
+DECLARED = {
+    "java": ("app/Main.java", JAVA),
+    "go": ("app/m.go", GO),
+    "rust": ("src/main.rs", RUST),
+}
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,201 @@
+"""Rust receivers: the declared type of what a method is called on.
+
+Rust declares most of what a method call needs: ``self`` in an ``impl``
+block is its type, a parameter is written ``p: &Repo``, a ``let`` may be
+annotated (``let r: Repo = ...``), and a struct declares its fields. So
+``r.save()`` names ``Repo.save`` when ``r`` is ``self``, a parameter, a
+``let`` annotated or made with ``Repo { .. }`` or ``Repo::new()`` (an
+associated function of this file declared ``-> Self`` or ``-> Repo``), or
+``self.repo`` of a field declared ``repo: Repo``; ``Repo::open()`` names
+``Repo.open``. One query of the nodes that declare or call, in source
+order, with a stack of the open ``impl`` blocks and functions; a name takes
+its last declaration before the call. What the walk finds is a type *name*
+as written; extract.py resolves it as a ``use`` or a definition of the file.
+
+A reference, ``Box``, ``Rc`` or ``Arc`` around a type is the type
+(auto-deref); any other generic is its own type (``Vec<Repo>`` is a
+``Vec``, whose methods only a ``use`` of a crate outside the repository
+can name: external), and an untyped name leaves the call a candidate.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+import tree_sitter as ts
+
+from freshindex.indexer.languages import ts_language
+
+_PATTERNS = """
+(impl_item) @impl
+(function_item) @function
+(let_declaration) @let
+(call_expression) @call
+"""
+# smart pointers a method call sees through
+_DEREF = frozenset({"Box", "Rc", "Arc"})
+
+
+@functools.cache
+def _query() -> ts.Query:
+    return ts.Query(ts_language("rust"), _PATTERNS)
+
+
+def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, tuple[str, str]]:
+    """The start byte of each called method's (or associated function's)
+    name -> (the receiver as written, its type's name as written)."""
+    fields, returns = _declared(root, text)
+    out: dict[int, tuple[str, str]] = {}
+    found = ts.QueryCursor(_query()).captures(root)
+    nodes = sorted(
+        ((n, kind) for kind, ns in found.items() for n in ns),
+        key=lambda item: (item[0].start_byte, -item[0].end_byte),
+    )
+    # (where it ends, the declarations in scope, the impl block's type)
+    stack: list[tuple[int, dict[str, str], str]] = [(root.end_byte, {}, "")]
+    for node, kind in nodes:
+        while len(stack) > 1 and node.start_byte >= stack[-1][0]:
+            stack.pop()
+        _end, scope, own = stack[-1]
+        if kind == "impl":
+            stack.append(
+                (node.end_byte, {}, type_name(node.child_by_field_name("type"), text) or "")
+            )
+        elif kind == "function":
+            inner = {"self": own} if own else {}
+            params = node.child_by_field_name("parameters")
+            for p in params.named_children if params is not None else []:
+                pattern = p.child_by_field_name("pattern")
+                if p.type == "parameter" and pattern is not None and pattern.type == "identifier":
+                    inner[text(pattern)] = type_name(p.child_by_field_name("type"), text, own) or ""
+            stack.append((node.end_byte, inner, own))
+        elif kind == "let":
+            pattern = node.child_by_field_name("pattern")
+            if pattern is not None and pattern.type == "identifier":
+                typed = type_name(node.child_by_field_name("type"), text, own)
+                value = node.child_by_field_name("value")
+                made = _made(value, text, own, returns) if value is not None else None
+                scope[text(pattern)] = typed or made or ""
+        else:
+            fn = node.child_by_field_name("function")
+            if fn is None:
+                continue
+            if fn.type == "field_expression":  # r.save()
+                receiver, name = fn.child_by_field_name("value"), fn.child_by_field_name("field")
+                typed = _receiver(receiver, scope, fields, text) if receiver is not None else None
+            elif fn.type == "scoped_identifier":  # Repo::open()
+                receiver, name = fn.child_by_field_name("path"), fn.child_by_field_name("name")
+                typed = _path_type(receiver, text, own) if receiver is not None else None
+            else:
+                continue
+            if typed and name is not None and receiver is not None:
+                out[name.start_byte] = (text(receiver), typed)
+    return out
+
+
+def _receiver(
+    node: ts.Node,
+    scope: dict[str, str],
+    fields: dict[str, dict[str, str]],
+    text: Callable[[ts.Node], str],
+) -> str | None:
+    if node.type in ("identifier", "self"):
+        return scope.get(text(node)) or None
+    if node.type == "field_expression":  # self.repo.save()
+        value, field = node.child_by_field_name("value"), node.child_by_field_name("field")
+        owner = _receiver(value, scope, fields, text) if value is not None else None
+        return fields.get(owner or "", {}).get(text(field)) if field is not None else None
+    if node.type in ("parenthesized_expression", "reference_expression") and node.named_child_count:
+        return _receiver(node.named_children[-1], scope, fields, text)
+    return None
+
+
+def _path_type(path: ts.Node, text: Callable[[ts.Node], str], own: str) -> str | None:
+    """The type of ``Repo::`` (``Self::`` in an impl block); a module path
+    (``db::open()``) is not a type: lower case by Rust's convention."""
+    written = text(path)
+    if written == "Self":
+        return own or None
+    last = written.rsplit("::", 1)[-1]
+    return (
+        written.replace("::", ".")
+        if path.type in ("identifier", "scoped_identifier") and last[:1].isupper()
+        else None
+    )
+
+
+def _made(
+    value: ts.Node, text: Callable[[ts.Node], str], own: str, returns: dict[str, str]
+) -> str | None:
+    """The type a ``let``'s value is made as: ``Repo { .. }``, or ``Repo::new()``
+    of an associated function this file declares returning ``Self`` or ``Repo``."""
+    if value.type == "struct_expression":
+        return type_name(value.child_by_field_name("name"), text, own)
+    if value.type == "call_expression":
+        fn = value.child_by_field_name("function")
+        if fn is not None and fn.type == "scoped_identifier":
+            path, name = fn.child_by_field_name("path"), fn.child_by_field_name("name")
+            owner = _path_type(path, text, own) if path is not None else None
+            if owner and name is not None:
+                return returns.get(f"{owner}.{text(name)}")
+    return None
+
+
+def _declared(
+    root: ts.Node, text: Callable[[ts.Node], str]
+) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
+    """The file's struct fields (struct -> field -> type) and what its
+    associated functions return (``Repo.new`` -> ``Repo``)."""
+    fields: dict[str, dict[str, str]] = {}
+    returns: dict[str, str] = {}
+    for top in root.named_children:
+        if top.type == "struct_item":
+            name, body = top.child_by_field_name("name"), top.child_by_field_name("body")
+            if name is None or body is None or body.type != "field_declaration_list":
+                continue
+            own = fields.setdefault(text(name), {})
+            for f in body.named_children:
+                field, kind = (
+                    f.child_by_field_name("name"),
+                    type_name(f.child_by_field_name("type"), text),
+                )
+                if f.type == "field_declaration" and field is not None and kind:
+                    own[text(field)] = kind
+        elif top.type == "impl_item":
+            owner = type_name(top.child_by_field_name("type"), text) or ""
+            body = top.child_by_field_name("body")
+            for item in body.named_children if owner and body is not None else []:
+                name = item.child_by_field_name("name")
+                made = type_name(item.child_by_field_name("return_type"), text, owner)
+                if item.type == "function_item" and name is not None and made:
+                    returns[f"{owner}.{text(name)}"] = made
+    return fields, returns
+
+
+def type_name(node: ts.Node | None, text: Callable[[ts.Node], str], own: str = "") -> str | None:
+    """The named type a type expression is, through ``&``, ``&mut``, ``Box``,
+    ``Rc`` and ``Arc`` (``Self`` is ``own``); None for anything else."""
+    while node is not None:
+        if node.type == "reference_type":
+            node = node.child_by_field_name("type")
+        elif node.type == "generic_type":
+            head = node.child_by_field_name("type")
+            args = node.child_by_field_name("type_arguments")
+            if (
+                head is not None
+                and text(head) in _DEREF
+                and args is not None
+                and args.named_child_count == 1
+            ):
+                node = args.named_children[0]
+            else:
+                node = head  # Repo<T>: Repo's methods
+        elif node.type == "type_identifier":
+            written = text(node)
+            return (own or None) if written == "Self" else written
+        elif node.type == "scoped_type_identifier":
+            return text(node).replace("::", ".")
+        else:
+            return None
+    return None
