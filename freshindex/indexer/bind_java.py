@@ -18,12 +18,11 @@ stays a candidate. Generic arguments are dropped (``List<C>`` is a ``List``).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 
 import tree_sitter as ts
 
-from freshindex.indexer.languages import ts_language
+from freshindex.indexer.languages import in_source_order
 
 # a name declared without a class, shadowing a field of that name
 _UNKNOWN = ""
@@ -39,11 +38,6 @@ _PATTERNS = """
 """
 
 
-@functools.cache
-def _query() -> ts.Query:
-    return ts.Query(ts_language("java"), _PATTERNS)
-
-
 def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, tuple[str, str]]:
     """The start byte of each called method's name -> (the receiver as
     written, the class it was declared with as written: ``Repo``,
@@ -54,14 +48,9 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
     file's extraction); a stack of the classes and methods still open gives
     each its scope."""
     out: dict[int, tuple[str, str]] = {}
-    found = ts.QueryCursor(_query()).captures(root)
-    nodes = sorted(
-        ((n, kind) for kind, ns in found.items() for n in ns),
-        key=lambda item: (item[0].start_byte, -item[0].end_byte),
-    )
     # (where it ends, the declarations in scope, the fields of the enclosing classes)
     stack: list[tuple[int, dict[str, str], dict[str, str]]] = [(root.end_byte, {}, {})]
-    for node, kind in nodes:
+    for node, kind in in_source_order("java", _PATTERNS, root):
         while len(stack) > 1 and node.start_byte >= stack[-1][0]:
             stack.pop()
         _end, scope, fields = stack[-1]
@@ -103,13 +92,7 @@ def _receiver(
     node: ts.Node, scope: dict[str, str], fields: dict[str, str], text: Callable[[ts.Node], str]
 ) -> str | None:
     if node.type == "identifier":
-        name = text(node)
-        if name in scope:
-            return scope[name] or None
-        if name in fields:
-            return fields[name] or None
-        # `Repo.create()`: a class, not a variable (Java's naming convention)
-        return name if name[:1].isupper() else None
+        return declared_class(text(node), scope, fields)
     if node.type == "field_access":
         obj, field = node.child_by_field_name("object"), node.child_by_field_name("field")
         if obj is not None and obj.type == "this" and field is not None:
@@ -120,6 +103,18 @@ def _receiver(
     if node.type == "parenthesized_expression" and node.named_child_count == 1:
         return _receiver(node.named_children[0], scope, fields, text)
     return None
+
+
+def declared_class(name: str, scope: dict[str, str], fields: dict[str, str]) -> str | None:
+    """The class a name was declared with (a local or parameter first, then
+    a field); a name declared with no class gives None, and an undeclared
+    capitalised name is a class itself (``Repo.create()``: Java's and
+    Kotlin's naming convention)."""
+    if name in scope:
+        return scope[name] or None
+    if name in fields:
+        return fields[name] or None
+    return name if name[:1].isupper() else None
 
 
 def _fields(

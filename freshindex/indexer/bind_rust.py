@@ -20,12 +20,11 @@ can name: external), and an untyped name leaves the call a candidate.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 
 import tree_sitter as ts
 
-from freshindex.indexer.languages import ts_language
+from freshindex.indexer.languages import in_source_order
 
 _PATTERNS = """
 (impl_item) @impl
@@ -37,24 +36,14 @@ _PATTERNS = """
 _DEREF = frozenset({"Box", "Rc", "Arc"})
 
 
-@functools.cache
-def _query() -> ts.Query:
-    return ts.Query(ts_language("rust"), _PATTERNS)
-
-
 def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, tuple[str, str]]:
     """The start byte of each called method's (or associated function's)
     name -> (the receiver as written, its type's name as written)."""
     fields, returns = _declared(root, text)
     out: dict[int, tuple[str, str]] = {}
-    found = ts.QueryCursor(_query()).captures(root)
-    nodes = sorted(
-        ((n, kind) for kind, ns in found.items() for n in ns),
-        key=lambda item: (item[0].start_byte, -item[0].end_byte),
-    )
     # (where it ends, the declarations in scope, the impl block's type)
     stack: list[tuple[int, dict[str, str], str]] = [(root.end_byte, {}, "")]
-    for node, kind in nodes:
+    for node, kind in in_source_order("rust", _PATTERNS, root):
         while len(stack) > 1 and node.start_byte >= stack[-1][0]:
             stack.pop()
         _end, scope, own = stack[-1]

@@ -26,6 +26,7 @@ from freshindex.indexer import (
     bind_c,
     bind_go,
     bind_java,
+    bind_kotlin,
     bind_python,
     bind_rust,
     flow_js,
@@ -433,7 +434,9 @@ def _query_edges(
     for name_node, kind, module, alias in ref_list:
         if kind == "import":
             name = _last_segment(language, text(name_node))
-            bindings[alias or name] = (module, name)
+            # Kotlin's import names its module only in the whole path (`lib.Store`)
+            spec = module or (text(name_node) if language == "kotlin" else "")
+            bindings[alias or name] = (spec, name)
 
     go_imports = {local: spec for local, (spec, _name) in bindings.items()}
     go_scopes = bind_go.GoScopes(text, root) if language == "go" else None
@@ -527,14 +530,14 @@ def _query_edges(
                 resolved, binding = owner[0], owner[2]
                 qualname = f"{owner[1]}.{target}" if resolved else None
                 written, cls = receiver
-                word = "class" if language == "java" else "type"
+                word = "type" if language == "rust" else "class"
                 via = f"{word} {cls}" if written == cls else f"{written} is a {cls}"
                 via += "" if resolved else f", imported from {owner[1]}"
             elif (
                 language == "java"
                 and target[:1].isupper()
                 and resolve is not None
-                and (found := _same_package(path, target, resolve))
+                and (found := _same_package("java", path, target, resolve))
             ):  # a class of the same package needs no import: Foo.java beside this file
                 resolved, qualname = found, target
                 binding, via = Binding.BOUND, "a class of this file's package"
@@ -612,7 +615,11 @@ def _bare_name(name_node: ts.Node, parent: ts.Node | None) -> bool:
 
 _JAVA_TYPES = ("class", "interface", "enum")
 # languages whose receivers' declared types bind member calls
-_RECEIVERS = {"java": bind_java.receiver_types, "rust": bind_rust.receiver_types}
+_RECEIVERS = {
+    "java": bind_java.receiver_types,
+    "rust": bind_rust.receiver_types,
+    "kotlin": bind_kotlin.receiver_types,
+}
 # where a call may name a method of its own class by its own rules
 _THIS_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "java"})
 
@@ -685,42 +692,55 @@ def _rust_type(path: str, written: str, seen: _Visible) -> _Owner | None:
     return None, f"{module}::{name}", Binding.EXTERNAL
 
 
-def _java_class(path: str, written: str, seen: _Visible) -> _Owner | None:
+def _class_of(language: str, path: str, written: str, seen: _Visible) -> _Owner | None:
     """(its file, its qualname there, the binding) of a class named as
-    written in a Java file: defined here, imported, in the same package, or
+    written in a Java or Kotlin file: imported, defined here, in the same
+    package (``Repo.java`` or ``Repo.kt`` beside the file), or, in Java,
     package-qualified (``a.b.Repo``); imported from outside the repository,
     (None, the import, external); None when nothing says."""
     bindings, top_level, resolve = seen
     head, _, rest = written.partition(".")
     if head in bindings:
         module, name = bindings[head]
-        found = resolve("java", path, module, name) if resolve else None
+        found = resolve(language, path, module, name) if resolve else None
         if found is None:
-            return None, f"{module}.{name}", Binding.EXTERNAL
-        return found, written if not rest else f"{name}.{rest}", Binding.BOUND
+            spelled = module if module.endswith(f".{name}") else f"{module}.{name}"
+            return None, spelled, Binding.EXTERNAL
+        return found, f"{name}.{rest}" if rest else name, Binding.BOUND
     if head in top_level:
         return path, written, Binding.BOUND
     if resolve is None:
         return None
     if head[:1].isupper():
-        found = _same_package(path, head, resolve)
+        found = _same_package(language, path, head, resolve)
         return (found, written, Binding.BOUND) if found else None
     parts = written.split(".")
     first = next((i for i, part in enumerate(parts) if part[:1].isupper()), None)
-    if not first:
+    if language != "java" or not first:
         return None
     found = resolve("java", path, ".".join(parts[:first]), parts[first])
     return (found, ".".join(parts[first:]), Binding.BOUND) if found else None
 
 
 # the file and qualname of a type a receiver was declared with, per language
-_TYPES = {"java": _java_class, "rust": _rust_type}
+_TYPES: dict[str, Callable[[str, str, _Visible], _Owner | None]] = {
+    "java": functools.partial(_class_of, "java"),
+    "kotlin": functools.partial(_class_of, "kotlin"),
+    "rust": _rust_type,
+}
 
 
-def _same_package(path: str, name: str, resolve: Resolver) -> str | None:
+def _same_package(language: str, path: str, name: str, resolve: Resolver) -> str | None:
+    """``Name.java`` (``Name.kt``) beside a Java (Kotlin) file: a class of
+    its package, which needs no import."""
     folder = path.rsplit("/", 1)[0] if "/" in path else ""
-    found = resolve("java", path, folder.replace("/", "."), name)
-    expected = f"{folder}/{name}.java" if folder else f"{name}.java"
+    package = folder.replace("/", ".")
+    if language == "java":
+        found = resolve("java", path, package, name)
+        expected = f"{folder}/{name}.java" if folder else f"{name}.java"
+    else:
+        found = resolve("kotlin", path, f"{package}.{name}" if package else name, name)
+        expected = f"{folder}/{name}.kt" if folder else f"{name}.kt"
     return found if found == expected else None
 
 

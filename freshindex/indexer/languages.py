@@ -125,6 +125,22 @@ def ts_query(name: str) -> ts.Query:
     return ts.Query(ts_language(name), (QUERY_DIR / f"{spec.query}.scm").read_text())
 
 
+@functools.cache
+def pattern_query(name: str, patterns: str) -> ts.Query:
+    return ts.Query(ts_language(name), patterns)
+
+
+def in_source_order(name: str, patterns: str, root: ts.Node) -> list[tuple[ts.Node, str]]:
+    """The captures of a query over ``root`` as (node, capture name), in
+    source order, a node before the nodes it holds: the order a walk with a
+    stack of open scopes reads them in (indexer/bind_java.py)."""
+    found = ts.QueryCursor(pattern_query(name, patterns)).captures(root)
+    return sorted(
+        ((n, capture) for capture, nodes in found.items() for n in nodes),
+        key=lambda item: (item[0].start_byte, -item[0].end_byte),
+    )
+
+
 def grammar_versions(languages: list[str] | None = None) -> dict[str, str]:
     """language -> grammar package version, for the manifest's ``grammars`` field."""
     out: dict[str, str] = {}

@@ -1292,8 +1292,29 @@ RUST: dict[str, tuple[dict[str, str], set[str]]] = {
     ),
 }
 
+KOTLIN: dict[str, tuple[dict[str, str], set[str]]] = {
+    "declared_receivers": (
+        {
+            "app/Main.kt": "package app\nimport lib.Store\nclass Repo {\n  fun save() {}\n}\n"
+            "class Main(private val f: Repo, g: Repo) {\n  val h: Repo = Repo()\n"
+            "  fun run(p: Repo, s: Store?) {\n    val x = Repo()\n    x.save()\n    p.save()\n"
+            "    f.save()\n    this.h.save()\n    s?.put()\n    Cache.get()\n    g.save()\n  }\n}\n",
+            "lib/Store.kt": "package lib\nclass Store {\n  fun put() {}\n}\n",
+            "app/Cache.kt": "package app\nobject Cache {\n  fun get() {}\n}\n",
+        },
+        {
+            "Main.h -> Repo",
+            "Main.run -> Repo",
+            "Main.run -> Repo.save",
+            "Main.run -> lib/Store.kt::Store.put",
+            "Main.run -> app/Cache.kt::Cache.get",
+        },
+    ),
+}
+
 # declared types: (language, the file whose callers are named bare, cases)
 DECLARED = {
+    "kotlin": ("app/Main.kt", KOTLIN),
     "java": ("app/Main.java", JAVA),
     "go": ("app/m.go", GO),
     "rust": ("src/main.rs", RUST),

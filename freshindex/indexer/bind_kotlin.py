@@ -1,0 +1,141 @@
+"""Kotlin receivers: the declared class of what a method is called on.
+
+As in Java (indexer/bind_java.py): ``x.save()`` names ``Repo.save`` when
+``x`` is a parameter ``x: Repo`` (``Repo?`` too), a ``val``/``var``
+annotated ``Repo`` or initialised with a constructor call ``Repo(...)``, a
+property of the enclosing class declared either way or in the primary
+constructor (``class S(val repo: Repo)``), ``this.repo``, or ``Repo`` itself
+(a companion's or object's function). One query of the nodes that declare
+or call, in source order, with a stack of the open classes and functions.
+Kotlin's grammar here names few fields, so positions are read by type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import tree_sitter as ts
+
+from freshindex.indexer.bind_java import declared_class
+from freshindex.indexer.languages import in_source_order
+
+_PATTERNS = """
+[(class_declaration) (object_declaration)] @class
+[(function_declaration) (lambda_literal) (anonymous_function)] @scope
+(property_declaration) @declare
+(call_expression) @call
+"""
+
+
+def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, tuple[str, str]]:
+    """The start byte of each called function's name -> (the receiver as
+    written, the class it was declared with as written)."""
+    out: dict[int, tuple[str, str]] = {}
+    stack: list[tuple[int, dict[str, str], dict[str, str]]] = [(root.end_byte, {}, {})]
+    for node, kind in in_source_order("kotlin", _PATTERNS, root):
+        while len(stack) > 1 and node.start_byte >= stack[-1][0]:
+            stack.pop()
+        _end, scope, fields = stack[-1]
+        if kind == "class":
+            stack.append((node.end_byte, {}, {**fields, **_properties(node, text)}))
+        elif kind == "scope":
+            inner = {**scope}
+            params = _child(node, "function_value_parameters")
+            for p in params.named_children if params is not None else []:
+                named = _named_typed(p, text) if p.type == "parameter" else None
+                if named is not None:
+                    inner[named[0]] = named[1]
+            stack.append((node.end_byte, inner, fields))
+        elif kind == "declare":
+            declared = _declared(node, text)
+            if declared is not None:
+                scope[declared[0]] = declared[1]
+        else:
+            callee = node.named_children[0] if node.named_child_count else None
+            if callee is None or callee.type != "navigation_expression":
+                continue
+            parts = callee.named_children
+            if len(parts) != 2 or parts[1].type != "identifier":
+                continue
+            typed = _receiver(parts[0], scope, fields, text)
+            if typed:
+                out[parts[1].start_byte] = (text(parts[0]), typed)
+    return out
+
+
+def _receiver(
+    node: ts.Node, scope: dict[str, str], fields: dict[str, str], text: Callable[[ts.Node], str]
+) -> str | None:
+    if node.type == "identifier":  # Repo.create(): a companion's or an object's
+        return declared_class(text(node), scope, fields)
+    if node.type == "navigation_expression" and node.named_child_count == 2:
+        obj, prop = node.named_children
+        if obj.type == "this_expression" and prop.type == "identifier":
+            return fields.get(text(prop)) or None
+    if node.type == "call_expression" and node.named_child_count:  # Repo().save()
+        fn = node.named_children[0]
+        if fn.type == "identifier" and text(fn)[:1].isupper():
+            return text(fn)
+    return None
+
+
+def _properties(cls: ts.Node, text: Callable[[ts.Node], str]) -> dict[str, str]:
+    """A class's properties: ``val``/``var`` constructor parameters and
+    properties declared in its body."""
+    out: dict[str, str] = {}
+    constructor = _child(cls, "primary_constructor")
+    params = _child(constructor, "class_parameters") if constructor is not None else None
+    for p in params.named_children if params is not None else []:
+        held = any(c.type in ("val", "var") for c in p.children)
+        named = _named_typed(p, text) if p.type == "class_parameter" and held else None
+        if named is not None:
+            out[named[0]] = named[1]
+    body = _child(cls, "class_body")
+    for member in body.named_children if body is not None else []:
+        if member.type == "property_declaration":
+            declared = _declared(member, text)
+            if declared is not None:
+                out[declared[0]] = declared[1]
+    return out
+
+
+def _declared(node: ts.Node, text: Callable[[ts.Node], str]) -> tuple[str, str] | None:
+    """(name, class or "") of ``val x: Repo = ...`` or ``val x = Repo(...)``."""
+    variable = _child(node, "variable_declaration")
+    if variable is None or not variable.named_child_count:
+        return None
+    name = variable.named_children[0]
+    if name.type != "identifier":
+        return None
+    typed = class_name(variable.named_children[1], text) if variable.named_child_count > 1 else None
+    if typed is None:
+        value = next((c for c in node.named_children if c.type == "call_expression"), None)
+        fn = value.named_children[0] if value is not None and value.named_child_count else None
+        if fn is not None and fn.type == "identifier" and text(fn)[:1].isupper():
+            typed = text(fn)  # Repo(...): a constructor, by Kotlin's naming convention
+    return text(name), typed or ""
+
+
+def _named_typed(param: ts.Node, text: Callable[[ts.Node], str]) -> tuple[str, str] | None:
+    """(name, class or "") of a parameter, past its modifiers (``private val``)."""
+    name = _child(param, "identifier")
+    kind = next((c for c in param.named_children if c.type in _TYPES), None)
+    return (text(name), class_name(kind, text) or "") if name is not None else None
+
+
+_TYPES = ("user_type", "nullable_type")
+
+
+def _child(node: ts.Node, kind: str) -> ts.Node | None:
+    return next((c for c in node.named_children if c.type == kind), None)
+
+
+def class_name(kind: ts.Node | None, text: Callable[[ts.Node], str]) -> str | None:
+    """The class a type names (``Repo``, ``Repo?``, ``a.b.Repo``, ``List<Repo>``
+    is a ``List``), as written; None for anything else."""
+    if kind is not None and kind.type == "nullable_type" and kind.named_child_count:
+        kind = kind.named_children[0]
+    if kind is None or kind.type != "user_type":
+        return None
+    names = [text(c) for c in kind.named_children if c.type == "identifier"]
+    return ".".join(names) if names else None
