@@ -212,7 +212,7 @@ EXPECTED_REFS = [
     ("getUser", "web/app.ts", 5, "web/users.ts"),
     ("render", "web/widget.js", 4, "web/dom.js"),
     ("helper", "go/server/server.go", 8, "go/server/server.go"),
-    ("new", "rust/src/lib.rs", 12, None),
+    ("new", "rust/src/lib.rs", 12, "rust/src/lib.rs"),
     ("load", "java/com/example/UserService.java", 5, "java/com/example/UserService.java"),
 ]
 
