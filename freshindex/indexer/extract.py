@@ -27,6 +27,7 @@ from freshindex.indexer import (
     bind_go,
     bind_java,
     bind_kotlin,
+    bind_php,
     bind_python,
     bind_rust,
     flow_js,
@@ -434,8 +435,8 @@ def _query_edges(
     for name_node, kind, module, alias in ref_list:
         if kind == "import":
             name = _last_segment(language, text(name_node))
-            # Kotlin's import names its module only in the whole path (`lib.Store`)
-            spec = module or (text(name_node) if language == "kotlin" else "")
+            # a Kotlin or PHP import names its module only in the whole path (`lib.Store`)
+            spec = module or (text(name_node) if language in ("kotlin", "php") else "")
             bindings[alias or name] = (spec, name)
 
     go_imports = {local: spec for local, (spec, _name) in bindings.items()}
@@ -523,7 +524,9 @@ def _query_edges(
                 and (receiver := declared.get(name_node.start_byte)) is not None
                 and (
                     owner := _TYPES[language](
-                        path, receiver[1], _Visible(bindings, top_level, resolve)
+                        path,
+                        receiver[1],
+                        _visible(language, bindings, top_level, resolve, root, ordered, text),
                     )
                 )
             ):  # `repo.save()` on `Repo repo`: Repo.save, through Repo's bases if need be
@@ -619,6 +622,7 @@ _RECEIVERS = {
     "java": bind_java.receiver_types,
     "rust": bind_rust.receiver_types,
     "kotlin": bind_kotlin.receiver_types,
+    "php": bind_php.receiver_types,
 }
 # where a call may name a method of its own class by its own rules
 _THIS_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "java"})
@@ -665,6 +669,8 @@ class _Visible(NamedTuple):
     bindings: dict[str, tuple[str, str]]
     top_level: set[str]
     resolve: Resolver | None
+    namespace: str = ""  # PHP: the file's namespace, dotted
+    defined: frozenset[str] = frozenset()  # PHP: the qualnames this file defines
 
 
 # (the file that defines a type, its qualname there, the binding)
@@ -675,7 +681,7 @@ def _rust_type(path: str, written: str, seen: _Visible) -> _Owner | None:
     """(its file, its qualname there, the binding) of a Rust type named as
     written: defined in this file, or brought by a ``use`` (one of a crate
     outside the repository: external); None when nothing says."""
-    bindings, top_level, resolve = seen
+    bindings, top_level, resolve = seen.bindings, seen.top_level, seen.resolve
     head, _, rest = written.partition(".")
     if head in top_level:
         return path, written, Binding.BOUND
@@ -698,7 +704,7 @@ def _class_of(language: str, path: str, written: str, seen: _Visible) -> _Owner 
     package (``Repo.java`` or ``Repo.kt`` beside the file), or, in Java,
     package-qualified (``a.b.Repo``); imported from outside the repository,
     (None, the import, external); None when nothing says."""
-    bindings, top_level, resolve = seen
+    bindings, top_level, resolve = seen.bindings, seen.top_level, seen.resolve
     head, _, rest = written.partition(".")
     if head in bindings:
         module, name = bindings[head]
@@ -722,11 +728,52 @@ def _class_of(language: str, path: str, written: str, seen: _Visible) -> _Owner 
     return (found, ".".join(parts[first:]), Binding.BOUND) if found else None
 
 
+def _php_class(path: str, written: str, seen: _Visible) -> _Owner | None:
+    """(its file, its qualname there, the binding) of a class named as
+    written in a PHP file (qualnames hold the namespace: ``App.Repo``):
+    through a ``use`` (outside the repository: external), fully qualified
+    (``\\Lib\\Store``), or in this file's namespace, defined here or in a file
+    PSR-4's layout names; None when nothing says."""
+    bindings, _top, resolve, namespace, defined = seen
+    qualified = written.startswith("\\")
+    spelled = written.lstrip("\\").replace("\\", ".")
+    head, _, rest = spelled.partition(".")
+    if not qualified and head in bindings:
+        module, name = bindings[head]
+        full = module.lstrip("\\").replace("\\", ".") + (f".{rest}" if rest else "")
+        found = resolve("php", path, module, name) if resolve else None
+        return (found, full, Binding.BOUND) if found else (None, full, Binding.EXTERNAL)
+    full = spelled if qualified or not namespace else f"{namespace}.{spelled}"
+    if full in defined:
+        return path, full, Binding.BOUND
+    last = full.rsplit(".", 1)[-1]
+    found = resolve("php", path, full.replace(".", "\\"), last) if resolve else None
+    return (found, full, Binding.BOUND) if found and found.endswith(f"/{last}.php") else None
+
+
+def _visible(
+    language: str,
+    bindings: dict[str, tuple[str, str]],
+    top_level: set[str],
+    resolve: Resolver | None,
+    root: ts.Node | None,
+    ordered: list[_Def],
+    text: Callable[[ts.Node], str],
+) -> _Visible:
+    if language != "php" or root is None:
+        return _Visible(bindings, top_level, resolve)
+    declared = next((c for c in root.named_children if c.type == "namespace_definition"), None)
+    name = declared.child_by_field_name("name") if declared is not None else None
+    namespace = text(name).replace("\\", ".") if name is not None else ""
+    return _Visible(bindings, top_level, resolve, namespace, frozenset(d.qualname for d in ordered))
+
+
 # the file and qualname of a type a receiver was declared with, per language
 _TYPES: dict[str, Callable[[str, str, _Visible], _Owner | None]] = {
     "java": functools.partial(_class_of, "java"),
     "kotlin": functools.partial(_class_of, "kotlin"),
     "rust": _rust_type,
+    "php": _php_class,
 }
 
 

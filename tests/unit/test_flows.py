@@ -1312,8 +1312,29 @@ KOTLIN: dict[str, tuple[dict[str, str], set[str]]] = {
     ),
 }
 
+PHP: dict[str, tuple[dict[str, str], set[str]]] = {
+    "declared_receivers": (
+        {
+            "src/Main.php": "<?php\nnamespace App;\nuse Lib\\Store;\nclass Repo {\n"
+            "  public function save() {}\n  public static function open() {}\n}\n"
+            "class Main {\n  private Repo $f;\n  public function __construct(private Repo $g) {}\n"
+            "  public function run(?Repo $p, Store $s, int $n) {\n    $x = new Repo();\n"
+            "    $x->save();\n    $p->save();\n    $this->f->save();\n    $this->g->save();\n"
+            "    $s->put();\n    Repo::open();\n    $this->run($p, $s, 1);\n  }\n}\n",
+            "src/Lib/Store.php": "<?php\nnamespace Lib;\nclass Store {\n  public function put() {}\n}\n",
+        },
+        {
+            "App.Main.run -> App.Repo.save",
+            "App.Main.run -> App.Repo.open",
+            "App.Main.run -> App.Main.run",
+            "App.Main.run -> src/Lib/Store.php::Lib.Store.put",
+        },
+    ),
+}
+
 # declared types: (language, the file whose callers are named bare, cases)
 DECLARED = {
+    "php": ("src/Main.php", PHP),
     "kotlin": ("app/Main.kt", KOTLIN),
     "java": ("app/Main.java", JAVA),
     "go": ("app/m.go", GO),

@@ -1,0 +1,135 @@
+"""PHP receivers: the declared class of what a method is called on.
+
+As in Java (indexer/bind_java.py): ``$r->save()`` names ``Repo::save`` when
+``$r`` is a parameter typed ``Repo`` (``?Repo`` too), a variable assigned
+``new Repo(...)``, ``$this`` (the enclosing class), or ``$this->repo`` of a
+property typed ``Repo`` (declared, or promoted from the constructor:
+``private Repo $repo``); ``Repo::open()`` and ``self::``/``static::``
+name the class's static method. One query of the nodes that declare or
+call, in source order, with a stack of the open classes and functions. The
+class is a name as written (``Repo``, ``\\Lib\\Store``); extract.py
+resolves it through ``use``, this file's namespace or PSR-4's layout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import tree_sitter as ts
+
+from freshindex.indexer.languages import in_source_order
+
+_PATTERNS = """
+[(class_declaration) (trait_declaration)] @class
+[(method_declaration) (function_definition) (anonymous_function)] @scope
+(assignment_expression) @declare
+[(member_call_expression) (scoped_call_expression)] @call
+"""
+_OWN = ("self", "static")
+
+
+def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, tuple[str, str]]:
+    """The start byte of each called method's name -> (the receiver as
+    written, the class it was declared with as written)."""
+    out: dict[int, tuple[str, str]] = {}
+    # (where it ends, the variables in scope, the properties, the class)
+    stack: list[tuple[int, dict[str, str], dict[str, str], str]] = [(root.end_byte, {}, {}, "")]
+    for node, kind in in_source_order("php", _PATTERNS, root):
+        while len(stack) > 1 and node.start_byte >= stack[-1][0]:
+            stack.pop()
+        _end, scope, fields, own = stack[-1]
+        if kind == "class":
+            name = node.child_by_field_name("name")
+            stack.append((node.end_byte, {}, _properties(node, text), text(name) if name else ""))
+        elif kind == "scope":
+            inner = {"$this": own} if own else {}
+            params = node.child_by_field_name("parameters")
+            for p in params.named_children if params is not None else []:
+                name = p.child_by_field_name("name")
+                if name is not None and p.type in (
+                    "simple_parameter",
+                    "property_promotion_parameter",
+                ):
+                    inner[text(name)] = class_name(p.child_by_field_name("type"), text) or ""
+            stack.append((node.end_byte, inner, fields, own))
+        elif kind == "declare":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is not None and left.type == "variable_name" and right is not None:
+                made = (
+                    right.named_children[0]
+                    if right.type == "object_creation_expression" and right.named_child_count
+                    else None
+                )
+                scope[text(left)] = class_name(made, text) or ""
+        else:
+            name = node.child_by_field_name("name")
+            if node.type == "member_call_expression":
+                receiver = node.child_by_field_name("object")
+                typed = _receiver(receiver, scope, fields, text) if receiver is not None else None
+            else:  # Repo::open(), self::open()
+                receiver = node.child_by_field_name("scope")
+                written = text(receiver) if receiver is not None else ""
+                typed = own if written in _OWN else class_name(receiver, text)
+            if typed and name is not None and receiver is not None:
+                out[name.start_byte] = (text(receiver), typed)
+    return out
+
+
+def _receiver(
+    node: ts.Node, scope: dict[str, str], fields: dict[str, str], text: Callable[[ts.Node], str]
+) -> str | None:
+    if node.type == "variable_name":
+        return scope.get(text(node)) or None
+    if node.type == "member_access_expression":  # $this->repo->save()
+        obj, name = node.child_by_field_name("object"), node.child_by_field_name("name")
+        if obj is not None and text(obj) == "$this" and name is not None:
+            return fields.get(text(name)) or None
+    if (
+        node.type == "parenthesized_expression" and node.named_child_count == 1
+    ):  # (new Repo())->save()
+        inner = node.named_children[0]
+        if inner.type == "object_creation_expression" and inner.named_child_count:
+            return class_name(inner.named_children[0], text)
+    return None
+
+
+def _properties(cls: ts.Node, text: Callable[[ts.Node], str]) -> dict[str, str]:
+    """A class's typed properties (``private Repo $repo;``) and the ones its
+    constructor promotes (``private Repo $repo`` as a parameter), by name
+    without ``$``, as ``$this->repo`` reads them."""
+    out: dict[str, str] = {}
+    body = cls.child_by_field_name("body")
+    for member in body.named_children if body is not None else []:
+        if member.type == "property_declaration":
+            typed = class_name(member.child_by_field_name("type"), text)
+            for element in member.named_children:
+                name = (
+                    element.child_by_field_name("name")
+                    if element.type == "property_element"
+                    else None
+                )
+                if name is not None:
+                    out[text(name).lstrip("$")] = typed or ""
+        elif member.type == "method_declaration":
+            params = member.child_by_field_name("parameters")
+            for p in params.named_children if params is not None else []:
+                name = p.child_by_field_name("name")
+                if p.type == "property_promotion_parameter" and name is not None:
+                    out[text(name).lstrip("$")] = (
+                        class_name(p.child_by_field_name("type"), text) or ""
+                    )
+    return out
+
+
+def class_name(kind: ts.Node | None, text: Callable[[ts.Node], str]) -> str | None:
+    """The class a type or a ``new`` names as written (``Repo``,
+    ``Lib\\Store``, ``?Repo`` as ``Repo``); None for a builtin type, a union
+    or anything else."""
+    if kind is not None and kind.type == "optional_type" and kind.named_child_count == 1:
+        kind = kind.named_children[0]
+    if kind is not None and kind.type == "named_type" and kind.named_child_count == 1:
+        kind = kind.named_children[0]
+    if kind is None or kind.type not in ("name", "qualified_name"):
+        return None
+    written = text(kind)
+    return None if written in _OWN or written == "parent" else written
