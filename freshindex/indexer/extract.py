@@ -440,6 +440,7 @@ def _query_edges(
             bindings[alias or name] = (spec, name)
 
     go_imports = {local: spec for local, (spec, _name) in bindings.items()}
+    visible = _visible(language, bindings, top_level, resolve, root, ordered, text)
     go_scopes = bind_go.GoScopes(text, root) if language == "go" else None
     edges = []
     enclosing = _enclosing(ordered, [r[0].start_byte for r in ref_list])
@@ -522,13 +523,7 @@ def _query_edges(
                 declared is not None
                 and kind == EdgeKind.CALL
                 and (receiver := declared.get(name_node.start_byte)) is not None
-                and (
-                    owner := _TYPES[language](
-                        path,
-                        receiver[1],
-                        _visible(language, bindings, top_level, resolve, root, ordered, text),
-                    )
-                )
+                and (owner := _TYPES[language](path, receiver[1], visible))
             ):  # `repo.save()` on `Repo repo`: Repo.save, through Repo's bases if need be
                 resolved, binding = owner[0], owner[2]
                 qualname = f"{owner[1]}.{target}" if resolved else None
@@ -544,6 +539,15 @@ def _query_edges(
             ):  # a class of the same package needs no import: Foo.java beside this file
                 resolved, qualname = found, target
                 binding, via = Binding.BOUND, "a class of this file's package"
+            elif (
+                language == "php"
+                and bare
+                and target[:1].isupper()
+                and (owner := _php_class(path, target, visible)) is not None
+                and owner[0] is not None
+            ):  # new Repo(): a class of this file's namespace, here or PSR-4's Repo.php
+                resolved, qualname = owner[0], owner[1]
+                binding, via = Binding.BOUND, "a class of this file's namespace"
         edges.append(
             edge_row(
                 path,

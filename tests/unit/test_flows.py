@@ -1324,6 +1324,7 @@ PHP: dict[str, tuple[dict[str, str], set[str]]] = {
             "src/Lib/Store.php": "<?php\nnamespace Lib;\nclass Store {\n  public function put() {}\n}\n",
         },
         {
+            "App.Main.run -> App.Repo",
             "App.Main.run -> App.Repo.save",
             "App.Main.run -> App.Repo.open",
             "App.Main.run -> App.Main.run",
