@@ -4,10 +4,10 @@ Java declares every variable with its type, so ``c.save()`` names
 ``C.save`` when ``c`` is a parameter, local, loop variable, resource or
 field declared ``C c`` (``var c = new C()`` too), ``this.c.save()`` when
 the field is, and ``C.create()`` when ``C`` is a class rather than a
-variable. One walk of the file, in source order, with the declarations of
+variable. One query of the file, in source order, with the declarations of
 each method and the fields of each class: a name takes the type of its
 last declaration before the call (blocks are not scoped apart, as a
-method's locals may not shadow each other in Java). What the walk finds is
+method's locals may not shadow each other in Java). What the pass finds is
 a class *name* as written; extract.py resolves it the way it resolves a
 class reference (this file, an import, the same package) and the linker
 follows bases from there.
@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import tree_sitter as ts
 
-from freshindex.indexer.languages import in_source_order
+from freshindex.indexer.languages import in_source_order, within_open
 
 # a name declared without a class, shadowing a field of that name
 _UNKNOWN = ""
@@ -50,9 +50,7 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
     out: dict[int, tuple[str, str]] = {}
     # (where it ends, the declarations in scope, the fields of the enclosing classes)
     stack: list[tuple[int, dict[str, str], dict[str, str]]] = [(root.end_byte, {}, {})]
-    for node, kind in in_source_order("java", _PATTERNS, root):
-        while len(stack) > 1 and node.start_byte >= stack[-1][0]:
-            stack.pop()
+    for node, kind in within_open(in_source_order("java", _PATTERNS, root), stack):
         _end, scope, fields = stack[-1]
         if kind == "class":
             fields = {**fields, **_fields(node, node.child_by_field_name("body"), text)}

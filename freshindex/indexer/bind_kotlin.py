@@ -17,7 +17,7 @@ from collections.abc import Callable
 import tree_sitter as ts
 
 from freshindex.indexer.bind_java import declared_class
-from freshindex.indexer.languages import in_source_order
+from freshindex.indexer.languages import in_source_order, within_open
 
 _PATTERNS = """
 [(class_declaration) (object_declaration)] @class
@@ -32,9 +32,7 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
     written, the class it was declared with as written)."""
     out: dict[int, tuple[str, str]] = {}
     stack: list[tuple[int, dict[str, str], dict[str, str]]] = [(root.end_byte, {}, {})]
-    for node, kind in in_source_order("kotlin", _PATTERNS, root):
-        while len(stack) > 1 and node.start_byte >= stack[-1][0]:
-            stack.pop()
+    for node, kind in within_open(in_source_order("kotlin", _PATTERNS, root), stack):
         _end, scope, fields = stack[-1]
         if kind == "class":
             stack.append((node.end_byte, {}, {**fields, **_properties(node, text)}))

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import tree_sitter as ts
 
-from freshindex.indexer.languages import in_source_order
+from freshindex.indexer.languages import in_source_order, within_open
 
 _PATTERNS = """
 [(class_declaration) (trait_declaration)] @class
@@ -34,9 +34,7 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
     out: dict[int, tuple[str, str]] = {}
     # (where it ends, the variables in scope, the properties, the class)
     stack: list[tuple[int, dict[str, str], dict[str, str], str]] = [(root.end_byte, {}, {}, "")]
-    for node, kind in in_source_order("php", _PATTERNS, root):
-        while len(stack) > 1 and node.start_byte >= stack[-1][0]:
-            stack.pop()
+    for node, kind in within_open(in_source_order("php", _PATTERNS, root), stack):
         _end, scope, fields, own = stack[-1]
         if kind == "class":
             name = node.child_by_field_name("name")

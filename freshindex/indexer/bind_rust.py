@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 import tree_sitter as ts
 
-from freshindex.indexer.languages import in_source_order
+from freshindex.indexer.languages import in_source_order, within_open
 
 _PATTERNS = """
 (impl_item) @impl
@@ -43,9 +43,7 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
     out: dict[int, tuple[str, str]] = {}
     # (where it ends, the declarations in scope, the impl block's type)
     stack: list[tuple[int, dict[str, str], str]] = [(root.end_byte, {}, "")]
-    for node, kind in in_source_order("rust", _PATTERNS, root):
-        while len(stack) > 1 and node.start_byte >= stack[-1][0]:
-            stack.pop()
+    for node, kind in within_open(in_source_order("rust", _PATTERNS, root), stack):
         _end, scope, own = stack[-1]
         if kind == "impl":
             stack.append(

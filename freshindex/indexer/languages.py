@@ -12,8 +12,10 @@ import functools
 import hashlib
 import importlib
 import importlib.metadata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import tree_sitter as ts
 
@@ -139,6 +141,19 @@ def in_source_order(name: str, patterns: str, root: ts.Node) -> list[tuple[ts.No
         ((n, capture) for capture, nodes in found.items() for n in nodes),
         key=lambda item: (item[0].start_byte, -item[0].end_byte),
     )
+
+
+def within_open(
+    captures: list[tuple[ts.Node, str]], stack: list[Any]
+) -> Iterator[tuple[ts.Node, str]]:
+    """``captures`` in source order, with ``stack`` (frames whose first item
+    is the byte their scope ends at, the file's frame at the bottom) popped
+    of every scope that ended before each capture: ``stack[-1]`` is then the
+    innermost scope holding it."""
+    for node, kind in captures:
+        while len(stack) > 1 and node.start_byte >= stack[-1][0]:
+            stack.pop()
+        yield node, kind
 
 
 def grammar_versions(languages: list[str] | None = None) -> dict[str, str]:
