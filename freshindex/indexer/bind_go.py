@@ -31,10 +31,13 @@ Pure and per file, like the rest of the indexer.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import tree_sitter as ts
+
+from freshindex.indexer.languages import pattern_query
 
 PREDECLARED = frozenset(
     {
@@ -55,6 +58,7 @@ PREDECLARED = frozenset(
 PREDECLARED_VIA = "predeclared in Go, unless its package declares it"
 
 _FUNCTIONS = ("function_declaration", "method_declaration")
+_FUNCTION_QUERY = "[(function_declaration) (method_declaration) (func_literal)] @f"
 # node types whose `name` children declare names in the function's scope
 _NAMED_DECLARATIONS = (
     "parameter_declaration",
@@ -105,12 +109,18 @@ class GoScopes:
     def __init__(self, text: Callable[[ts.Node], str], root: ts.Node | None = None):
         self._text = text
         self._functions: dict[int, _Function] = {}
+        # the file's outermost functions as (start, end, node), in source order
+        self._outermost: list[tuple[int, int, ts.Node]] = []
         self.results: dict[str, TypeName] = {}  # function -> the named type it returns
         self.fields: dict[str, dict[str, TypeName]] = {}  # struct -> field -> its type
         if root is not None:
             self._file(root)
 
     def _file(self, root: ts.Node) -> None:
+        found = ts.QueryCursor(pattern_query("go", _FUNCTION_QUERY)).captures(root).get("f", [])
+        for f in sorted(found, key=lambda n: (n.start_byte, -n.end_byte)):
+            if not self._outermost or f.start_byte >= self._outermost[-1][1]:
+                self._outermost.append((f.start_byte, f.end_byte, f))
         for top in root.named_children:
             if top.type == "function_declaration":
                 name = top.child_by_field_name("name")
@@ -156,14 +166,14 @@ class GoScopes:
         return f.receiver[1]
 
     def _function(self, node: ts.Node) -> _Function | None:
-        outer = None
-        walk = node.parent
-        while walk is not None:
-            if walk.type in _FUNCTIONS or walk.type == "func_literal":
-                outer = walk
-            walk = walk.parent
-        if outer is None:
+        """The outermost function holding ``node``, looked up by byte range
+        among the file's (a walk up from every name was quadratic in the
+        nesting, since a node's parent is found by a walk down from the root)."""
+        at = node.start_byte
+        i = bisect.bisect_right(self._outermost, at, key=lambda f: f[0]) - 1
+        if i < 0 or at >= self._outermost[i][1]:
             return None
+        outer = self._outermost[i][2]
         found = self._functions.get(outer.start_byte)
         if found is None:
             found = self._functions[outer.start_byte] = self._collect(outer)

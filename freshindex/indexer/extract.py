@@ -33,7 +33,7 @@ from freshindex.indexer import (
     flow_js,
     scope_cpp,
 )
-from freshindex.indexer.languages import ts_language, ts_query
+from freshindex.indexer.languages import pattern_query, ts_language, ts_query
 from freshindex.indexer.resolve import Resolver
 from freshindex.indexer.schema import Binding, EdgeKind, EdgeRow, edge_row
 from freshindex.indexer.summary import summarize
@@ -44,6 +44,25 @@ from freshindex.indexer.summary import summarize
 # byte at the default factor 8, six times the worst seen) plus a floor, only
 # cuts off pathological inputs: runaway error recovery on adversarial bytes.
 _PARSE_CALLS_FLOOR = 2_000
+
+
+# Matches the tags query may hold in progress at once. The most any real
+# file needed: 140 (three.js's GLTFLoader.js, Angular's testing.mjs), under
+# 32 for 30,000 kernel and stdlib files; a chain nested 40,000 deep costs
+# 2 s to find out at this limit.
+QUERY_MATCH_LIMIT = 1024
+
+
+# How deep a file's syntax may nest. A node's parent (and its previous
+# sibling) is found by a walk down from the root, so each costs the node's
+# depth, and a file nested N deep with a name at every level (`f(f(f(...)))`)
+# cost N squared: minutes at N = 20,000. The deepest real file seen: 570
+# (sympy's generated resolvent_lookup.py); 40 at the 99.9th percentile of
+# 37,658 kernel, stdlib and npm files.
+MAX_NESTING = 2000
+# Deeper than this, a definition's comment is read only right above it, not
+# above what wraps it on its line: each step up costs the depth again.
+SHALLOW = 256
 
 
 class ParseBudgetExceeded(Exception):
@@ -129,6 +148,17 @@ def parse(language: str, data: bytes, work_factor: int = 8) -> ts.Tree:
     return tree
 
 
+def nesting(root: ts.Node) -> int:
+    """The depth of a tree along its heaviest path: from each node, the child
+    holding the most nodes. A deep nest holds most of what is above it, so
+    this finds it in depth x branching steps (34 us a file on average)."""
+    depth, node = 0, root
+    while node.child_count:
+        node = max(node.children, key=lambda c: c.descendant_count)
+        depth += 1
+    return depth
+
+
 # py-tree-sitter 0.26.1 keeps one reference to every object a read callback
 # returns, for good: each parsed file's bytes (a chunk of under 64 kB is the
 # file itself) stayed in memory for the life of the process. Measured: a
@@ -171,11 +201,19 @@ def extract(
     """Symbols, edges and summaries of one file (``blob``: its git OID, the
     summaries' key). Raises ParseBudgetExceeded on pathological input."""
     tree = parse(language, data, work_factor)
+    if (depth := nesting(tree.root_node)) > MAX_NESTING:
+        raise ParseBudgetExceeded(f"syntax nested {depth} deep, more than {MAX_NESTING}")
     query = ts_query(language)
     # No progress callback here: passing one (or a predicate hook) to
     # QueryCursor.matches segfaults in py-tree-sitter 0.26.1. Query work is
-    # linear in the tree, which the parse budget above already bounds.
-    matches = ts.QueryCursor(query).matches(tree.root_node)
+    # the tree's size times the matches held in progress at once, which
+    # nesting raises: a pattern waits at each call of `c.m().m()...` for the
+    # name after its receiver, so a 40,000-link chain took minutes. The
+    # match limit bounds that; real files stay far below it.
+    cursor = ts.QueryCursor(query, match_limit=QUERY_MATCH_LIMIT)
+    matches = cursor.matches(tree.root_node)
+    if cursor.did_exceed_match_limit:
+        raise ParseBudgetExceeded(f"query held more than {QUERY_MATCH_LIMIT} matches in progress")
 
     def text(node: ts.Node) -> str:
         return data[node.start_byte : node.end_byte].decode("utf-8", "replace")
@@ -183,8 +221,8 @@ def extract(
     defs: dict[int, _Def] = {}
     scopes: dict[int, _Def] = {}
     refs: dict[
-        tuple[int, str], tuple[ts.Node, str, str, str]
-    ] = {}  # -> name node, kind, module, alias
+        tuple[int, str], tuple[ts.Node, str, str, str, ts.Node]
+    ] = {}  # -> name node, kind, module, alias, the captured reference
     roles = _capture_roles(language)
     for _pattern, caps in matches:
         names = caps.get("name")
@@ -226,7 +264,9 @@ def extract(
                     and not bind_c.in_body(nodes[0])
                 ):
                     continue  # a call misread as a declaration is one only in a body
-                refs.setdefault((name_node.start_byte, kind), (name_node, kind, module, alias))
+                refs.setdefault(
+                    (name_node.start_byte, kind), (name_node, kind, module, alias, nodes[0])
+                )
 
     ordered = sorted([*defs.values(), *scopes.values()], key=lambda d: (d.start, -d.end))
     _assign_containers(ordered)
@@ -265,7 +305,7 @@ def extract(
         if not d.container:
             top_level.add(d.name)
         sid = symbol_id(path, d.qualname, kind, ordinal)
-        signature, doc, decorators = summarize(language, d.node, text, data)
+        signature, doc, decorators = summarize(language, d.node, text, data, depth > SHALLOW)
         rows.summaries.append(
             (
                 path,
@@ -411,7 +451,7 @@ _MODULE_IMPORTS = ("go", "c", "cpp", "ruby", "rust")
 def _query_edges(
     path: str,
     language: str,
-    refs: dict[tuple[int, str], tuple[ts.Node, str, str, str]],
+    refs: dict[tuple[int, str], tuple[ts.Node, str, str, str, ts.Node]],
     ordered: list[_Def],
     top_level: set[str],
     text: Callable[[ts.Node], str],
@@ -432,7 +472,7 @@ def _query_edges(
     # import bindings: local name -> (module, imported name)
     bindings: dict[str, tuple[str, str]] = {}
     ref_list = sorted(refs.values(), key=lambda r: (r[0].start_byte, r[1]))
-    for name_node, kind, module, alias in ref_list:
+    for name_node, kind, module, alias, _outer in ref_list:
         if kind == "import":
             name = _last_segment(language, text(name_node))
             # a Kotlin or PHP import names its module only in the whole path (`lib.Store`)
@@ -444,7 +484,8 @@ def _query_edges(
     go_scopes = bind_go.GoScopes(text, root) if language == "go" else None
     edges = []
     enclosing = _enclosing(ordered, [r[0].start_byte for r in ref_list])
-    for (name_node, kind, module, alias), source in zip(ref_list, enclosing, strict=True):
+    anonymous = _anonymous_bodies(language, root) if root is not None else []
+    for (name_node, kind, module, alias, outer), source in zip(ref_list, enclosing, strict=True):
         raw = text(name_node)
         target = _last_segment(language, raw) if kind == "import" else raw
         resolved: str | None = None
@@ -468,8 +509,7 @@ def _query_edges(
                 top_level, resolve,
             )  # fmt: skip
         else:
-            # tree-sitter finds a parent by walking down from the root: once a reference
-            parent = name_node.parent
+            parent = _parent(name_node, outer)
             bare = _bare_name(name_node, parent)
             bound = bindings.get(target) if bare else None
             if bound is not None:
@@ -483,12 +523,10 @@ def _query_edges(
             elif (
                 kind == EdgeKind.CALL
                 and language in _THIS_LANGUAGES
-                and (cls := _this_class(language, name_node, ordered))
+                and (cls := _this_class(language, name_node, parent, ordered, anonymous))
             ):
                 resolved, qualname = path, f"{cls}.{target}"
-                explicit = name_node.parent is not None and name_node.parent.child_by_field_name(
-                    "object"
-                )
+                explicit = parent is not None and parent.child_by_field_name("object")
                 binding = Binding.BOUND
                 via = f"this.{target} in class {cls}" if explicit else f"{target}() in class {cls}"
             elif target in top_level and bare:
@@ -614,6 +652,24 @@ def _go_edge(
 _MEMBER = ("member_expression", "selector_expression", "field_expression", "scoped_identifier")
 
 
+def _parent(name_node: ts.Node, outer: ts.Node) -> ts.Node | None:
+    """The parent of a reference's name, found under the node the query
+    captured around it (``outer``: the call, `(call function: (member
+    property: @name))`), at most two levels down. Node.parent walks down from
+    the root, so asking it for every name nested N deep (`f(f(f(...)))`)
+    cost N squared; it is the fallback only."""
+    if outer != name_node:
+        for child in outer.children:
+            if child == name_node:
+                return outer
+            if child.start_byte <= name_node.start_byte < child.end_byte:
+                for grandchild in child.children:
+                    if grandchild == name_node:
+                        return child
+                break
+    return name_node.parent
+
+
 def _bare_name(name_node: ts.Node, parent: ts.Node | None) -> bool:
     """The name is not a member of something else (`obj.f`, `pkg.F`, `a::f`);
     ``parent``: its parent node."""
@@ -632,13 +688,22 @@ _RECEIVERS = {
 _THIS_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "java"})
 
 
-def _this_class(language: str, name_node: ts.Node, ordered: list[_Def]) -> str | None:
+def _this_class(
+    language: str,
+    name_node: ts.Node,
+    parent: ts.Node | None,
+    ordered: list[_Def],
+    anonymous: list[tuple[int, int]],
+) -> str | None:
     """The class whose method a call names by its own rules: ``this.m()`` in
     a JS/TS class; ``m()`` or ``this.m()`` in Java (a bare call is always a
     method of the enclosing class, its bases, or an outer class). The
     innermost class's qualname; the linker follows its bases, and a method
-    of an outer class stays a candidate. None inside an anonymous class."""
-    parent = name_node.parent
+    of an outer class stays a candidate. None inside an anonymous class
+    (``anonymous``: the byte ranges of this file's anonymous class bodies;
+    ``parent``: the name's parent node). No walk up the tree: a node's
+    parent costs a walk down from the root, so walking up from every call of
+    a long chain was cubic."""
     if parent is None:
         return None
     if language in ("javascript", "typescript", "tsx"):
@@ -649,12 +714,6 @@ def _this_class(language: str, name_node: ts.Node, ordered: list[_Def]) -> str |
         if parent.type != "method_invocation" or parent.child_by_field_name("name") != name_node:
             return None
         kinds = _JAVA_TYPES
-        body = parent.parent
-        while body is not None and body.type not in ("class_body", "interface_body", "enum_body"):
-            body = body.parent
-        owner = body.parent if body is not None else None
-        if owner is not None and owner.type == "object_creation_expression":
-            return None  # an anonymous class: its own methods come first
     else:
         return None
     obj = parent.child_by_field_name("object")
@@ -663,7 +722,23 @@ def _this_class(language: str, name_node: ts.Node, ordered: list[_Def]) -> str |
         return None
     at = name_node.start_byte
     holding = [d for d in ordered if d.kind in kinds and d.start <= at < d.end]
-    return max(holding, key=lambda d: d.start).qualname if holding else None
+    if not holding:
+        return None
+    innermost = max(holding, key=lambda d: d.start)
+    if any(innermost.start < start <= at < end for start, end in anonymous):
+        return None  # an anonymous class inside it: its own methods come first
+    return innermost.qualname
+
+
+def _anonymous_bodies(language: str, root: ts.Node) -> list[tuple[int, int]]:
+    """The byte ranges of a Java file's anonymous class bodies (``new C() {...}``)."""
+    if language != "java":
+        return []
+    found = ts.QueryCursor(pattern_query(language, _ANONYMOUS)).captures(root)
+    return [(n.start_byte, n.end_byte) for n in found.get("body", [])]
+
+
+_ANONYMOUS = "(object_creation_expression (class_body) @body)"
 
 
 class _Visible(NamedTuple):

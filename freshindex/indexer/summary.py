@@ -37,10 +37,16 @@ _COMMENT_MARKS = re.compile(r"^\s*(///?|/\*\*?|\*/|\*|#+|--)\s?")
 
 
 def summarize(
-    language: str, node: ts.Node, text: Callable[[ts.Node], str], data: bytes
+    language: str,
+    node: ts.Node,
+    text: Callable[[ts.Node], str],
+    data: bytes,
+    deep: bool = False,
 ) -> tuple[str, str, list[str]]:
     """(signature, first doc paragraph, decorators) of one definition node
-    of the file ``data``."""
+    of the file ``data``. ``deep``: the file nests deeper than real code
+    does; a comment is then read only right above the definition itself,
+    not above what wraps it on its line."""
     body = next(
         (b for f in _BODY_FIELDS if (b := node.child_by_field_name(f)) is not None), None
     ) or next((c for c in node.named_children if c.type in _BODY_TYPES), None)
@@ -48,8 +54,8 @@ def summarize(
     signature = _one_line(head)
     if len(signature) > SIGNATURE_MAX:
         signature = signature[: SIGNATURE_MAX - 1] + "…"
-    doc = _python_doc(body, text) if language == "python" else _doc_comment(node, text)
-    decorators = _decorators(node, text)
+    doc = _python_doc(body, text) if language == "python" else _doc_comment(node, text, deep)
+    decorators = _decorators(node, text, language == "python")
     return signature, _first_paragraph(doc)[:DOC_MAX], decorators
 
 
@@ -90,21 +96,28 @@ def _python_doc(body: ts.Node | None, text: Callable[[ts.Node], str]) -> str:
 
 _COMMENTS = ("comment", "line_comment", "block_comment")
 _ROOTS = ("module", "program", "source_file", "translation_unit", "compilation_unit")
+# How many wrappers on a definition's line its comment may sit above (an
+# export, a template, a decorator list); a bound, since each step up walks
+# down from the root, and classes nested on one line would climb to it
+_WRAPPERS = 4
 
 
-def _doc_comment(node: ts.Node, text: Callable[[ts.Node], str]) -> str:
+def _doc_comment(node: ts.Node, text: Callable[[ts.Node], str], deep: bool = False) -> str:
     """The comment lines right above the definition, or above what wraps it
     on the same line (an export, a decorator list, Go's ``type`` keyword):
     ``///``, ``/** */``, ``#``, ``//``."""
     anchor = node
-    parent = anchor.parent  # found by a walk from the root: once a node
+    parent = None if deep else anchor.parent  # found by a walk from the root
+    climbed = _WRAPPERS if deep else 0
     while (
-        parent is not None
+        climbed < _WRAPPERS
+        and parent is not None
         and parent.type not in _ROOTS
         and parent.start_point[0] == anchor.start_point[0]
         and (anchor.prev_sibling is None or anchor.prev_sibling.type not in _COMMENTS)
     ):
         anchor, parent = parent, parent.parent
+        climbed += 1
     if parent is not None and parent.type == "decorated_definition":
         anchor = parent
     lines: list[str] = []
@@ -130,9 +143,9 @@ def _first_paragraph(doc: str) -> str:
     return " ".join(paragraph)
 
 
-def _decorators(node: ts.Node, text: Callable[[ts.Node], str]) -> list[str]:
+def _decorators(node: ts.Node, text: Callable[[ts.Node], str], python: bool) -> list[str]:
     out: list[str] = []
-    parent = node.parent
+    parent = node.parent if python else None  # a walk from the root: only Python's wrap
     if parent is not None and parent.type == "decorated_definition":
         out += [text(c).strip() for c in parent.named_children if c.type == "decorator"]
     for c in node.children:

@@ -96,10 +96,64 @@ def test_relative_and_js_resolution() -> None:
 
 
 def test_deeply_nested_expression_is_bounded() -> None:
-    # 10,000 nested parentheses: tree-sitter parses it; our sweep is not recursive
+    # nesting real code never reaches is skipped before any walk: a node's
+    # parent costs its depth, so a name at every level cost depth squared
     src = b"x = " + b"(" * 10_000 + b"1" + b")" * 10_000 + b"\n"
-    rows = extract("deep.py", "python", src)
-    assert [r[2] for r in rows.symbols] == ["x"]
+    with pytest.raises(ParseBudgetExceeded, match="nested"):
+        extract("deep.py", "python", src)
+    # under the bound the file is indexed, and our sweep is not recursive
+    src = b"x = " + b"(" * 1_500 + b"1" + b")" * 1_500 + b"\n"
+    assert [r[2] for r in extract("deep.py", "python", src).symbols] == ["x"]
+
+
+@pytest.mark.parametrize(
+    ("path", "language", "src"),
+    [
+        ("A.java", "java", b"class A { void f(C c) { c" + b".m()" * 20_000 + b"; } }"),
+        ("a.js", "javascript", b"x = " + b"f(" * 20_000 + b")" * 20_000),
+        ("a.go", "go", b"package a\nfunc f() { x := &T{" + b"&T{" * 5_000 + b"}" * 5_001 + b" }"),
+        ("A.java", "java", b"class A {" + b"class B {" * 5_000 + b"}" * 5_001),
+    ],
+)
+def test_hostile_nesting_is_skipped(path: str, language: str, src: bytes) -> None:
+    # each of these took minutes to hours before the nesting bound
+    with pytest.raises(ParseBudgetExceeded, match="nested"):
+        extract(path, language, src)
+
+
+def test_nesting_under_the_bound_keeps_every_name() -> None:
+    # 900 nested calls: each name's parent comes from the captured call, not a
+    # walk from the root, and every one is an edge
+    src = b"class A { void f() { " + b"m(" * 900 + b")" * 900 + b"; } void m(Object o) {} }"
+    calls = [e for e in extract("A.java", "java", src).edges if e.kind == "call"]
+    assert len(calls) == 900
+    assert {(e.target_qualname, e.binding) for e in calls} == {("A.m", "bound")}
+
+
+def test_query_matches_in_progress_are_bounded() -> None:
+    # a Kotlin chain keeps a match open per link until its name: past the
+    # limit the file is skipped instead of costing links x matches
+    src = b"fun f(c: C) {\n  c" + b".m()" * 700 + b"\n}\n"
+    with pytest.raises(ParseBudgetExceeded, match="matches in progress"):
+        extract("A.kt", "kotlin", src)
+
+
+def test_java_anonymous_class_calls_are_not_the_outer_class() -> None:
+    src = b"""class Outer {
+  void run() {}
+  void f() {
+    run();
+    Runnable r = new Runnable() { public void run() {} void g() { run(); } };
+    class Local { void h() { run(); } }
+  }
+}
+"""
+    calls = [e for e in extract("Outer.java", "java", src).edges if e.target == "run"]
+    assert [(e.start_line, e.target_qualname) for e in calls] == [
+        (4, "Outer.run"),  # the enclosing class's method
+        (5, None),  # inside the anonymous class: its own run() comes first
+        (6, "Outer.f.Local.run"),  # a local class: bound to its own class, bases after
+    ]
 
 
 def test_parse_budget_cuts_off_pathological_input() -> None:

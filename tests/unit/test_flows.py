@@ -981,7 +981,8 @@ def test_value_rows_are_not_references() -> None:
 
 
 HOSTILE = {
-    "deep_attribute_chain": "x = a" + ".b" * 5000 + "\nx.c()\n",
+    # 1,500 deep: deeper than any real file, under the nesting bound (extract.py)
+    "deep_attribute_chain": "x = a" + ".b" * 1500 + "\nx.c()\n",
     "recursive_factory": "def f():\n    return f()\nf().m()\n",
     "ten_thousand_assignments": "def f(): pass\n" + "a = f\n" * 10_000 + "a()\n",
     "long_alias_chain": "def f(): pass\na0 = f\n"
