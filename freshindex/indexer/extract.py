@@ -200,7 +200,9 @@ def extract(
 ) -> FileRows:
     """Symbols, edges and summaries of one file (``blob``: its git OID, the
     summaries' key). Raises ParseBudgetExceeded on pathological input."""
-    tree = parse(language, data, work_factor)
+    # parsed without class macros; every name is read from the bytes as written
+    source = scope_cpp.without_class_macros(data) if language == "cpp" else data
+    tree = parse(language, source, work_factor)
     if (depth := nesting(tree.root_node)) > MAX_NESTING:
         raise ParseBudgetExceeded(f"syntax nested {depth} deep, more than {MAX_NESTING}")
     query = ts_query(language)
@@ -240,6 +242,10 @@ def extract(
             is_definition, kind = role
             if is_definition and names:
                 node, name_node = nodes[0], names[0]
+                if node.type == "field_declaration" and data.startswith(
+                    b"__", name_node.start_byte
+                ):
+                    continue  # `void *p[] __aligned(8);`: an attribute macro, read as a method
                 # first pattern wins: queries list specific patterns before general ones
                 defs.setdefault(
                     name_node.start_byte,
@@ -347,7 +353,7 @@ def extract(
     else:
         cpp = language == "cpp"
         found = scope_cpp.usings(tree, text) if cpp and b"using" in data else []
-        receivers = scope_cpp.Receivers(tree.language, text) if cpp else None
+        receivers = scope_cpp.Receivers(tree.language, text, tree.root_node) if cpp else None
         typed = _RECEIVERS[language](tree.root_node, text) if language in _RECEIVERS else None
         rows.edges = _query_edges(
             path, language, refs, ordered, top_level, text, resolve, found, receivers, typed,
@@ -551,12 +557,16 @@ def _query_edges(
                 and parent.type == "field_expression"
                 and (typed := receivers.type_of(parent))
             ):  # `r.save()` on `Repo& r`: Repo::save, looked up like a written scope
-                container = source.rsplit(".", 1)[0] if "." in source else ""
-                spelled = f"{typed.replace('::', '.')}.{target}"
-                resolved, binding = path, Binding.BOUND
-                qualname = f"{container}.{spelled}" if container else spelled
-                via = f"{bind_c.RECEIVER_VIA}: {typed}::{target}"
-                via = scope_cpp.with_usings(via, usings, parent.start_byte, typed.split("::")[0])
+                if typed.startswith("std::"):  # `std::string name_;`: never in the tree
+                    binding, via = Binding.EXTERNAL, f"a member of {typed}, the standard library's"
+                else:
+                    container = source.rsplit(".", 1)[0] if "." in source else ""
+                    spelled = f"{typed.replace('::', '.')}.{target}"
+                    resolved, binding = path, Binding.BOUND
+                    qualname = f"{container}.{spelled}" if container else spelled
+                    via = f"{bind_c.RECEIVER_VIA}: {typed}::{target}"
+                    head = typed.split("::")[0]
+                    via = scope_cpp.with_usings(via, usings, parent.start_byte, head)
             elif (
                 declared is not None
                 and kind == EdgeKind.CALL

@@ -898,3 +898,60 @@ def test_cpp_member_calls_bind_by_the_receivers_declared_class() -> None:
     assert got[("src/use.cpp", 8, "save", 52)][0] == "candidate"
     assert got[("src/use.cpp", 8, "size", 63)][0] == "candidate"
     assert got[("src/use.cpp", 11, "save", 33)] == save  # shop::Repo* q, at the top
+
+
+FIELD_FILES: dict[str, str | bytes] = {
+    # an export macro between `class` and the name, as most libraries write it
+    "include/kv/slice.h": "#define KV_EXPORT\n"
+    "namespace kv {\n"
+    "class KV_EXPORT Slice {\n"
+    " public:\n"
+    "  const char* data() const { return data_; }\n"
+    "  Slice& trim();\n"
+    "  virtual Slice* copy() = 0;\n"
+    " private:\n"
+    "  const char* data_;\n"
+    "};\n"
+    "}\n",
+    "src/store.cc": '#include "kv/slice.h"\n'
+    "#include <string>\n"
+    "namespace kv {\n"
+    "class Store {\n"
+    " public:\n"
+    "  const char* first() { return key_->data(); }\n"
+    "  void flush();\n"
+    " private:\n"
+    "  Slice* key_;\n"
+    "  std::string name_;\n"
+    "};\n"
+    "void Store::flush() {\n"
+    "  key_->trim();\n"
+    "  this->key_->copy();\n"
+    "  this->flush();\n"
+    "  name_.size();\n"
+    "  std::string key_;\n"
+    "  key_.data();\n"
+    "}\n"
+    "}\n",
+}
+
+
+def test_cpp_member_calls_bind_through_the_methods_class_fields() -> None:
+    got = linked_calls(FIELD_FILES)
+    at = {(k[1], k[2]): v for k, v in got.items() if k[0] == "src/store.cc"}
+    slice_ = "include/kv/slice.h::kv.Slice"
+    # a field of the class whose body holds the method, or of `Store::flush`
+    assert at[(6, "data")] == ("bound", f"{slice_}.data")
+    assert at[(13, "trim")] == ("bound", f"{slice_}.trim")  # returns Slice&
+    assert at[(14, "copy")] == ("bound", f"{slice_}.copy")  # this->key_, returns Slice*
+    assert at[(15, "flush")] == ("bound", "src/store.cc::kv.Store.flush")  # this->
+    assert at[(16, "size")] == ("external", None)  # std::string: never in the tree
+    assert at[(18, "data")] == ("external", None)  # a local std::string shadows the field
+    # the macro no longer makes the class a function and its methods top-level
+    symbols, _ = c_rows(FIELD_FILES)
+    assert {s["qualname"] for s in symbols if s["path"] == "include/kv/slice.h"} >= {
+        "kv.Slice",
+        "kv.Slice.data",
+        "kv.Slice.trim",
+        "kv.Slice.copy",
+    }

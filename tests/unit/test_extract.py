@@ -325,3 +325,23 @@ def test_a_name_redeclared_in_every_block_takes_its_nearest_declaration() -> Non
     src = b"struct Repo { int f(); };\nstruct Other { int f(); };\nint h() {\n" + blocks + b"}\n"
     claims = [e[11] for e in extract("a.cpp", "cpp", src).edges if e[4] == "call"]
     assert claims == ["Repo.f", "Other.f"] * 1000
+
+
+def test_class_macros_are_blanked_and_nothing_else() -> None:
+    from freshindex.indexer.scope_cpp import without_class_macros
+
+    # blanked in place: every byte keeps its offset
+    blank = b" " * len(b"API_EXPORT")
+    assert without_class_macros(b"class API_EXPORT Repo : public Base {") == (
+        b"class " + blank + b" Repo : public Base {"
+    )
+    assert without_class_macros(b"struct API_EXPORT TestInfo final {") == (
+        b"struct " + blank + b" TestInfo final {"
+    )
+    for unchanged in (
+        b"class Repo final {",
+        b"class Outer::Inner {",
+        b"struct stat st;",
+        b"static const struct file_operations fops_final = {",
+    ):
+        assert without_class_macros(unchanged) == unchanged

@@ -28,18 +28,26 @@
     (pointer_declarator
       declarator: (function_declarator
         declarator: (qualified_identifier name: (identifier) @name)))
+    (reference_declarator
+      (function_declarator declarator: (qualified_identifier name: (identifier) @name)))
   ]) @definition.method
 
 (function_definition
   declarator: [
     (function_declarator declarator: [(identifier) (field_identifier)] @name)
-    (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
-    (reference_declarator (function_declarator declarator: (identifier) @name))
+    (pointer_declarator
+      declarator: (function_declarator declarator: [(identifier) (field_identifier)] @name))
+    (reference_declarator
+      (function_declarator declarator: [(identifier) (field_identifier)] @name))
   ]) @definition.function
 
-; methods declared in a class body
+; methods declared in a class body (`Iterator* NewIterator();`, `T& at(int);`)
 (field_declaration
-  declarator: (function_declarator declarator: (field_identifier) @name)) @definition.method
+  declarator: [
+    (function_declarator declarator: (field_identifier) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name))
+    (reference_declarator (function_declarator declarator: (field_identifier) @name))
+  ]) @definition.method
 
 (type_definition
   declarator: (type_identifier) @name) @definition.type
