@@ -489,9 +489,12 @@ def _query_edges(
     visible = _visible(language, bindings, top_level, resolve, root, ordered, text)
     go_scopes = bind_go.GoScopes(text, root) if language == "go" else None
     edges = []
-    enclosing = _enclosing(ordered, [r[0].start_byte for r in ref_list])
+    enclosing_defs = _enclosing_defs(ordered, [r[0].start_byte for r in ref_list])
+    enclosing = [d.qualname if d else "" for d in enclosing_defs]
     anonymous = _anonymous_bodies(language, root) if root is not None else []
-    for (name_node, kind, module, alias, outer), source in zip(ref_list, enclosing, strict=True):
+    for (name_node, kind, module, alias, outer), source, within in zip(
+        ref_list, enclosing, enclosing_defs, strict=True
+    ):
         raw = text(name_node)
         target = _last_segment(language, raw) if kind == "import" else raw
         resolved: str | None = None
@@ -543,7 +546,11 @@ def _query_edges(
                 and kind == EdgeKind.CALL
                 and bare
                 and name_node.type == "identifier"
-                and (claim := bind_c.call_claim(parent, raw, source, text))
+                and (
+                    claim := bind_c.call_claim(
+                        parent, raw, _claimed_from(within, text) or source, text
+                    )
+                )
             ):  # the linker follows this file's includes (indexer/bind_c.py)
                 resolved, binding = path, Binding.BOUND
                 qualname, via = claim
@@ -901,7 +908,8 @@ def _assign_containers(ordered: list[_Def]) -> None:
     for d in ordered:
         while stack and stack[-1].end <= d.start:
             stack.pop()
-        d.parent = stack[-1] if stack else None
+        # a macro knows no namespace: `#define CHECK(x)` in `namespace app {` is CHECK
+        d.parent = stack[-1] if stack and d.node.type not in _MACROS else None
         d.container = d.parent.qualname if d.parent else ""
         stack.append(d)
 
@@ -914,8 +922,14 @@ _NOT_CALLERS = frozenset({"constant", "variable", "field"})
 def _enclosing(ordered: list[_Def], offsets: list[int]) -> list[str]:
     """Qualname of the innermost definition containing each (sorted) byte
     offset: functions, classes and the like; not constants."""
+    return [d.qualname if d else "" for d in _enclosing_defs(ordered, offsets)]
+
+
+def _enclosing_defs(ordered: list[_Def], offsets: list[int]) -> list[_Def | None]:
+    """The innermost definition containing each (sorted) byte offset, as
+    _enclosing names it."""
     ordered = [d for d in ordered if d.kind not in _NOT_CALLERS]
-    out: list[str] = []
+    out: list[_Def | None] = []
     stack: list[_Def] = []
     i = 0
     for offset in offsets:
@@ -927,8 +941,30 @@ def _enclosing(ordered: list[_Def], offsets: list[int]) -> list[str]:
             i += 1
         while stack and stack[-1].end <= offset:
             stack.pop()
-        out.append(stack[-1].qualname if stack else "")
+        out.append(stack[-1] if stack else None)
     return out
+
+
+# googletest's test macros whose first argument is the fixture class: the
+# body is a method of a class derived from it (TEST_F(DBTest, Empty) {...})
+_GTEST_FIXTURES = frozenset({"TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P"})
+
+
+def _claimed_from(d: _Def | None, text: Callable[[ts.Node], str]) -> str | None:
+    """For a bare C++ call in ``d``: the source its claim is made from when
+    that is not ``d`` itself. In a googletest TEST_F body, a method of the
+    fixture: ``Put()`` in `TEST_F(DBTest, Empty)` looks up ``DBTest.Put``
+    first, then outward as from any method of DBTest."""
+    if d is None or d.name not in _GTEST_FIXTURES:
+        return None
+    declarator = d.node.child_by_field_name("declarator")
+    parameters = declarator.child_by_field_name("parameters") if declarator else None
+    first = parameters.named_children[0] if parameters and parameters.named_children else None
+    fixture = first.child_by_field_name("type") if first is not None else None
+    if fixture is None or fixture.type not in ("type_identifier", "qualified_identifier"):
+        return None
+    spelled = text(fixture).replace("::", ".")
+    return f"{d.container}.{spelled}.{d.name}" if d.container else f"{spelled}.{d.name}"
 
 
 def _last_segment(language: str, spec: str) -> str:

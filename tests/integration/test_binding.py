@@ -955,3 +955,24 @@ def test_cpp_member_calls_bind_through_the_methods_class_fields() -> None:
         "kv.Slice.trim",
         "kv.Slice.copy",
     }
+
+
+def test_cpp_macros_know_no_namespace_and_test_bodies_are_fixture_methods() -> None:
+    files: dict[str, str | bytes] = {
+        "include/kv/check.h": "namespace kv {\n#define KV_CHECK(x) (x)\n}\n",
+        "test/store_test.cc": '#include "kv/check.h"\n'
+        "namespace kv {\n"
+        "class StoreTest {\n"
+        " public:\n"
+        "  int Put(int k) { return k; }\n"
+        "};\n"
+        "TEST_F(StoreTest, Puts) {\n"
+        "  KV_CHECK(Put(1));\n"
+        "}\n"
+        "}\n",
+    }
+    got = {(k[1], k[2]): v for k, v in linked_calls(files).items()}
+    # a #define inside `namespace kv {` is KV_CHECK, as the preprocessor sees it
+    assert got[(8, "KV_CHECK")] == ("bound", "include/kv/check.h::KV_CHECK")
+    # googletest's TEST_F(StoreTest, ...) body is a method of the fixture
+    assert got[(8, "Put")] == ("bound", "test/store_test.cc::kv.StoreTest.Put")
