@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from freshindex.query.overlay import Overlay
 
 Row = dict[str, Any]
+# a member is looked for this many classes up its bases, in at most this
+# many bases of each class
+MAX_BASE_DEPTH = 4
+MAX_BASES = 8
 # (binding, via, the definition, the other definitions of its group)
 Found = tuple[str, str, "Row | None", tuple[Row, ...]]
 
@@ -205,6 +209,10 @@ class IncludeLinker:
                 found = self._visible(parent, path, name, f"as included by {parent}, ")
                 if found is not None:
                     return found
+        for name in names if len(names) > 1 else ():  # C has no classes
+            found = self._inherited(path, name, 0, set())
+            if found is not None:
+                return found
         for name in names:
             linked = self.with_linkage(name)
             files = {r["path"] for r in linked}
@@ -216,6 +224,37 @@ class IncludeLinker:
                 words = f"{len(files)} definitions with external linkage: not provable"
                 return ("candidate", words, None, ())
         return ("candidate", f"{qualname} is not defined in the repository", None, ())
+
+    def _inherited(self, path: str, name: str, depth: int, seen: set[str]) -> Found | None:
+        """``Owner.member`` as a member ``Owner`` inherits: ``target()`` in a
+        method of ``class SpecialEnv : public EnvWrapper`` is
+        ``EnvWrapper::target``. The class is the one ``path`` sees through its
+        includes; its bases are its ``inherit`` rows, tried as written
+        beside it and then at the top, MAX_BASE_DEPTH classes up."""
+        owner, _, member = name.rpartition(".")
+        if not owner or depth >= MAX_BASE_DEPTH or owner in seen:
+            return None
+        seen.add(owner)
+        found = self._visible(path, path, owner)
+        cls = found[2] if found is not None else None
+        if cls is None or cls["kind"] not in ("class", "struct"):
+            return None
+        scope = owner.rpartition(".")[0]
+        bases = [
+            e["target"]
+            for e in self.edges(cls["path"])
+            if e["kind"] == EdgeKind.INHERIT and e["source"] == owner
+        ]
+        for base in bases[:MAX_BASES]:
+            for qualified in dict.fromkeys([f"{scope}.{base}" if scope else base, base]):
+                hit = self._visible(path, path, f"{qualified}.{member}")
+                if hit is None:
+                    hit = self._inherited(path, f"{qualified}.{member}", depth + 1, seen)
+                if hit is not None and hit[0] == "bound":
+                    how = hit[1].partition(": ")[2]
+                    words = f"{bind_c.INCLUDE_VIA}: inherited from {base} by {owner}, {how}"
+                    return ("bound", words, hit[2], hit[3])
+        return None
 
     def _visible(self, root: str, path: str, name: str, context: str = "") -> Found | None:
         """The definitions of ``name`` the first file of ``root``'s include

@@ -976,3 +976,28 @@ def test_cpp_macros_know_no_namespace_and_test_bodies_are_fixture_methods() -> N
     assert got[(8, "KV_CHECK")] == ("bound", "include/kv/check.h::KV_CHECK")
     # googletest's TEST_F(StoreTest, ...) body is a method of the fixture
     assert got[(8, "Put")] == ("bound", "test/store_test.cc::kv.StoreTest.Put")
+
+
+def test_cpp_members_a_class_inherits_bind_to_the_base() -> None:
+    files: dict[str, str | bytes] = {
+        "include/kv/env.h": "namespace kv {\n"
+        "class Env { public: virtual int sync(); };\n"
+        "class Wrapper : public Env { public: Env* target(); };\n"
+        "}\n",
+        "src/special.cc": '#include "kv/env.h"\n'
+        "namespace kv {\n"
+        "class Special : public Wrapper {\n"
+        " public:\n"
+        "  Env* run() { return target(); }\n"
+        "  int go() { return sync(); }\n"
+        "};\n"
+        "class A : public B {};\n"
+        "class B : public A { int f() { return missing(); } };\n"
+        "}\n",
+    }
+    got = {(k[1], k[2]): v for k, v in linked_calls(files).items() if k[0] == "src/special.cc"}
+    # Special's own scope has no target(): Wrapper's; sync() two classes up, Env's
+    assert got[(5, "target")] == ("bound", "include/kv/env.h::kv.Wrapper.target")
+    assert got[(6, "sync")] == ("bound", "include/kv/env.h::kv.Env.sync")
+    # bases that derive from each other end, as a candidate
+    assert got[(9, "missing")][0] == "candidate"
