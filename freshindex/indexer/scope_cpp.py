@@ -210,12 +210,12 @@ class Receivers:
             table = self._tables.get(function.start_byte)
             if table is None:
                 table = self._tables[function.start_byte] = self._declared(function)
-            declared = table.get(self.text(obj))
+            declared = table.get(self.text(obj), [])
             # the last declaration before the call (a function may redeclare a
             # name in many blocks: a search, not a scan)
-            k = bisect.bisect_left(declared, (member.start_byte, "")) if declared else 0
+            k = bisect.bisect_left(declared, (member.start_byte, ""))
             if k:
-                return declared[k - 1][1]  # type: ignore[index]
+                return declared[k - 1][1]
             field = self.text(obj)
         owner = self._method_class(function)
         if owner is None:
