@@ -57,7 +57,6 @@ PREDECLARED = frozenset(
 # package declares the name itself
 PREDECLARED_VIA = "predeclared in Go, unless its package declares it"
 
-_FUNCTIONS = ("function_declaration", "method_declaration")
 _FUNCTION_QUERY = "[(function_declaration) (method_declaration) (func_literal)] @f"
 # node types whose `name` children declare names in the function's scope
 _NAMED_DECLARATIONS = (

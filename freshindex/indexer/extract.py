@@ -492,7 +492,10 @@ def _query_edges(
     edges = []
     enclosing_defs = _enclosing_defs(ordered, [r[0].start_byte for r in ref_list])
     enclosing = [d.qualname if d else "" for d in enclosing_defs]
-    anonymous = _anonymous_bodies(language, root) if root is not None else []
+    # asked for only by a Java call on `this` or a bare one, once per file
+    anonymous = functools.cache(
+        lambda: _anonymous_bodies(language, root) if root is not None else []
+    )
     for (name_node, kind, module, alias, outer), source, within in zip(
         ref_list, enclosing, enclosing_defs, strict=True
     ):
@@ -711,14 +714,14 @@ def _this_class(
     name_node: ts.Node,
     parent: ts.Node | None,
     ordered: list[_Def],
-    anonymous: list[tuple[int, int]],
+    anonymous: Callable[[], list[tuple[int, int]]],
 ) -> str | None:
     """The class whose method a call names by its own rules: ``this.m()`` in
     a JS/TS class; ``m()`` or ``this.m()`` in Java (a bare call is always a
     method of the enclosing class, its bases, or an outer class). The
     innermost class's qualname; the linker follows its bases, and a method
     of an outer class stays a candidate. None inside an anonymous class
-    (``anonymous``: the byte ranges of this file's anonymous class bodies;
+    (``anonymous()``: the byte ranges of this file's anonymous class bodies;
     ``parent``: the name's parent node). No walk up the tree: a node's
     parent costs a walk down from the root, so walking up from every call of
     a long chain was cubic."""
@@ -743,7 +746,7 @@ def _this_class(
     if not holding:
         return None
     innermost = max(holding, key=lambda d: d.start)
-    if any(innermost.start < start <= at < end for start, end in anonymous):
+    if any(innermost.start < start <= at < end for start, end in anonymous()):
         return None  # an anonymous class inside it: its own methods come first
     return innermost.qualname
 
