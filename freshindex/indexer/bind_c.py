@@ -39,6 +39,26 @@ DECLARED_VIA = "a prototype in this file"
 # a C++ member call on a variable whose declared type is a class:
 # "...: Repo::save", the type as written and the member
 RECEIVER_VIA = "through the includes of this file, by the receiver's declared type"
+# a C++ member call on a field another file declares (`versions_->current()`
+# in db_impl.cc, `VersionSet* versions_;` in db_impl.h): "...: DBImpl::versions_,
+# then current", the class the receiver starts from, the fields read in turn
+# and the member, each field's type read from its class's `value` rows
+FIELD_VIA = "through the includes of this file, by the declared types of fields"
+_THEN = ", then "
+
+
+def field_via(cls: str, fields: Collection[str], member: str) -> str:
+    """The via of a call through fields (``FIELD_VIA``)."""
+    return f"{FIELD_VIA}: {cls}::{'.'.join(fields)}{_THEN}{member}"
+
+
+def split_field_via(written: str) -> tuple[str, list[str], str]:
+    """``DBImpl::versions_.x, then current`` (a FIELD_VIA's words) ->
+    (``DBImpl``, [``versions_``, ``x``], ``current``)."""
+    head, _, member = written.rpartition(_THEN)
+    cls, _, fields = head.rpartition("::")
+    return cls, fields.split("."), member
+
 
 # the include graph is followed this deep and this wide from a calling file
 MAX_INCLUDE_DEPTH = 12

@@ -31,6 +31,7 @@ from freshindex.indexer import (
     bind_python,
     bind_rust,
     flow_js,
+    receivers_cpp,
     scope_cpp,
 )
 from freshindex.indexer.languages import pattern_query, ts_language, ts_query
@@ -354,7 +355,7 @@ def extract(
     else:
         cpp = language == "cpp"
         found = scope_cpp.usings(tree, text) if cpp and b"using" in data else []
-        receivers = scope_cpp.Receivers(tree.language, text, tree.root_node) if cpp else None
+        receivers = receivers_cpp.Receivers(tree.language, text, tree.root_node) if cpp else None
         typed = _RECEIVERS[language](tree.root_node, text) if language in _RECEIVERS else None
         rows.edges = _query_edges(
             path, language, refs, ordered, top_level, text, resolve, found, receivers, typed,
@@ -362,6 +363,9 @@ def extract(
         )  # fmt: skip
         if language in bind_c.LANGUAGES:
             rows.edges += _macro_calls(path, language, ordered, top_level, text)
+        if receivers is not None and receivers_cpp.may_have_classes(path, data):
+            classes = {d.name_node.start_byte: d.qualname for d in ordered if d.kind in _RECORDS}
+            rows.edges += receivers.field_facts(path, classes)
         if language in _JS_FAMILY:
             rows.edges += flow_js.rows(
                 path, language, tree.root_node, rows.edges, top_level, text, resolve
@@ -370,6 +374,8 @@ def extract(
 
 
 _JS_FAMILY = ("javascript", "typescript", "tsx")
+# C++ definitions whose fields the linker reads (receivers_cpp.field_facts)
+_RECORDS = ("class", "struct")
 
 
 def _macro_calls(
@@ -464,7 +470,7 @@ def _query_edges(
     text: Callable[[ts.Node], str],
     resolve: Resolver | None,
     usings: list[scope_cpp.Using],
-    receivers: scope_cpp.Receivers | None,
+    receivers: receivers_cpp.Receivers | None,
     declared: dict[int, tuple[str, str]] | None = None,
     root: ts.Node | None = None,
 ) -> list[EdgeRow]:
@@ -549,7 +555,11 @@ def _query_edges(
                 language in bind_c.LANGUAGES
                 and kind == EdgeKind.CALL
                 and bare
-                and name_node.type == "identifier"
+                and (
+                    name_node.type == "identifier"
+                    # `new Block(contents)`: the class, as `Block(contents)` names it
+                    or (parent is not None and parent.type == "new_expression")
+                )
                 and (
                     claim := bind_c.call_claim(
                         parent, raw, _claimed_from(within, text) or source, text
@@ -566,17 +576,22 @@ def _query_edges(
                 and kind == EdgeKind.CALL
                 and parent is not None
                 and parent.type == "field_expression"
-                and (typed := receivers.type_of(parent))
-            ):  # `r.save()` on `Repo& r`: Repo::save, looked up like a written scope
-                if typed.startswith("std::"):  # `std::string name_;`: never in the tree
-                    binding, via = Binding.EXTERNAL, f"a member of {typed}, the standard library's"
+                and (typed := receivers.receiver(parent))
+            ):  # `r.save()` on `Repo& r`: Repo::save, looked up like a written scope;
+                # `versions_->current()` on a field declared in a header: read there
+                cls, fields = typed
+                if cls.startswith("std::"):  # `std::string name_;`: never in the tree
+                    binding, via = Binding.EXTERNAL, f"a member of {cls}, the standard library's"
                 else:
                     container = source.rsplit(".", 1)[0] if "." in source else ""
-                    spelled = f"{typed.replace('::', '.')}.{target}"
+                    spelled = f"{cls.replace('::', '.')}.{target}"
                     resolved, binding = path, Binding.BOUND
                     qualname = f"{container}.{spelled}" if container else spelled
-                    via = f"{bind_c.RECEIVER_VIA}: {typed}::{target}"
-                    head = typed.split("::")[0]
+                    if fields:
+                        via = bind_c.field_via(cls, fields, target)
+                    else:
+                        via = f"{bind_c.RECEIVER_VIA}: {cls}::{target}"
+                    head = cls.split("::")[0]
                     via = scope_cpp.with_usings(via, usings, parent.start_byte, head)
             elif (
                 declared is not None
@@ -949,23 +964,15 @@ def _enclosing_defs(ordered: list[_Def], offsets: list[int]) -> list[_Def | None
     return out
 
 
-# googletest's test macros whose first argument is the fixture class: the
-# body is a method of a class derived from it (TEST_F(DBTest, Empty) {...})
-_GTEST_FIXTURES = frozenset({"TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P"})
-
-
 def _claimed_from(d: _Def | None, text: Callable[[ts.Node], str]) -> str | None:
     """For a bare C++ call in ``d``: the source its claim is made from when
     that is not ``d`` itself. In a googletest TEST_F body, a method of the
     fixture: ``Put()`` in `TEST_F(DBTest, Empty)` looks up ``DBTest.Put``
     first, then outward as from any method of DBTest."""
-    if d is None or d.name not in _GTEST_FIXTURES:
+    if d is None or d.name not in receivers_cpp.GTEST_FIXTURES:
         return None
-    declarator = d.node.child_by_field_name("declarator")
-    parameters = declarator.child_by_field_name("parameters") if declarator else None
-    first = parameters.named_children[0] if parameters and parameters.named_children else None
-    fixture = first.child_by_field_name("type") if first is not None else None
-    if fixture is None or fixture.type not in ("type_identifier", "qualified_identifier"):
+    fixture = receivers_cpp.fixture(d.node, text)
+    if fixture is None:
         return None
     spelled = text(fixture).replace("::", ".")
     return f"{d.container}.{spelled}.{d.name}" if d.container else f"{spelled}.{d.name}"

@@ -32,7 +32,7 @@ from freshindex.indexer import chains
 from freshindex.indexer.annotations_ts import element_class, named_class
 from freshindex.indexer.flow_python import FLOW_STEPS_FLOOR
 from freshindex.indexer.resolve import Resolver
-from freshindex.indexer.schema import Binding, EdgeKind, EdgeRow, edge_row
+from freshindex.indexer.schema import Binding, EdgeKind, EdgeRow, value_row
 
 # (name) -> (defining path, qualname) of a top-level or imported name
 NameResolver = Callable[[str], "tuple[str, str] | None"]
@@ -338,19 +338,6 @@ def rows(
                 via=claim.via,
             )
     return [
-        edge_row(
-            path,
-            holder,
-            holder,
-            "",
-            EdgeKind.VALUE,
-            language,
-            node.start_point,
-            node.end_point,
-            resolved=claim.path,
-            qualname=claim.chain,
-            binding=Binding.BOUND,
-            via=claim.via,
-        )
-        for holder, claim, node in found.holders
+        value_row(path, holder, language, at.start_point, at.end_point, c.path, c.chain, c.via)
+        for holder, c, at in found.holders
     ]

@@ -196,6 +196,34 @@ def edge_row(
     )
 
 
+def value_row(
+    path: str,
+    holder: str,
+    language: str,
+    start: tuple[int, int],
+    end: tuple[int, int],
+    resolved: str | None,
+    chain: str,
+    via: str,
+) -> EdgeRow:
+    """A ``value`` fact: what ``holder`` may hold, ``chain`` in ``resolved``
+    (indexer/chains.py), read by the linker and listed by no answer."""
+    return edge_row(
+        path,
+        holder,
+        holder,
+        "",
+        EdgeKind.VALUE,
+        language,
+        start,
+        end,
+        resolved=resolved,
+        qualname=chain,
+        binding=Binding.BOUND,
+        via=via,
+    )
+
+
 REFS = EDGES  # same rows, sorted by (target, path, start_line, start_col)
 
 # One row per symbol (indexer/summary.py), keyed by (blob, qualname): a file

@@ -26,8 +26,8 @@ from freshindex.indexer.schema import FACTS, ID_COLUMNS, SORT_KEYS
 from freshindex.query import lookup as query
 from freshindex.query import references
 from freshindex.query.answers import Definitions, References
+from freshindex.query.include_rows import CRows
 from freshindex.query.link import Linker, table_linker
-from freshindex.query.link_c import CRows
 from freshindex.query.view import RowView
 
 

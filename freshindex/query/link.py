@@ -45,7 +45,8 @@ from typing import Any
 from freshindex.indexer import bind_c, chains, scope_cpp
 from freshindex.indexer.bind_go import PREDECLARED_VIA
 from freshindex.indexer.schema import EdgeKind
-from freshindex.query.link_c import IncludeGraph, IncludeLinker
+from freshindex.query.include_rows import IncludeGraph
+from freshindex.query.link_c import IncludeLinker
 
 Row = dict[str, Any]
 
@@ -105,7 +106,7 @@ class Linker:
         self._packages: dict[str, list[str]] = {}
         self._held: dict[tuple[str, str], list[_Value]] = {}
         self._mros: dict[tuple[str, str], list[Row]] = {}
-        self._c_links: dict[tuple[str, str, str, tuple[str, ...]], Link] = {}
+        self._c_links: dict[tuple[str, str, str, tuple[str, ...], bool], Link] = {}
         self._trail: dict[tuple[str, str], str] = {}  # a holder's first value, in words
         self._walked: list[str] = []  # the holders the last chain went through
 
@@ -140,6 +141,10 @@ class Linker:
             base, usings = scope_cpp.split_usings(via)
             if base == bind_c.INCLUDE_VIA:
                 return self.through_includes(path, qual, "", usings)
+            if base.startswith(bind_c.FIELD_VIA):
+                return self.through_includes(
+                    path, qual, base[len(bind_c.FIELD_VIA) + 2 :], usings, fields=True
+                )
             for marked in (bind_c.QUALIFIED_VIA, bind_c.RECEIVER_VIA):
                 if base.startswith(marked):
                     written = base[len(marked) + 2 :]
@@ -241,15 +246,22 @@ class Linker:
     # -- C and C++: the include graph -------------------------------------------
 
     def through_includes(
-        self, path: str, name: str, written: str = "", usings: tuple[str, ...] = ()
+        self,
+        path: str,
+        name: str,
+        written: str = "",
+        usings: tuple[str, ...] = (),
+        fields: bool = False,
     ) -> Link:
         """The definition a C or C++ call sees (query/link_c.py); ``written``:
         the scope and name a C++ call spelled out (``detail::f``); ``usings``:
-        the C++ ``using`` lines in force at the call (indexer/scope_cpp.py)."""
-        key = (path, name, written, usings)
+        the C++ ``using`` lines in force at the call (indexer/scope_cpp.py).
+        ``fields``: ``written`` is a call through fields (bind_c.FIELD_VIA)."""
+        key = (path, name, written, usings, fields)
         found = self._c_links.get(key)
         if found is None:
-            binding, via, row, others = self.c.link(path, name, written, usings)
+            follow = self.c.through_fields if fields else self.c.link
+            binding, via, row, others = follow(path, name, written, usings)
             found = Link(binding, via, row, row["path"] if row else None, others)
             self._c_links[key] = found
         return found

@@ -7,50 +7,30 @@ closure that defines the name or declares it with a prototype gives the
 binding, a prototype standing for every definition of the name with
 external linkage; a file that sees neither is read as its includers see it;
 failing that, the one definition with external linkage in the repository.
+
+A C++ member call through a field another file declares is followed field
+by field (``through_fields``): the class as the calling file sees it, the
+field's declared type from that class's ``value`` rows (or a base's), and so
+on to the member. The bulk reads are query/include_rows.py's.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
-
-import pyarrow.dataset as ds
-from cachetools import LRUCache
+from typing import Any
 
 from freshindex.indexer import bind_c, scope_cpp
 from freshindex.indexer.schema import EdgeKind
-
-if TYPE_CHECKING:
-    from freshindex.catalog.reader import IndexVersion
-    from freshindex.query.overlay import Overlay
+from freshindex.query.include_rows import IncludeGraph
 
 Row = dict[str, Any]
 # a member is looked for this many classes up its bases, in at most this
 # many bases of each class
 MAX_BASE_DEPTH = 4
 MAX_BASES = 8
+_CLASSES = ("class", "struct")
 # (binding, via, the definition, the other definitions of its group)
 Found = tuple[str, str, "Row | None", tuple[Row, ...]]
-
-
-class IncludeGraph:
-    """Every C and C++ file's resolved includes, in order, and who includes
-    a file: read once per version (and overlay), shared by every answer."""
-
-    def __init__(self, forward: dict[str, list[str]]):
-        self.forward = forward
-        self._reverse: dict[str, list[str]] | None = None
-
-    def includers(self, path: str) -> list[str]:
-        """The first files (by path) that include ``path``."""
-        if self._reverse is None:
-            reverse: dict[str, set[str]] = {}
-            for f, targets in self.forward.items():
-                for t in targets:
-                    reverse.setdefault(t, set()).add(f)
-            self._reverse = {t: sorted(fs)[: bind_c.MAX_INCLUDERS] for t, fs in reverse.items()}
-        return self._reverse.get(path, [])
 
 
 class IncludeLinker:
@@ -225,6 +205,90 @@ class IncludeLinker:
                 return ("candidate", words, None, ())
         return ("candidate", f"{qualname} is not defined in the repository", None, ())
 
+    def through_fields(
+        self, path: str, qualname: str, written: str, usings: tuple[str, ...] = ()
+    ) -> Found:
+        """A C++ member call through fields another file declares
+        (bind_c.FIELD_VIA): ``versions_->current()`` in a method of DBImpl is
+        DBImpl as this file sees it, the type its field ``versions_`` is
+        declared with (a ``value`` row of DBImpl's file, or of a base's),
+        that class, and its member ``current``."""
+        start, fields, member = bind_c.split_field_via(written)
+        spelled = start.replace("::", ".")
+        scope = qualname[: -len(f"{spelled}.{member}")].rstrip(".")
+        cls = self._class(path, f"{scope}.{spelled}" if scope else spelled, spelled, usings)
+        trail = []
+        for field in fields:
+            if cls is None:
+                break
+            typed = self._field_type(path, cls, field, 0, set())
+            if typed is None:
+                words = f"{field} is not a field of {cls['qualname']} that the includes show"
+                return ("candidate", words, None, ())
+            holder, declared = typed
+            trail.append(f"{field} is a {declared.replace('.', '::')} ({holder['path']})")
+            # a type named in a class body is looked up from inside the class
+            cls = self._class(path, f"{holder['qualname']}.{declared}", declared, ())
+        if cls is None:
+            return ("candidate", f"{written}: the class is not in the repository", None, ())
+        name = f"{cls['qualname']}.{member}"
+        found = None
+        for root in dict.fromkeys([path, cls["path"]]):
+            found = self._visible(root, path, name)
+            if found is not None:
+                break
+        if found is None:
+            found = self._inherited(path, name, 0, set())
+        if found is None or found[0] != "bound":
+            return ("candidate", f"{name} is not defined in the repository", None, ())
+        how = found[1].partition(": ")[2]
+        return ("bound", f"{bind_c.INCLUDE_VIA}: {'; '.join(trail)}; {how}", found[2], found[3])
+
+    def _class(self, path: str, qualname: str, written: str, usings: tuple[str, ...]) -> Row | None:
+        """The class or struct ``qualname`` names from ``path``: in each scope
+        outward, the first one its includes (or its includers') show; else the
+        one class of that name in the repository."""
+        names = bind_c.outward(qualname, written)
+        if usings:
+            names = scope_cpp.using_names(names, written, usings)
+        for root in [path, *self.includers(path)]:
+            for name in names:
+                found = self._visible(root, path, name)
+                if found is not None and found[2] is not None and found[2]["kind"] in _CLASSES:
+                    return found[2]
+        for name in names:
+            rows = [r for r in self.named(name) if r["qualname"] == name and r["kind"] in _CLASSES]
+            if len({r["path"] for r in rows}) == 1:
+                return min(rows, key=lambda r: (r["start_line"], r["start_col"]))
+        return None
+
+    def _field_type(
+        self, path: str, cls: Row, field: str, depth: int, seen: set[str]
+    ) -> tuple[Row, str] | None:
+        """The class that declares ``field`` (``cls`` or a base, MAX_BASE_DEPTH
+        up) and the field's type as written there, ``::`` read as ``.``."""
+        holder = f"{cls['qualname']}.{field}"
+        rows = self.edges(cls["path"])
+        for e in rows:
+            if e["kind"] == EdgeKind.VALUE and e["source"] == holder and e["target_qualname"]:
+                return cls, str(e["target_qualname"])
+        if depth >= MAX_BASE_DEPTH or cls["symbol_id"] in seen:
+            return None
+        seen.add(cls["symbol_id"])
+        scope = cls["qualname"].rpartition(".")[0]
+        bases = [
+            str(e["target"]).replace("::", ".")
+            for e in rows
+            if e["kind"] == EdgeKind.INHERIT and e["source"] == cls["qualname"]
+        ]
+        for base in bases[:MAX_BASES]:
+            found = self._class(path, f"{scope}.{base}" if scope else base, base, ())
+            if found is not None:
+                typed = self._field_type(path, found, field, depth + 1, seen)
+                if typed is not None:
+                    return typed
+        return None
+
     def _inherited(self, path: str, name: str, depth: int, seen: set[str]) -> Found | None:
         """``Owner.member`` as a member ``Owner`` inherits: ``target()`` in a
         method of ``class SpecialEnv : public EnvWrapper`` is
@@ -292,68 +356,3 @@ class IncludeLinker:
                     how += f" and {len(found) - 1} other place(s)"
             return ("bound", f"{bind_c.INCLUDE_VIA}: {context}{how}", first, tuple(found[1:]))
         return None
-
-
-# the include graph of the versions answered last (with the overlay it was
-# read with): a warm service answers many queries from one version
-_GRAPHS: LRUCache[str, tuple[Overlay | None, IncludeGraph]] = LRUCache(maxsize=4)
-_GRAPHS_LOCK = threading.Lock()
-
-
-class CRows:
-    """What the C linker reads in bulk from one version and its overlay:
-    the include graph and the files with a prototype of a name."""
-
-    def __init__(self, version: IndexVersion, overlay: Overlay | None):
-        self.version = version
-        self.overlay = overlay
-
-    def include_graph(self) -> IncludeGraph:
-        """Every C and C++ file's resolved includes, in order, as the answer
-        sees them: one read of the import rows instead of one per file, kept
-        for the next answers from the same version and overlay."""
-        key = self.version.manifest.versionId
-        with _GRAPHS_LOCK:
-            cached = _GRAPHS.get(key)
-        if cached is not None and cached[0] is self.overlay:
-            return cached[1]
-        found = IncludeGraph(self._read_include_graph())
-        with _GRAPHS_LOCK:
-            _GRAPHS[key] = (self.overlay, found)
-        return found
-
-    def _read_include_graph(self) -> dict[str, list[str]]:
-        t = self.version.select(
-            "edges",
-            (ds.field("kind") == "import")
-            & ds.field("language").isin(list(bind_c.LANGUAGES))
-            & ds.field("resolved_path").is_valid(),
-            ["path", "resolved_path", "start_line", "start_col"],
-        ).sort_by([("path", "ascending"), ("start_line", "ascending"), ("start_col", "ascending")])
-        shadowed = self.overlay.shadowed if self.overlay is not None else set()
-        graph: dict[str, list[str]] = {}
-        for path, target in zip(t["path"].to_pylist(), t["resolved_path"].to_pylist(), strict=True):
-            if path not in shadowed:
-                graph.setdefault(path, []).append(target)
-        if self.overlay is not None:
-            for e in sorted(self.overlay.edges, key=lambda e: (e["start_line"], e["start_col"])):
-                if (
-                    e["kind"] == "import"
-                    and e["resolved_path"]
-                    and e["language"] in bind_c.LANGUAGES
-                ):
-                    graph.setdefault(str(e["path"]), []).append(str(e["resolved_path"]))
-        return graph
-
-    def declared_in(self, qualname: str) -> frozenset[str]:
-        """The files with a prototype of ``qualname`` (``f``, or ``app.f`` in
-        a C++ namespace), as the answer sees them."""
-        shadowed = self.overlay.shadowed if self.overlay is not None else set()
-        rows = self.version.lookup("edges", "target", qualname.rsplit(".", 1)[-1]).to_pylist()
-        if self.overlay is not None:
-            rows = [r for r in rows if r["path"] not in shadowed] + self.overlay.edges
-        return frozenset(
-            str(r["path"])
-            for r in rows
-            if r["kind"] == "declare" and (r["target_qualname"] or r["target"]) == qualname
-        )

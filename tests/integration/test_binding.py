@@ -1001,3 +1001,117 @@ def test_cpp_members_a_class_inherits_bind_to_the_base() -> None:
     assert got[(6, "sync")] == ("bound", "include/kv/env.h::kv.Env.sync")
     # bases that derive from each other end, as a candidate
     assert got[(9, "missing")][0] == "candidate"
+
+
+HEADER_FIELD_FILES: dict[str, str | bytes] = {
+    "include/kv/version.h": "namespace kv {\n"
+    "class Version { public: int Ref(); };\n"
+    "class VersionSet {\n"
+    " public:\n"
+    "  Version* current() const { return current_; }\n"
+    " private:\n"
+    "  Version* current_;\n"
+    "};\n"
+    "}\n",
+    "src/version.cc": '#include "kv/version.h"\nnamespace kv { int Version::Ref() { return 1; } }\n',
+    # the class declares its fields in its header; the methods are in the .cc
+    "src/db.h": "namespace kv {\n"
+    "class VersionSet;\n"
+    "struct Pair { VersionSet* first; };\n"
+    "class Base { protected: VersionSet* base_set_; };\n"
+    "class DB : public Base {\n"
+    " public:\n"
+    "  int Get();\n"
+    " private:\n"
+    "  VersionSet* versions_;\n"
+    "  struct Holder { VersionSet* set; } holder_;\n"
+    "  Pair pair_;\n"
+    "  Unknown* gone_;\n"
+    "};\n"
+    "}\n",
+    "src/db.cc": '#include "db.h"\n'
+    '#include "kv/version.h"\n'
+    "#include <vector>\n"
+    "namespace kv {\n"
+    "int DB::Get() {\n"
+    "  versions_->current();\n"
+    "  this->versions_->current();\n"
+    "  base_set_->current();\n"
+    "  gone_->current();\n"
+    "  Version* v = new Version;\n"
+    "  return v->Ref();\n"
+    "}\n"
+    "int Other(std::vector<int> versions_) { return versions_.size(); }\n"
+    "}\n",
+    "test/db_test.cc": '#include "kv/version.h"\n'
+    "namespace kv {\n"
+    "class DBTest { protected: VersionSet* set_; };\n"
+    "TEST_F(DBTest, Current) {\n"
+    "  set_->current();\n"
+    "}\n"
+    "}\n",
+}
+
+
+def test_cpp_member_calls_bind_through_fields_another_file_declares() -> None:
+    got = {k[:3]: v for k, v in linked_calls(HEADER_FIELD_FILES).items()}
+    current = ("bound", "include/kv/version.h::kv.VersionSet.current")
+    # versions_ is declared in db.h as a VersionSet*: its current()
+    assert got[("src/db.cc", 6, "current")] == current
+    assert got[("src/db.cc", 7, "current")] == current  # this->versions_
+    assert got[("src/db.cc", 8, "current")] == current  # a field DB inherits from Base
+    # a field whose class is nowhere in the repository binds nothing
+    assert got[("src/db.cc", 9, "current")][0] == "candidate"
+    # `new Version` names the class, as `Version()` does
+    assert got[("src/db.cc", 10, "Version")] == ("bound", "include/kv/version.h::kv.Version")
+    assert got[("src/db.cc", 11, "Ref")] == ("bound", "include/kv/version.h::kv.Version.Ref")
+    # a parameter named like a field is the parameter, whatever its type
+    assert got[("src/db.cc", 13, "size")][0] == "candidate"
+    # a googletest fixture's field in a TEST_F body
+    assert got[("test/db_test.cc", 5, "current")] == current
+    # each field's declared type is a fact the linker reads, never a reference
+    _, edges = c_rows(HEADER_FIELD_FILES)
+    facts = {(e["source"], e["target_qualname"]) for e in edges if e["kind"] == "value"}
+    assert facts >= {("kv.DB.versions_", "VersionSet"), ("kv.Base.base_set_", "VersionSet")}
+    assert not any(e["source"].endswith(".gone_") for e in edges if e["kind"] == "call")
+
+
+def test_a_call_through_two_fields_follows_each_declared_type() -> None:
+    files = dict(HEADER_FIELD_FILES)
+    files["src/chain.cc"] = (
+        '#include "db.h"\n#include "kv/version.h"\n'
+        "namespace kv {\n"
+        "int DB::Scan() {\n"
+        "  holder_.set->current();\n"
+        "  return pair_.first->current() != 0;\n"
+        "}\n"
+        "struct State { DB* db; };\n"
+        "int Use(State* s) { return s->db->Get(); }\n"
+        "}\n"
+    )
+    got = {k[:3]: v for k, v in linked_calls(files).items() if k[0] == "src/chain.cc"}
+    current = ("bound", "include/kv/version.h::kv.VersionSet.current")
+    # holder_ (a struct declared with the field, in db.h), then its set
+    assert got[("src/chain.cc", 5, "current")] == current
+    # pair_ (a Pair: a plain struct of a namespace in db.h), then its first
+    assert got[("src/chain.cc", 6, "current")] == current
+    # a parameter's class declared here, then a field declared in a header
+    assert got[("src/chain.cc", 9, "Get")] == ("bound", "src/db.h::kv.DB.Get")
+
+
+def test_a_header_edit_relinks_calls_through_its_fields_without_their_rows() -> None:
+    files = dict(HEADER_FIELD_FILES)
+    files["include/kv/log.h"] = "namespace kv { class Log { public: int current(); }; }\n"
+    files["src/db.cc"] = '#include "db.h"\n#include "kv/log.h"\n' + str(files["src/db.cc"])
+    retyped = dict(files)
+    retyped["src/db.h"] = str(files["src/db.h"]).replace("VersionSet* versions_", "Log* versions_")
+    before, after = linked_calls(files), linked_calls(retyped)
+    # the calling file's own rows are the same: only the header's were rewritten
+    _, old_edges = c_rows(files)
+    _, new_edges = c_rows(retyped)
+    assert [e for e in old_edges if e["path"] == "src/db.cc"] == [
+        e for e in new_edges if e["path"] == "src/db.cc"
+    ]
+    call = ("src/db.cc", 8, "current", 13)  # versions_->current()
+    assert before[call] == ("bound", "include/kv/version.h::kv.VersionSet.current")
+    assert after[call] == ("bound", "include/kv/log.h::kv.Log.current")

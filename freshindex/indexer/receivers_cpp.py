@@ -1,0 +1,348 @@
+"""The declared class of a C++ member call's receiver, found per file as
+indexer/bind_c.py finds the calls, and the declared class of each field of
+the file's classes (``value`` rows).
+
+``r.save()`` on ``Repo& r`` claims ``Repo::save`` (bind_c.RECEIVER_VIA).
+``versions_->current()`` in ``DBImpl::Get``, where ``versions_`` is declared
+in db_impl.h, claims ``DBImpl::versions_, then current`` (bind_c.FIELD_VIA):
+the linker (freshindex/query/link_c.py) reads the field's type from the
+header's ``value`` row when the index is read, so an edit to the header
+re-links its callers without parsing them again.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+from collections.abc import Callable
+from typing import NamedTuple
+
+import tree_sitter as ts
+
+from freshindex.indexer.schema import EdgeRow, value_row
+
+_DECLARED_NAMES = """
+(parameter_declaration type: (_) @type declarator: (_) @declarator)
+(optional_parameter_declaration type: (_) @type declarator: (_) @declarator)
+(declaration type: (_) @type declarator: (_) @declarator)
+(for_range_loop type: (_) @type declarator: (_) @declarator)
+"""
+
+
+@functools.cache
+def _declared_query(language: ts.Language) -> ts.Query:
+    return ts.Query(language, _DECLARED_NAMES)
+
+
+_FIELDS = """
+(class_specifier name: (type_identifier) @class body: (field_declaration_list
+  (field_declaration type: (_) @type declarator: (_) @declarator)))
+(struct_specifier name: (type_identifier) @class body: (field_declaration_list
+  (field_declaration type: (_) @type declarator: (_) @declarator)))
+(union_specifier name: (type_identifier) @class body: (field_declaration_list
+  (field_declaration type: (_) @type declarator: (_) @declarator)))
+"""
+
+_RECORD_TYPES = ("struct_specifier", "class_specifier", "union_specifier")
+# a receiver read through at most this many fields (`r->rep.filter->Add()`)
+MAX_FIELDS = 4
+
+# googletest's test macros whose first argument is the fixture class: the
+# body is a method of a class derived from it (TEST_F(DBTest, Empty) {...})
+GTEST_FIXTURES = frozenset({"TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P"})
+
+
+class Field(NamedTuple):
+    """A field of a class declared in this file: ``VersionSet* versions_;``
+    in ``class DBImpl``. ``written``: its type as written (``VersionSet``)."""
+
+    owner: ts.Node  # the class's name
+    name: ts.Node
+    written: str
+
+
+def fixture(function: ts.Node, text: Callable[[ts.Node], str]) -> ts.Node | None:
+    """The fixture class of a googletest ``TEST_F(Fixture, Name) {...}``
+    (its first argument, as the parser reads it: a parameter's type); None
+    for any other function."""
+    declarator = function.child_by_field_name("declarator")
+    if declarator is None or declarator.type != "function_declarator":
+        return None
+    name = declarator.child_by_field_name("declarator")
+    if name is None or name.type != "identifier" or text(name) not in GTEST_FIXTURES:
+        return None
+    parameters = declarator.child_by_field_name("parameters")
+    first = parameters.named_children[0] if parameters and parameters.named_children else None
+    written = first.child_by_field_name("type") if first is not None else None
+    if written is None or written.type not in ("type_identifier", "qualified_identifier"):
+        return None
+    return written
+
+
+def cpp_only(owner: ts.Node, header: bool) -> bool:
+    """Whether a class's fields are worth facts: every C++ class, and a
+    struct or union of a C++ source; in a ``.h`` (C or C++) one that only
+    C++ could write: with a base or a method, in a namespace, a class or a
+    template. Never a C struct: the kernel's headers have hundreds of
+    thousands of fields no member call reads."""
+    holder = owner.parent
+    if holder is None or holder.type == "class_specifier" or not header:
+        return True
+    body = holder.child_by_field_name("body")
+    if any(c.type == "base_class_clause" for c in holder.children):
+        return True
+    if body is not None and any(
+        c.type in ("function_definition", "template_declaration")
+        or (c.type == "field_declaration" and _is_method(c))
+        for c in body.named_children
+    ):
+        return True
+    up = holder.parent
+    for _ in range(MAX_SCOPES):
+        if up is None:
+            return False
+        if up.type in _CPP_SCOPES:
+            return True
+        up = up.parent
+    return False
+
+
+# what only C++ nests a struct in; looked for this many levels up
+_CPP_SCOPES = frozenset({"namespace_definition", "class_specifier", "template_declaration"})
+MAX_SCOPES = 6
+
+
+# what a header that declares a C++ class or namespace has to write (a
+# substring test: a regular expression over a 2 MB header costs more than
+# the query it saves)
+_CPP_WORDS = (b"class", b"namespace", b"::", b"template", b"public")
+
+
+def may_have_classes(path: str, data: bytes) -> bool:
+    """Whether a file may hold fields ``cpp_only`` keeps: any C++ source,
+    a ``.h`` that writes one of C++'s words (most C headers write none, and
+    their fields are not looked for)."""
+    return not path.endswith(".h") or any(word in data for word in _CPP_WORDS)
+
+
+def _is_method(declaration: ts.Node) -> bool:
+    declarator = declaration.child_by_field_name("declarator")
+    for _ in range(8):
+        if declarator is None or declarator.type == "function_declarator":
+            break
+        declarator = declarator.child_by_field_name("declarator")
+    return declarator is not None
+
+
+@functools.cache
+def _fields_query(language: ts.Language) -> ts.Query:
+    return ts.Query(language, _FIELDS)
+
+
+class Receivers:
+    """The declared class of a C++ function's parameters and locals, for
+    ``r.save()`` and ``p->save()``: ``Repo& r``, ``const app::Repo* p``,
+    ``Repo local;``, ``for (Repo& e : v)``; in a method (or a googletest
+    TEST_F body: its fixture's), of its class's fields and of ``this``
+    (``versions_->current()``, ``this->db_->Get()``, ``this->flush()``).
+    A type that is a template (``std::vector<Repo>``), ``auto`` or a builtin
+    names no class here."""
+
+    def __init__(
+        self, language: ts.Language, text: Callable[[ts.Node], str], root: ts.Node | None = None
+    ):
+        self.language = language
+        self.query = _declared_query(language)
+        self.text = text
+        self.root = root
+        # per function (its start byte): name -> [(declared at, type)], in order
+        self._tables: dict[int, dict[str, list[tuple[int, str]]]] = {}
+        # class name -> field -> its type as written, for this file's classes
+        self._fields: dict[str, dict[str, str]] | None = None
+        self._declared_fields: list[Field] | None = None
+
+    def type_of(self, member: ts.Node) -> str | None:
+        """The class a ``field_expression``'s object was declared with, when
+        this file says it all (``receiver`` with no field left to read)."""
+        found = self.receiver(member)
+        return found[0] if found is not None and not found[1] else None
+
+    def receiver(self, member: ts.Node) -> tuple[str, tuple[str, ...]] | None:
+        """The class a ``field_expression``'s object starts from, as written
+        (``app::Repo``), and the fields read from it in turn that this file
+        does not declare: a local or parameter declared last before the call
+        first, else a field of the method's class. ``(DBImpl, ("versions_",))``
+        for ``versions_->current()`` in ``DBImpl::Get`` when ``versions_`` is
+        declared in db_impl.h; ``("VersionSet", ())`` once it is known here."""
+        obj = member.child_by_field_name("argument")
+        fields: list[str] = []
+        while obj is not None and obj.type == "field_expression" and len(fields) < MAX_FIELDS:
+            name = obj.child_by_field_name("field")
+            if name is None or name.type != "field_identifier":
+                return None
+            fields.append(self.text(name))
+            obj = obj.child_by_field_name("argument")
+        if obj is None or obj.type not in ("identifier", "this"):
+            return None
+        fields.reverse()
+        function = member.parent
+        while function is not None and function.type != "function_definition":
+            function = function.parent
+        if function is None:
+            return None
+        cls = None
+        if obj.type == "identifier":
+            table = self._tables.get(function.start_byte)
+            if table is None:
+                table = self._tables[function.start_byte] = self._declared(function)
+            declared = table.get(self.text(obj), [])
+            # the last declaration before the call (a function may redeclare a
+            # name in many blocks: a search, not a scan)
+            k = bisect.bisect_left(declared, (member.start_byte, ""))
+            if k:  # "": declared with a type that names no class here
+                cls = declared[k - 1][1] or None
+                if cls is None:
+                    return None
+            else:
+                fields.insert(0, self.text(obj))
+        if cls is None:
+            cls = self._method_class(function)
+            if cls is None:
+                return None
+        known = self.fields()
+        while fields:  # what this file declares, read here
+            typed = known.get(cls.rpartition("::")[2], {}).get(fields[0])
+            if typed is None:
+                break
+            cls = typed
+            fields.pop(0)
+        return cls, tuple(fields)
+
+    def declared_fields(self) -> list[Field]:
+        """Every field of this file's classes, structs and unions whose type
+        is a class as written (not a template, a builtin or a pointer to a
+        function), in source order."""
+        if self._declared_fields is not None:
+            return self._declared_fields
+        self._declared_fields = []
+        if self.root is None:
+            return self._declared_fields
+        for _pattern, caps in ts.QueryCursor(_fields_query(self.language)).matches(self.root):
+            kind: ts.Node | None = caps["type"][0]
+            declarator = caps["declarator"][0]
+            if kind is not None and kind.type in _RECORD_TYPES:
+                # `struct Holder {...} holder_;`, `struct stat st_;`: the named one
+                kind = kind.child_by_field_name("name")
+            if kind is None or kind.type not in ("type_identifier", "qualified_identifier"):
+                continue
+            written = "".join(self.text(kind).split())
+            if "<" in written:
+                continue
+            name = _declared_name(declarator, "field_identifier")
+            if name is not None:
+                self._declared_fields.append(Field(caps["class"][0], name, written))
+        return self._declared_fields
+
+    def field_facts(self, path: str, classes: dict[int, str]) -> list[EdgeRow]:
+        """The declared class of each field of this file's C++ classes, as
+        ``value`` rows: holder ``leveldb.DBImpl.versions_``, ``target_qualname``
+        the type as written (``VersionSet``, ``::`` read as ``.``). The
+        linker reads them for member calls through fields another file
+        declares; no answer lists them. ``classes``: the qualname of each
+        class or struct of the file, by the start byte of its name."""
+        header = path.endswith(".h")
+        out = []
+        for f in self.declared_fields():
+            owner = classes.get(f.owner.start_byte)
+            if owner is None or not cpp_only(f.owner, header):
+                continue
+            holder = f"{owner}.{self.text(f.name)}"
+            out.append(
+                value_row(
+                    path,
+                    holder,
+                    "cpp",
+                    f.name.start_point,
+                    f.name.end_point,
+                    path,
+                    f.written.replace("::", "."),
+                    f"a field declared as {f.written}",
+                )
+            )
+        return out
+
+    def fields(self) -> dict[str, dict[str, str]]:
+        """Class name -> field -> type as written, over this file's classes and
+        structs; a field two same-named classes give two types is dropped."""
+        if self._fields is not None:
+            return self._fields
+        self._fields = {}
+        clash: set[tuple[str, str]] = set()
+        for f in self.declared_fields():
+            cls, field = self.text(f.owner), self.text(f.name)
+            known = self._fields.setdefault(cls, {})
+            if known.get(field, f.written) != f.written:
+                clash.add((cls, field))
+            known[field] = f.written
+        for cls, field in clash:
+            del self._fields[cls][field]
+        return self._fields
+
+    def _method_class(self, function: ts.Node) -> str | None:
+        """The class a function definition is a method of: ``Repo`` of
+        ``void app::Repo::save()``, or the class whose body holds it."""
+        declarator = function.child_by_field_name("declarator")
+        for _ in range(8):  # `Repo* Repo::make()`, `Repo& Repo::get()`
+            if declarator is None or declarator.type == "function_declarator":
+                break
+            declarator = declarator.child_by_field_name("declarator")
+        named = declarator.child_by_field_name("declarator") if declarator is not None else None
+        scope = None
+        while named is not None and named.type == "qualified_identifier":
+            scope, named = named.child_by_field_name("scope"), named.child_by_field_name("name")
+        if scope is not None:
+            written = self.text(scope)
+            return written if scope.type in ("namespace_identifier", "type_identifier") else None
+        test = fixture(function, self.text)
+        if test is not None:
+            return "".join(self.text(test).split())
+        body = function.parent
+        owner = body.parent if body is not None and body.type == "field_declaration_list" else None
+        if owner is None or owner.type not in ("class_specifier", "struct_specifier"):
+            return None
+        name = owner.child_by_field_name("name")
+        return self.text(name) if name is not None and name.type == "type_identifier" else None
+
+    def _declared(self, function: ts.Node) -> dict[str, list[tuple[int, str]]]:
+        cursor = ts.QueryCursor(self.query)
+        table: dict[str, list[tuple[int, str]]] = {}
+        for _pattern, caps in cursor.matches(function):
+            kind, declarator = caps["type"][0], caps["declarator"][0]
+            written = self.text(kind)
+            # a template's argument is not the receiver's class; a name
+            # declared with such a type is still a local, never a field
+            if kind.type not in ("type_identifier", "qualified_identifier") or "<" in written:
+                written = ""
+            name = _declared_name(declarator)
+            if name is not None:
+                table.setdefault(self.text(name), []).append((declarator.start_byte, written))
+        for entries in table.values():
+            entries.sort()
+        return table
+
+
+def _declared_name(declarator: ts.Node, kind: str = "identifier") -> ts.Node | None:
+    """The identifier a declarator declares (``*p``, ``&r``, ``x = 1``); None
+    for a function's declarator (a prototype), an array or anything else.
+    ``kind``: the identifier's node type (``field_identifier`` in a class)."""
+    node: ts.Node | None = declarator
+    for _ in range(8):
+        if node is None or node.type == kind:
+            return node
+        if node.type not in ("pointer_declarator", "reference_declarator", "init_declarator"):
+            return None
+        inner = node.child_by_field_name("declarator")
+        if inner is None and node.named_children:  # `&r`: no field name
+            inner = node.named_children[-1]
+        node = inner
+    return None
