@@ -202,8 +202,9 @@ def extract(
 ) -> FileRows:
     """Symbols, edges and summaries of one file (``blob``: its git OID, the
     summaries' key). Raises ParseBudgetExceeded on pathological input."""
-    # parsed without class macros; every name is read from the bytes as written
-    source = scope_cpp.without_class_macros(data) if language == "cpp" else data
+    # parsed without the macros C++'s grammar misreads; every name is read
+    # from the bytes as written
+    source = scope_cpp.without_macros(data) if language == "cpp" else data
     tree = parse(language, source, work_factor)
     if (depth := nesting(tree.root_node)) > MAX_NESTING:
         raise ParseBudgetExceeded(f"syntax nested {depth} deep, more than {MAX_NESTING}")

@@ -40,13 +40,102 @@ def without_class_macros(data: bytes) -> bytes:
     """``data`` with each macro written between ``class``/``struct``/``union``
     and the name blanked with spaces: the same length, so every node's bytes
     and points stay those of the file as written."""
-    spans = [m.span(1) for pattern in _MACROS for m in pattern.finditer(data)]
+    spans = class_macros(data)
     if not spans:
         return data
     out = bytearray(data)
     for start, end in spans:
         out[start:end] = b" " * (end - start)
     return bytes(out)
+
+
+# Clang's thread-safety annotations, written after a field's or a method's
+# declarator (`Version* v_ GUARDED_BY(mu_);`, `void F() LOCKS_EXCLUDED(mu_);`)
+# and often behind a project prefix (ABSL_GUARDED_BY, LEVELDB_...). The
+# parser reads `GUARDED_BY(mu_)` as the declarator: the field loses its
+# name, an inline method takes the macro's. Found by their literal names.
+_LOCK_ANNOTATIONS = re.compile(
+    rb"GUARDED_BY|LOCKS_REQUIRED|LOCKS_EXCLUDED|LOCK_RETURNED|LOCK_FUNCTION"
+    rb"|ACQUIRED_AFTER|ACQUIRED_BEFORE|ASSERT_EXCLUSIVE_LOCK|ASSERT_SHARED_LOCK"
+    rb"|NO_THREAD_SAFETY_ANALYSIS"
+)
+_MACRO_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+# an annotation's arguments are read this far at most
+_MAX_ANNOTATION = 512
+
+
+def without_macros(data: bytes) -> bytes:
+    """``data`` with the macros the C++ grammar misreads blanked with spaces
+    (``without_class_macros``, ``lock_annotations``): the same length, so
+    every node's bytes and points stay those of the file as written."""
+    spans = class_macros(data) + lock_annotations(data)
+    if not spans:
+        return data
+    out = bytearray(data)
+    for start, end in spans:
+        out[start:end] = b" " * (end - start)
+    return bytes(out)
+
+
+def class_macros(data: bytes) -> list[tuple[int, int]]:
+    """Where ``without_class_macros`` blanks."""
+    return [m.span(1) for pattern in _MACROS for m in pattern.finditer(data)]
+
+
+def lock_annotations(data: bytes) -> list[tuple[int, int]]:
+    """The spans of thread-safety annotations written after a declarator: a
+    name of the family (with any upper-case prefix) after a space that
+    follows a name, ``)`` or ``]`` on a line that is not a directive, and its
+    parenthesised arguments."""
+    if b"GUARDED_BY" not in data and b"LOCK" not in data and b"THREAD_SAFETY" not in data:
+        return []
+    out: list[tuple[int, int]] = []
+    for m in _LOCK_ANNOTATIONS.finditer(data):
+        start = m.start()
+        while start > 0 and data[start - 1] in _MACRO_CHARS:
+            start -= 1
+        end = m.end()
+        while end < len(data) and data[end] in _MACRO_CHARS:
+            end += 1
+        before = start
+        while before > 0 and data[before - 1] in b" \t":
+            before -= 1
+        if before == start or before == 0 or not _declarator_end(data[before - 1]):
+            continue
+        line = data.rfind(b"\n", 0, before) + 1
+        if data[line:before].lstrip().startswith(b"#"):
+            continue  # `#define GUARDED_BY(x) ...`
+        after = end
+        while after < len(data) and data[after] in b" \t":
+            after += 1
+        if data[after : after + 1] == b"(":
+            close = _closing(data, after)
+            if close is None:
+                continue
+            end = close + 1
+        elif not data[start:end].endswith(b"NO_THREAD_SAFETY_ANALYSIS"):
+            continue
+        out.append((start, end))
+    return out
+
+
+def _declarator_end(byte: int) -> bool:
+    return byte in _MACRO_CHARS or chr(byte).isalnum() or byte in b")]"
+
+
+def _closing(data: bytes, at: int) -> int | None:
+    """The ``)`` that closes the ``(`` at ``at``, within _MAX_ANNOTATION bytes."""
+    depth = 0
+    for i in range(at, min(len(data), at + _MAX_ANNOTATION)):
+        if data[i] == 40:  # (
+            depth += 1
+        elif data[i] == 41:  # )
+            depth -= 1
+            if depth == 0:
+                return i
+        elif data[i] in b";{}":
+            return None
+    return None
 
 
 class Using(NamedTuple):

@@ -345,3 +345,32 @@ def test_class_macros_are_blanked_and_nothing_else() -> None:
         b"static const struct file_operations fops_final = {",
     ):
         assert without_class_macros(unchanged) == unchanged
+
+
+def test_lock_annotations_are_blanked_and_the_names_they_hid_are_read() -> None:
+    from freshindex.indexer.scope_cpp import without_macros
+
+    src = (
+        b"#define GUARDED_BY(x) __attribute__((guarded_by(x)))\n"
+        b"class Counter {\n"
+        b" public:\n"
+        b"  int Read() LOCKS_EXCLUDED(mu_) { return count_; }\n"
+        b"  void Bump() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);\n"
+        b"  void Raw() NO_THREAD_SAFETY_ANALYSIS {}\n"
+        b" private:\n"
+        b"  Mutex mu_;\n"
+        b"  Version* const current_ GUARDED_BY(mu_);\n"
+        b"  int count_ ABSL_GUARDED_BY(mu_) = 0;\n"
+        b"};\n"
+        b"void f() { LOCK_FUNCTION(x); }\n"
+    )
+    blanked = without_macros(src)
+    assert len(blanked) == len(src)
+    assert b"GUARDED_BY(x) __attribute__" in blanked  # the definition stays
+    assert b"LOCK_FUNCTION(x);" in blanked  # a call is no annotation
+    assert b"LOCKS_EXCLUDED" not in blanked and b"current_ " in blanked
+    rows = extract("counter.h", "cpp", src)
+    methods = {s[4] for s in rows.symbols if s[5] == "method"}
+    assert methods == {"Counter.Read", "Counter.Bump", "Counter.Raw"}
+    fields = {e[1]: e[11] for e in rows.edges if e[4] == "value"}
+    assert fields == {"Counter.mu_": "Mutex", "Counter.current_": "Version"}
