@@ -40,13 +40,7 @@ def without_class_macros(data: bytes) -> bytes:
     """``data`` with each macro written between ``class``/``struct``/``union``
     and the name blanked with spaces: the same length, so every node's bytes
     and points stay those of the file as written."""
-    spans = class_macros(data)
-    if not spans:
-        return data
-    out = bytearray(data)
-    for start, end in spans:
-        out[start:end] = b" " * (end - start)
-    return bytes(out)
+    return _blanked(data, class_macros(data))
 
 
 # Clang's thread-safety annotations, written after a field's or a method's
@@ -68,7 +62,10 @@ def without_macros(data: bytes) -> bytes:
     """``data`` with the macros the C++ grammar misreads blanked with spaces
     (``without_class_macros``, ``lock_annotations``): the same length, so
     every node's bytes and points stay those of the file as written."""
-    spans = class_macros(data) + lock_annotations(data)
+    return _blanked(data, class_macros(data) + lock_annotations(data))
+
+
+def _blanked(data: bytes, spans: list[tuple[int, int]]) -> bytes:
     if not spans:
         return data
     out = bytearray(data)
