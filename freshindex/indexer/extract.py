@@ -558,8 +558,15 @@ def _query_edges(
                 and bare
                 and (
                     name_node.type == "identifier"
-                    # `new Block(contents)`: the class, as `Block(contents)` names it
-                    or (parent is not None and parent.type == "new_expression")
+                    # `new Block(contents)`: the class, as `Block(contents)` names it;
+                    # not C's variable `new` in a header (`f(old, new, size)`), which
+                    # the grammar reads as `new size` around an error
+                    or (
+                        parent is not None
+                        and parent.type == "new_expression"
+                        and not parent.has_error
+                        and not name_node.is_missing
+                    )
                 )
                 and (
                     claim := bind_c.call_claim(

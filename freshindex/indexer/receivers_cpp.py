@@ -79,7 +79,7 @@ def fixture(function: ts.Node, text: Callable[[ts.Node], str]) -> ts.Node | None
     return written
 
 
-def cpp_only(owner: ts.Node, header: bool) -> bool:
+def cpp_only(owner: ts.Node, header: bool, text: Callable[[ts.Node], str]) -> bool:
     """Whether a class's fields are worth facts: every C++ class, and a
     struct or union of a C++ source; in a ``.h`` (C or C++) one that only
     C++ could write: with a base or a method, in a namespace, a class or a
@@ -93,7 +93,7 @@ def cpp_only(owner: ts.Node, header: bool) -> bool:
         return True
     if body is not None and any(
         c.type in ("function_definition", "template_declaration")
-        or (c.type == "field_declaration" and _is_method(c))
+        or (c.type == "field_declaration" and _is_method(c, text))
         for c in body.named_children
     ):
         return True
@@ -125,13 +125,19 @@ def may_have_classes(path: str, data: bytes) -> bool:
     return not path.endswith(".h") or any(word in data for word in _CPP_WORDS)
 
 
-def _is_method(declaration: ts.Node) -> bool:
+def _is_method(declaration: ts.Node, text: Callable[[ts.Node], str]) -> bool:
+    """A member function's declaration: not C's pointer to a function
+    (``int (*probe)(struct device *);``, whose name is in parentheses), nor
+    an attribute macro the grammar reads as one (``u8 priv[] __aligned(8);``)."""
     declarator = declaration.child_by_field_name("declarator")
     for _ in range(8):
         if declarator is None or declarator.type == "function_declarator":
             break
         declarator = declarator.child_by_field_name("declarator")
-    return declarator is not None
+    name = declarator.child_by_field_name("declarator") if declarator is not None else None
+    if name is None or name.type not in ("field_identifier", "operator_name", "destructor_name"):
+        return False
+    return not text(name).startswith("__")
 
 
 @functools.cache
@@ -254,7 +260,7 @@ class Receivers:
         out = []
         for f in self.declared_fields():
             owner = classes.get(f.owner.start_byte)
-            if owner is None or not cpp_only(f.owner, header):
+            if owner is None or not cpp_only(f.owner, header, self.text):
                 continue
             holder = f"{owner}.{self.text(f.name)}"
             out.append(

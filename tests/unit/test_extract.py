@@ -374,3 +374,27 @@ def test_lock_annotations_are_blanked_and_the_names_they_hid_are_read() -> None:
     assert methods == {"Counter.Read", "Counter.Bump", "Counter.Raw"}
     fields = {e[1]: e[11] for e in rows.edges if e[4] == "value"}
     assert fields == {"Counter.mu_": "Mutex", "Counter.current_": "Version"}
+
+
+def test_fields_are_facts_for_cpp_classes_only() -> None:
+    c_header = (
+        b"struct device_ops {\n"
+        b"  struct device *dev;\n"
+        b"  int (*probe)(struct device *dev);\n"
+        b"  u8 priv[] __aligned(8);\n"
+        b"};\n"
+        b"static inline int f(int old, int new, int size) { return g(old, new, size); }\n"
+    )
+    rows = extract("include/linux/dev.h", "cpp", c_header)
+    # a C struct (pointers to functions, attribute macros) has no fact, and
+    # C's variable `new` is no instantiation
+    assert [e for e in rows.edges if e[4] == "value"] == []
+    assert all(e[12] == "candidate" for e in rows.edges if e[2] in ("size", ""))
+    cpp_header = (
+        b"namespace kv {\n"
+        b"struct Pair { Version* first; };\n"
+        b"class Table { Cache* cache_; struct stat st_; };\n"
+        b"}\n"
+    )
+    facts = {e[1]: e[11] for e in extract("kv/t.h", "cpp", cpp_header).edges if e[4] == "value"}
+    assert facts == {"kv.Pair.first": "Version", "kv.Table.cache_": "Cache", "kv.Table.st_": "stat"}
