@@ -48,11 +48,12 @@ def without_class_macros(data: bytes) -> bytes:
 # and often behind a project prefix (ABSL_GUARDED_BY, LEVELDB_...). The
 # parser reads `GUARDED_BY(mu_)` as the declarator: the field loses its
 # name, an inline method takes the macro's. Found by their literal names.
-_LOCK_ANNOTATIONS = re.compile(
-    rb"GUARDED_BY|LOCKS_REQUIRED|LOCKS_EXCLUDED|LOCK_RETURNED|LOCK_FUNCTION"
-    rb"|ACQUIRED_AFTER|ACQUIRED_BEFORE|ASSERT_EXCLUSIVE_LOCK|ASSERT_SHARED_LOCK"
-    rb"|NO_THREAD_SAFETY_ANALYSIS"
-)
+_LOCK_NAMES = (
+    b"GUARDED_BY", b"LOCKS_REQUIRED", b"LOCKS_EXCLUDED", b"LOCK_RETURNED", b"LOCK_FUNCTION",
+    b"ACQUIRED_AFTER", b"ACQUIRED_BEFORE", b"ASSERT_EXCLUSIVE_LOCK", b"ASSERT_SHARED_LOCK",
+    b"NO_THREAD_SAFETY_ANALYSIS",
+)  # fmt: skip
+_LOCK_ANNOTATIONS = re.compile(b"|".join(_LOCK_NAMES))
 _MACRO_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 # an annotation's arguments are read this far at most
 _MAX_ANNOTATION = 512
@@ -84,7 +85,7 @@ def lock_annotations(data: bytes) -> list[tuple[int, int]]:
     name of the family (with any upper-case prefix) after a space that
     follows a name, ``)`` or ``]`` on a line that is not a directive, and its
     parenthesised arguments."""
-    if b"GUARDED_BY" not in data and b"LOCK" not in data and b"THREAD_SAFETY" not in data:
+    if not any(name in data for name in _LOCK_NAMES):  # a scan each, faster than the pattern
         return []
     out: list[tuple[int, int]] = []
     for m in _LOCK_ANNOTATIONS.finditer(data):
