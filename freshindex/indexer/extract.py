@@ -365,8 +365,8 @@ def extract(
         if language in bind_c.LANGUAGES:
             rows.edges += _macro_calls(path, language, ordered, top_level, text)
         if receivers is not None and receivers_cpp.may_have_classes(path, data):
-            classes = {d.name_node.start_byte: d.qualname for d in ordered if d.kind in _RECORDS}
-            rows.edges += receivers.field_facts(path, classes)
+            records = [(d.name_node, d.qualname) for d in ordered if d.kind in _RECORDS]
+            rows.edges += receivers.field_facts(path, records)
         if language in _JS_FAMILY:
             rows.edges += flow_js.rows(
                 path, language, tree.root_node, rows.edges, top_level, text, resolve

@@ -249,18 +249,25 @@ class Receivers:
                 self._declared_fields.append(Field(caps["class"][0], name, written))
         return self._declared_fields
 
-    def field_facts(self, path: str, classes: dict[int, str]) -> list[EdgeRow]:
+    def field_facts(self, path: str, records: list[tuple[ts.Node, str]]) -> list[EdgeRow]:
         """The declared class of each field of this file's C++ classes, as
         ``value`` rows: holder ``leveldb.DBImpl.versions_``, ``target_qualname``
         the type as written (``VersionSet``, ``::`` read as ``.``). The
         linker reads them for member calls through fields another file
-        declares; no answer lists them. ``classes``: the qualname of each
-        class or struct of the file, by the start byte of its name."""
+        declares; no answer lists them. ``records``: each class or struct of
+        the file, its name node and its qualname."""
         header = path.endswith(".h")
+        classes = {
+            name.start_byte: qualname
+            for name, qualname in records
+            if cpp_only(name, header, self.text)
+        }
+        if not classes:  # a C header's structs: no fields looked for
+            return []
         out = []
         for f in self.declared_fields():
             owner = classes.get(f.owner.start_byte)
-            if owner is None or not cpp_only(f.owner, header, self.text):
+            if owner is None:
                 continue
             holder = f"{owner}.{self.text(f.name)}"
             out.append(
