@@ -90,6 +90,7 @@ class _Def:
     name_node: ts.Node
     container: str = ""
     parent: _Def | None = None
+    scope: str = ""  # C++: the scope written before the name (`Repo` of `Repo::save`)
 
     @property
     def qualname(self) -> str:
@@ -278,21 +279,14 @@ def extract(
                 )
 
     ordered = sorted([*defs.values(), *scopes.values()], key=lambda d: (d.start, -d.end))
+    if language == "cpp":
+        for d in ordered:
+            _written_scope(d, text)
     _assign_containers(ordered)
     if language == "go":
         for d in ordered:
             if d.kind == "method":
                 d.container = bind_go.receiver_type_name(d.node, text)
-    if language == "cpp":
-        for d in ordered:
-            scope = d.name_node.parent
-            if d.kind == "method" and scope is not None and scope.type == "qualified_identifier":
-                owner = scope.child_by_field_name("scope")
-                if bind_c.invented_scope(scope):  # void __init setup(void)
-                    d.kind = "function"
-                elif owner is not None:  # void Repository::save(): a member of Repository
-                    cls = text(owner).replace("::", ".")
-                    d.container = f"{d.container}.{cls}" if d.container else cls
 
     rows = FileRows()
     ordinals: dict[tuple[str, str], int] = {}
@@ -937,8 +931,35 @@ def _assign_containers(ordered: list[_Def]) -> None:
             stack.pop()
         # a macro knows no namespace: `#define CHECK(x)` in `namespace app {` is CHECK
         d.parent = stack[-1] if stack and d.node.type not in _MACROS else None
-        d.container = d.parent.qualname if d.parent else ""
+        outer = d.parent.qualname if d.parent else ""
+        d.container = f"{outer}.{d.scope}" if outer and d.scope else outer or d.scope
         stack.append(d)
+
+
+def _written_scope(d: _Def, text: Callable[[ts.Node], str]) -> None:
+    """A C++ definition named with its scope: ``void Repo::save()`` is a
+    member of Repo, ``bool Regexp::ParseState::Push()`` of Regexp.ParseState,
+    ``class Regexp::ParseState {`` is Regexp's; the scope joins the
+    container (so what the class body holds is inside it too). A ``::`` the
+    parser invented (``void __init setup(void)``, a C macro before the name)
+    makes a plain function."""
+    scope = d.name_node.parent
+    if scope is None or scope.type != "qualified_identifier":
+        return
+    if bind_c.invented_scope(scope):
+        if d.kind == "method":
+            d.kind = "function"
+        return
+    parts = []
+    while scope is not None and scope.type == "qualified_identifier":
+        owner = scope.child_by_field_name("scope")
+        if owner is not None and owner.type == "template_type":  # Walker<T>::Walk
+            owner = owner.child_by_field_name("name")
+        if owner is None:
+            return
+        parts.append(text(owner).replace("::", "."))
+        scope = scope.parent
+    d.scope = ".".join(reversed(parts))
 
 
 # definitions that hold no code of their own: a call in `a = make()` at the

@@ -398,3 +398,30 @@ def test_fields_are_facts_for_cpp_classes_only() -> None:
     )
     facts = {e[1]: e[11] for e in extract("kv/t.h", "cpp", cpp_header).edges if e[4] == "value"}
     assert facts == {"kv.Pair.first": "Version", "kv.Table.cache_": "Cache", "kv.Table.st_": "stat"}
+
+
+def test_cpp_names_written_with_nested_scopes_are_members_of_them() -> None:
+    src = (
+        "namespace re {\n"
+        "class Regexp { class ParseState; };\n"
+        "class Regexp::ParseState {\n"
+        " public:\n"
+        "  bool Push();\n"
+        "};\n"
+        "bool Regexp::ParseState::Push() { return Finish(); }\n"
+        "template <typename T> T Walker<T>::Walk() { return T(); }\n"
+        "void re::Top::Inner::Deep() {}\n"
+        "}\n"
+    )
+    rows = extract("parse.cc", "cpp", src.encode()).symbols
+    pushes = sorted((r[7], r[4]) for r in rows if r[2] == "Push")
+    # a nested class defined outside its class holds what its body declares,
+    # and a method defined with two scopes written is a member of both
+    assert pushes == [(5, "re.Regexp.ParseState.Push"), (7, "re.Regexp.ParseState.Push")]
+    symbols = _symbols("parse.cc", src)
+    assert symbols["re.Regexp.ParseState"][0] == "class"
+    # a template's scope is named without its arguments
+    assert symbols["re.Walker.Walk"][0] == "method"
+    assert symbols["re.re.Top.Inner.Deep"][0] == "method"
+    calls = [e for e in extract("parse.cc", "cpp", src.encode()).edges if e[2] == "Finish"]
+    assert calls[0][1] == "re.Regexp.ParseState.Push"

@@ -4,11 +4,18 @@
   name: (namespace_identifier) @name) @scope
 
 (class_specifier
-  name: (type_identifier) @name
+  name: [
+    (type_identifier) @name
+    ; `class Regexp::ParseState {`: a nested class defined outside its class
+    (qualified_identifier name: (type_identifier) @name)
+  ]
   body: (field_declaration_list)) @definition.class
 
 (struct_specifier
-  name: (type_identifier) @name
+  name: [
+    (type_identifier) @name
+    (qualified_identifier name: (type_identifier) @name)
+  ]
   body: (field_declaration_list)) @definition.struct
 
 (union_specifier
@@ -30,6 +37,23 @@
         declarator: (qualified_identifier name: (identifier) @name)))
     (reference_declarator
       (function_declarator declarator: (qualified_identifier name: (identifier) @name)))
+    ; `bool Regexp::ParseState::Push()`, `void app::Repo::save()`: two scopes written
+    (function_declarator
+      declarator: (qualified_identifier
+        name: (qualified_identifier name: (identifier) @name)))
+    (pointer_declarator
+      declarator: (function_declarator
+        declarator: (qualified_identifier
+          name: (qualified_identifier name: (identifier) @name))))
+    (reference_declarator
+      (function_declarator
+        declarator: (qualified_identifier
+          name: (qualified_identifier name: (identifier) @name))))
+    ; three (`void a::b::C::f()`)
+    (function_declarator
+      declarator: (qualified_identifier
+        name: (qualified_identifier
+          name: (qualified_identifier name: (identifier) @name))))
   ]) @definition.method
 
 (function_definition
