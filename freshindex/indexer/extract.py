@@ -358,9 +358,14 @@ def extract(
         )  # fmt: skip
         if language in bind_c.LANGUAGES:
             rows.edges += _macro_calls(path, language, ordered, top_level, text)
-        if receivers is not None and receivers_cpp.may_have_classes(path, data):
+        if receivers is not None and scope_cpp.may_have_classes(path, data):
             records = [(d.name_node, d.qualname) for d in ordered if d.kind in _RECORDS]
-            rows.edges += receivers.field_facts(path, records)
+            methods = [
+                (d.node, d.name_node, d.qualname, d.parent.name_node)
+                for d in ordered
+                if d.parent is not None and d.parent.kind in _RECORDS and d.kind in _CALLABLE
+            ]
+            rows.edges += receivers.member_facts(path, records, methods)
         if language in _JS_FAMILY:
             rows.edges += flow_js.rows(
                 path, language, tree.root_node, rows.edges, top_level, text, resolve
@@ -369,8 +374,9 @@ def extract(
 
 
 _JS_FAMILY = ("javascript", "typescript", "tsx")
-# C++ definitions whose fields the linker reads (receivers_cpp.field_facts)
+# C++ definitions whose members the linker reads (receivers_cpp.member_facts)
 _RECORDS = ("class", "struct")
+_CALLABLE = ("method", "function")
 
 
 def _macro_calls(

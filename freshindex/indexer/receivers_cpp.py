@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import tree_sitter as ts
 
+from freshindex.indexer import scope_cpp
 from freshindex.indexer.schema import EdgeRow, value_row
 
 _DECLARED_NAMES = """
@@ -44,7 +45,9 @@ _FIELDS = """
 """
 
 _RECORD_TYPES = ("struct_specifier", "class_specifier", "union_specifier")
-# a receiver read through at most this many fields (`r->rep.filter->Add()`)
+# a step of a receiver that calls a member: `current()` of `versions_->current()->Ref()`
+CALLED = "()"
+# a receiver read through at most this many fields and calls (`r->rep.filter->Add()`)
 MAX_FIELDS = 4
 
 # googletest's test macros whose first argument is the fixture class: the
@@ -77,67 +80,6 @@ def fixture(function: ts.Node, text: Callable[[ts.Node], str]) -> ts.Node | None
     if written is None or written.type not in ("type_identifier", "qualified_identifier"):
         return None
     return written
-
-
-def cpp_only(owner: ts.Node, header: bool, text: Callable[[ts.Node], str]) -> bool:
-    """Whether a class's fields are worth facts: every C++ class, and a
-    struct or union of a C++ source; in a ``.h`` (C or C++) one that only
-    C++ could write: with a base or a method, in a namespace, a class or a
-    template. Never a C struct: the kernel's headers have hundreds of
-    thousands of fields no member call reads."""
-    holder = owner.parent
-    if holder is None or holder.type == "class_specifier" or not header:
-        return True
-    body = holder.child_by_field_name("body")
-    if any(c.type == "base_class_clause" for c in holder.children):
-        return True
-    if body is not None and any(
-        c.type in ("function_definition", "template_declaration")
-        or (c.type == "field_declaration" and _is_method(c, text))
-        for c in body.named_children
-    ):
-        return True
-    up = holder.parent
-    for _ in range(MAX_SCOPES):
-        if up is None:
-            return False
-        if up.type in _CPP_SCOPES:
-            return True
-        up = up.parent
-    return False
-
-
-# what only C++ nests a struct in; looked for this many levels up
-_CPP_SCOPES = frozenset({"namespace_definition", "class_specifier", "template_declaration"})
-MAX_SCOPES = 6
-
-
-# what a header that declares a C++ class or namespace has to write (a
-# substring test: a regular expression over a 2 MB header costs more than
-# the query it saves)
-_CPP_WORDS = (b"class", b"namespace", b"::", b"template", b"public")
-
-
-def may_have_classes(path: str, data: bytes) -> bool:
-    """Whether a file may hold fields ``cpp_only`` keeps: any C++ source,
-    a ``.h`` that writes one of C++'s words (most C headers write none, and
-    their fields are not looked for)."""
-    return not path.endswith(".h") or any(word in data for word in _CPP_WORDS)
-
-
-def _is_method(declaration: ts.Node, text: Callable[[ts.Node], str]) -> bool:
-    """A member function's declaration: not C's pointer to a function
-    (``int (*probe)(struct device *);``, whose name is in parentheses), nor
-    an attribute macro the grammar reads as one (``u8 priv[] __aligned(8);``)."""
-    declarator = declaration.child_by_field_name("declarator")
-    for _ in range(8):
-        if declarator is None or declarator.type == "function_declarator":
-            break
-        declarator = declarator.child_by_field_name("declarator")
-    name = declarator.child_by_field_name("declarator") if declarator is not None else None
-    if name is None or name.type not in ("field_identifier", "operator_name", "destructor_name"):
-        return False
-    return not text(name).startswith("__")
 
 
 @functools.cache
@@ -175,29 +117,63 @@ class Receivers:
 
     def receiver(self, member: ts.Node) -> tuple[str, tuple[str, ...]] | None:
         """The class a ``field_expression``'s object starts from, as written
-        (``app::Repo``), and the fields read from it in turn that this file
-        does not declare: a local or parameter declared last before the call
-        first, else a field of the method's class. ``(DBImpl, ("versions_",))``
-        for ``versions_->current()`` in ``DBImpl::Get`` when ``versions_`` is
-        declared in db_impl.h; ``("VersionSet", ())`` once it is known here."""
+        (``app::Repo``), and the steps taken from it that this file does not
+        resolve: fields read (``versions_``) and members called
+        (``current()``). It starts from a local or parameter declared last
+        before the call, else the method's class (a field, or a member
+        called bare: ``current()->Ref()``), else a class written before a
+        call (``Env::Default()->NewFile()``). ``(DBImpl, ("versions_",))``
+        for ``versions_->current()`` in ``DBImpl::Get`` when ``versions_``
+        is declared in db_impl.h; ``("VersionSet", ())`` once it is known
+        here."""
         obj = member.child_by_field_name("argument")
-        fields: list[str] = []
-        while obj is not None and obj.type == "field_expression" and len(fields) < MAX_FIELDS:
-            name = obj.child_by_field_name("field")
-            if name is None or name.type != "field_identifier":
+        steps: list[str] = []  # innermost last, until reversed
+        written: str | None = None  # `Env` of `Env::Default()->...`
+        while obj is not None and obj.type in ("field_expression", "call_expression"):
+            if len(steps) >= MAX_FIELDS:
                 return None
-            fields.append(self.text(name))
-            obj = obj.child_by_field_name("argument")
-        if obj is None or obj.type not in ("identifier", "this"):
+            if obj.type == "field_expression":
+                name = obj.child_by_field_name("field")
+                if name is None or name.type != "field_identifier":
+                    return None
+                steps.append(self.text(name))
+                obj = obj.child_by_field_name("argument")
+                continue
+            called = obj.child_by_field_name("function")
+            if called is not None and called.type == "field_expression":  # x.f()->g()
+                name = called.child_by_field_name("field")
+                if name is None or name.type != "field_identifier":
+                    return None
+                steps.append(self.text(name) + CALLED)
+                obj = called.child_by_field_name("argument")
+            elif called is not None and called.type == "identifier":  # f()->g() in a method
+                steps.append(self.text(called) + CALLED)
+                obj = None
+            elif called is not None and called.type == "qualified_identifier":
+                scope, name = (
+                    called.child_by_field_name("scope"),
+                    called.child_by_field_name("name"),
+                )
+                if scope is None or name is None or name.type != "identifier":
+                    return None
+                if scope.type not in ("namespace_identifier", "type_identifier"):
+                    return None
+                steps.append(self.text(name) + CALLED)
+                written, obj = self.text(scope), None
+            else:
+                return None
+        if obj is not None and obj.type not in ("identifier", "this"):
             return None
-        fields.reverse()
+        steps.reverse()
+        if written is not None:
+            return written, tuple(steps)
         function = member.parent
         while function is not None and function.type != "function_definition":
             function = function.parent
         if function is None:
             return None
         cls = None
-        if obj.type == "identifier":
+        if obj is not None and obj.type == "identifier":
             table = self._tables.get(function.start_byte)
             if table is None:
                 table = self._tables[function.start_byte] = self._declared(function)
@@ -210,19 +186,19 @@ class Receivers:
                 if cls is None:
                     return None
             else:
-                fields.insert(0, self.text(obj))
+                steps.insert(0, self.text(obj))
         if cls is None:
             cls = self._method_class(function)
             if cls is None:
                 return None
         known = self.fields()
-        while fields:  # what this file declares, read here
-            typed = known.get(cls.rpartition("::")[2], {}).get(fields[0])
+        while steps and not steps[0].endswith(CALLED):  # fields this file declares
+            typed = known.get(cls.rpartition("::")[2], {}).get(steps[0])
             if typed is None:
                 break
             cls = typed
-            fields.pop(0)
-        return cls, tuple(fields)
+            steps.pop(0)
+        return cls, tuple(steps)
 
     def declared_fields(self) -> list[Field]:
         """Every field of this file's classes, structs and unions whose type
@@ -249,40 +225,51 @@ class Receivers:
                 self._declared_fields.append(Field(caps["class"][0], name, written))
         return self._declared_fields
 
-    def field_facts(self, path: str, records: list[tuple[ts.Node, str]]) -> list[EdgeRow]:
-        """The declared class of each field of this file's C++ classes, as
-        ``value`` rows: holder ``leveldb.DBImpl.versions_``, ``target_qualname``
-        the type as written (``VersionSet``, ``::`` read as ``.``). The
-        linker reads them for member calls through fields another file
-        declares; no answer lists them. ``records``: each class or struct of
-        the file, its name node and its qualname."""
+    def member_facts(
+        self,
+        path: str,
+        records: list[tuple[ts.Node, str]],
+        methods: list[tuple[ts.Node, ts.Node, str, ts.Node]],
+    ) -> list[EdgeRow]:
+        """What the members of this file's C++ classes hold, as ``value``
+        rows the linker reads for calls through them from other files (no
+        answer lists them): each field's declared class (holder
+        ``leveldb.DBImpl.versions_``, ``target_qualname`` ``VersionSet``) and
+        each method's returned class (holder ``leveldb.VersionSet.current()``,
+        ``Version``), as written, ``::`` read as ``.``; a pointer or reference
+        is the class it points to. ``records``: each class or struct of the
+        file, its name node and its qualname; ``methods``: each function its
+        body declares or defines, its node, name node, qualname and its
+        class's name node."""
         header = path.endswith(".h")
         classes = {
             name.start_byte: qualname
             for name, qualname in records
-            if cpp_only(name, header, self.text)
+            if scope_cpp.cpp_only(name, header, self.text)
         }
-        if not classes:  # a C header's structs: no fields looked for
+        if not classes:  # a C header's structs: nothing looked for
             return []
         out = []
         for f in self.declared_fields():
             owner = classes.get(f.owner.start_byte)
-            if owner is None:
+            if owner is not None:
+                holder = f"{owner}.{self.text(f.name)}"
+                out.append(self._fact(path, holder, f.name, f.written, "a field declared as"))
+        for node, name, qualname, owner_name in methods:
+            kind = node.child_by_field_name("type")
+            if owner_name.start_byte not in classes or kind is None:
                 continue
-            holder = f"{owner}.{self.text(f.name)}"
-            out.append(
-                value_row(
-                    path,
-                    holder,
-                    "cpp",
-                    f.name.start_point,
-                    f.name.end_point,
-                    path,
-                    f.written.replace("::", "."),
-                    f"a field declared as {f.written}",
-                )
-            )
+            if kind.type in ("type_identifier", "qualified_identifier"):
+                written = "".join(self.text(kind).split())
+                if "<" not in written:
+                    out.append(self._fact(path, f"{qualname}{CALLED}", name, written, "returns"))
         return out
+
+    def _fact(self, path: str, holder: str, at: ts.Node, written: str, words: str) -> EdgeRow:
+        dotted = written.replace("::", ".")
+        return value_row(
+            path, holder, "cpp", at.start_point, at.end_point, path, dotted, f"{words} {written}"
+        )
 
     def fields(self) -> dict[str, dict[str, str]]:
         """Class name -> field -> type as written, over this file's classes and

@@ -5,6 +5,8 @@ C++ file is parsed.
 Pure and per file: what a file says is carried on its own call rows (after
 ``; using`` in the via), and the linker (freshindex/query/link_c.py) reads
 them there. The declared class of a receiver is indexer/receivers_cpp.py's.
+
+Last, whether a ``.h`` struct is C++'s (``cpp_only``): a header may be C.
 """
 
 from __future__ import annotations
@@ -225,3 +227,64 @@ def using_names(names: list[str], written: str, found: tuple[str, ...]) -> list[
             declared = words.replace("::", ".")
             first.append(f"{declared}.{rest}" if rest else declared)
     return list(dict.fromkeys([*first, *names, *last]))
+
+
+def cpp_only(owner: ts.Node, header: bool, text: Callable[[ts.Node], str]) -> bool:
+    """Whether a class's fields are worth facts: every C++ class, and a
+    struct or union of a C++ source; in a ``.h`` (C or C++) one that only
+    C++ could write: with a base or a method, in a namespace, a class or a
+    template. Never a C struct: the kernel's headers have hundreds of
+    thousands of fields no member call reads."""
+    holder = owner.parent
+    if holder is None or holder.type == "class_specifier" or not header:
+        return True
+    body = holder.child_by_field_name("body")
+    if any(c.type == "base_class_clause" for c in holder.children):
+        return True
+    if body is not None and any(
+        c.type in ("function_definition", "template_declaration")
+        or (c.type == "field_declaration" and _is_method(c, text))
+        for c in body.named_children
+    ):
+        return True
+    up = holder.parent
+    for _ in range(MAX_SCOPES):
+        if up is None:
+            return False
+        if up.type in _CPP_SCOPES:
+            return True
+        up = up.parent
+    return False
+
+
+# what only C++ nests a struct in; looked for this many levels up
+_CPP_SCOPES = frozenset({"namespace_definition", "class_specifier", "template_declaration"})
+MAX_SCOPES = 6
+
+
+# what a header that declares a C++ class or namespace has to write (a
+# substring test: a regular expression over a 2 MB header costs more than
+# the query it saves)
+_CPP_WORDS = (b"class", b"namespace", b"::", b"template", b"public")
+
+
+def may_have_classes(path: str, data: bytes) -> bool:
+    """Whether a file may hold fields ``cpp_only`` keeps: any C++ source,
+    a ``.h`` that writes one of C++'s words (most C headers write none, and
+    their fields are not looked for)."""
+    return not path.endswith(".h") or any(word in data for word in _CPP_WORDS)
+
+
+def _is_method(declaration: ts.Node, text: Callable[[ts.Node], str]) -> bool:
+    """A member function's declaration: not C's pointer to a function
+    (``int (*probe)(struct device *);``, whose name is in parentheses), nor
+    an attribute macro the grammar reads as one (``u8 priv[] __aligned(8);``)."""
+    declarator = declaration.child_by_field_name("declarator")
+    for _ in range(8):
+        if declarator is None or declarator.type == "function_declarator":
+            break
+        declarator = declarator.child_by_field_name("declarator")
+    name = declarator.child_by_field_name("declarator") if declarator is not None else None
+    if name is None or name.type not in ("field_identifier", "operator_name", "destructor_name"):
+        return False
+    return not text(name).startswith("__")

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from freshindex.indexer import bind_c, scope_cpp
+from freshindex.indexer import bind_c, receivers_cpp, scope_cpp
 from freshindex.indexer.schema import EdgeKind
 from freshindex.query.include_rows import IncludeGraph
 
@@ -222,11 +222,17 @@ class IncludeLinker:
             if cls is None:
                 break
             typed = self._field_type(path, cls, field, 0, set())
+            what = "a member" if field.endswith(receivers_cpp.CALLED) else "a field"
             if typed is None:
-                words = f"{field} is not a field of {cls['qualname']} that the includes show"
+                words = f"{field} is not {what} of {cls['qualname']} that the includes show"
                 return ("candidate", words, None, ())
             holder, declared = typed
-            trail.append(f"{field} is a {declared.replace('.', '::')} ({holder['path']})")
+            written = declared.replace(".", "::")
+            verb = "returns" if what == "a member" else "is"
+            trail.append(f"{field} {verb} a {written} ({holder['path']})")
+            if declared.startswith("std."):  # std::string: never in the tree
+                words = f"{'; '.join(trail)}: a member of {written}, the standard library's"
+                return ("external", words, None, ())
             # a type named in a class body is looked up from inside the class
             cls = self._class(path, f"{holder['qualname']}.{declared}", declared, ())
         if cls is None:
@@ -266,7 +272,8 @@ class IncludeLinker:
         self, path: str, cls: Row, field: str, depth: int, seen: set[str]
     ) -> tuple[Row, str] | None:
         """The class that declares ``field`` (``cls`` or a base, MAX_BASE_DEPTH
-        up) and the field's type as written there, ``::`` read as ``.``."""
+        up) and the field's type as written there, ``::`` read as ``.``; for
+        ``f()``, what the member ``f`` returns."""
         holder = f"{cls['qualname']}.{field}"
         rows = self.edges(cls["path"])
         for e in rows:

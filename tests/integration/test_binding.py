@@ -1115,3 +1115,42 @@ def test_a_header_edit_relinks_calls_through_its_fields_without_their_rows() -> 
     call = ("src/db.cc", 8, "current", 13)  # versions_->current()
     assert before[call] == ("bound", "include/kv/version.h::kv.VersionSet.current")
     assert after[call] == ("bound", "include/kv/log.h::kv.Log.current")
+
+
+def test_a_call_on_what_a_member_returns_follows_the_declared_return() -> None:
+    files = dict(HEADER_FIELD_FILES)
+    files["include/kv/env.h"] = (
+        "#include <string>\n"
+        "namespace kv {\n"
+        "class Env {\n"
+        " public:\n"
+        "  static Env* Default();\n"
+        "  int Sleep();\n"
+        "  std::string Name() const;\n"
+        "};\n"
+        "}\n"
+    )
+    files["src/calls.cc"] = (
+        '#include "db.h"\n#include "kv/version.h"\n#include "kv/env.h"\n'
+        "namespace kv {\n"
+        "int DB::Get() {\n"
+        "  versions_->current()->Ref();\n"
+        "  Env::Default()->Sleep();\n"
+        "  Env::Default()->Name().size();\n"
+        "  return Self()->Get();\n"
+        "}\n"
+        "}\n"
+    )
+    files["src/db.h"] = str(files["src/db.h"]).replace(
+        "  int Get();\n", "  int Get();\n  DB* Self();\n"
+    )
+    got = {k[:3]: v for k, v in linked_calls(files).items() if k[0] == "src/calls.cc"}
+    # versions_ (a VersionSet, in db.h), current() (returns a Version*), Ref
+    assert got[("src/calls.cc", 6, "Ref")] == ("bound", "include/kv/version.h::kv.Version.Ref")
+    # a class written before the call: Env::Default() returns an Env*
+    assert got[("src/calls.cc", 7, "Sleep")] == ("bound", "include/kv/env.h::kv.Env.Sleep")
+    # what a member returns may be the standard library's
+    assert got[("src/calls.cc", 8, "size")] == ("external", None)
+    # a member called bare in a method is the class's: Self() returns a DB*
+    # (whose Get this file defines)
+    assert got[("src/calls.cc", 9, "Get")] == ("bound", "src/calls.cc::kv.DB.Get")

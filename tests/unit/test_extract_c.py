@@ -1,0 +1,152 @@
+"""C and C++ extraction rules: headers, macros the grammar misreads, written
+scopes, and the facts the C++ linker reads (indexer/queries/c.scm, cpp.scm,
+indexer/scope_cpp.py, indexer/receivers_cpp.py)."""
+
+from __future__ import annotations
+
+from freshindex.indexer.extract import extract
+from tests.unit.test_extract import _symbols
+
+
+def test_c_loop_macro_before_a_call_is_a_call_only_in_a_body() -> None:
+    src = b"foo_t x;\nLIST_HEAD(h) g(int y);\nvoid f(void) {\n\tfor_each_cpu(c)\n\t\tkfree(p);\n\tbar_t z;\n}\n"
+    rows = extract("t.c", "c", src)
+    got = {(e[1], e[2], e[4]) for e in rows.edges}
+    # type uses at the top and in a body both stay; the misread call is a call
+    assert {("", "foo_t", "type"), ("f", "bar_t", "type"), ("f", "kfree", "call")} <= got
+    # at the top of a file the same shape is a prototype, not a call
+    assert ("", "g", "declare") in got and not any(
+        e[2] == "g" and e[4] == "call" for e in rows.edges
+    )
+
+
+def test_a_static_definition_behind_an_attribute_macro_has_no_external_linkage() -> None:
+    # the grammar reads `static __always_inline __alloc_size(1)` as a declaration
+    # of its own, missing its `;`, and the definition as starting at `void`
+    src = (
+        b"static __always_inline __alloc_size(1) void *kmalloc(size_t size, gfp_t flags)\n"
+        b"{\n\treturn __kmalloc(size, flags);\n}\n"
+        b"void *vmalloc(unsigned long size)\n{\n\treturn 0;\n}\n"
+    )
+    exported = {s[2]: s[-1] for s in extract("slab.h", "cpp", src).symbols}
+    assert exported == {"kmalloc": False, "vmalloc": True}
+
+
+def test_a_flood_of_using_lines_is_read_up_to_a_bound() -> None:
+    from freshindex.indexer import scope_cpp
+
+    src = b"".join(b"using namespace n%d;\n" % i for i in range(2000))
+    src += b"int h() {\n" + b"".join(b"  f%d();\n" % i for i in range(2000)) + b"}\n"
+    calls = [e for e in extract("a.cpp", "cpp", src).edges if e[4] == "call"]
+    assert len(calls) == 2000
+    for e in calls:
+        _base, usings = scope_cpp.split_usings(e[13])
+        assert len(usings) == scope_cpp.MAX_USINGS
+        assert usings[0] == "namespace n0"  # the first lines, in order
+
+
+def test_a_name_redeclared_in_every_block_takes_its_nearest_declaration() -> None:
+    blocks = b"".join(b"  { Repo r; r.f(); }\n  { Other r; r.f(); }\n" for _ in range(1000))
+    src = b"struct Repo { int f(); };\nstruct Other { int f(); };\nint h() {\n" + blocks + b"}\n"
+    claims = [e[11] for e in extract("a.cpp", "cpp", src).edges if e[4] == "call"]
+    assert claims == ["Repo.f", "Other.f"] * 1000
+
+
+def test_class_macros_are_blanked_and_nothing_else() -> None:
+    from freshindex.indexer.scope_cpp import without_class_macros
+
+    # blanked in place: every byte keeps its offset
+    blank = b" " * len(b"API_EXPORT")
+    assert without_class_macros(b"class API_EXPORT Repo : public Base {") == (
+        b"class " + blank + b" Repo : public Base {"
+    )
+    assert without_class_macros(b"struct API_EXPORT TestInfo final {") == (
+        b"struct " + blank + b" TestInfo final {"
+    )
+    for unchanged in (
+        b"class Repo final {",
+        b"class Outer::Inner {",
+        b"struct stat st;",
+        b"static const struct file_operations fops_final = {",
+    ):
+        assert without_class_macros(unchanged) == unchanged
+
+
+def test_lock_annotations_are_blanked_and_the_names_they_hid_are_read() -> None:
+    from freshindex.indexer.scope_cpp import without_macros
+
+    src = (
+        b"#define GUARDED_BY(x) __attribute__((guarded_by(x)))\n"
+        b"class Counter {\n"
+        b" public:\n"
+        b"  int Read() LOCKS_EXCLUDED(mu_) { return count_; }\n"
+        b"  void Bump() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);\n"
+        b"  void Raw() NO_THREAD_SAFETY_ANALYSIS {}\n"
+        b" private:\n"
+        b"  Mutex mu_;\n"
+        b"  Version* const current_ GUARDED_BY(mu_);\n"
+        b"  int count_ ABSL_GUARDED_BY(mu_) = 0;\n"
+        b"};\n"
+        b"void f() { LOCK_FUNCTION(x); }\n"
+    )
+    blanked = without_macros(src)
+    assert len(blanked) == len(src)
+    assert b"GUARDED_BY(x) __attribute__" in blanked  # the definition stays
+    assert b"LOCK_FUNCTION(x);" in blanked  # a call is no annotation
+    assert b"LOCKS_EXCLUDED" not in blanked and b"current_ " in blanked
+    rows = extract("counter.h", "cpp", src)
+    methods = {s[4] for s in rows.symbols if s[5] == "method"}
+    assert methods == {"Counter.Read", "Counter.Bump", "Counter.Raw"}
+    fields = {e[1]: e[11] for e in rows.edges if e[4] == "value"}
+    assert fields == {"Counter.mu_": "Mutex", "Counter.current_": "Version"}
+
+
+def test_fields_are_facts_for_cpp_classes_only() -> None:
+    c_header = (
+        b"struct device_ops {\n"
+        b"  struct device *dev;\n"
+        b"  int (*probe)(struct device *dev);\n"
+        b"  u8 priv[] __aligned(8);\n"
+        b"};\n"
+        b"static inline int f(int old, int new, int size) { return g(old, new, size); }\n"
+    )
+    rows = extract("include/linux/dev.h", "cpp", c_header)
+    # a C struct (pointers to functions, attribute macros) has no fact, and
+    # C's variable `new` is no instantiation
+    assert [e for e in rows.edges if e[4] == "value"] == []
+    assert all(e[12] == "candidate" for e in rows.edges if e[2] in ("size", ""))
+    cpp_header = (
+        b"namespace kv {\n"
+        b"struct Pair { Version* first; };\n"
+        b"class Table { Cache* cache_; struct stat st_; };\n"
+        b"}\n"
+    )
+    facts = {e[1]: e[11] for e in extract("kv/t.h", "cpp", cpp_header).edges if e[4] == "value"}
+    assert facts == {"kv.Pair.first": "Version", "kv.Table.cache_": "Cache", "kv.Table.st_": "stat"}
+
+
+def test_cpp_names_written_with_nested_scopes_are_members_of_them() -> None:
+    src = (
+        "namespace re {\n"
+        "class Regexp { class ParseState; };\n"
+        "class Regexp::ParseState {\n"
+        " public:\n"
+        "  bool Push();\n"
+        "};\n"
+        "bool Regexp::ParseState::Push() { return Finish(); }\n"
+        "template <typename T> T Walker<T>::Walk() { return T(); }\n"
+        "void re::Top::Inner::Deep() {}\n"
+        "}\n"
+    )
+    rows = extract("parse.cc", "cpp", src.encode()).symbols
+    pushes = sorted((r[7], r[4]) for r in rows if r[2] == "Push")
+    # a nested class defined outside its class holds what its body declares,
+    # and a method defined with two scopes written is a member of both
+    assert pushes == [(5, "re.Regexp.ParseState.Push"), (7, "re.Regexp.ParseState.Push")]
+    symbols = _symbols("parse.cc", src)
+    assert symbols["re.Regexp.ParseState"][0] == "class"
+    # a template's scope is named without its arguments
+    assert symbols["re.Walker.Walk"][0] == "method"
+    assert symbols["re.re.Top.Inner.Deep"][0] == "method"
+    calls = [e for e in extract("parse.cc", "cpp", src.encode()).edges if e[2] == "Finish"]
+    assert calls[0][1] == "re.Regexp.ParseState.Push"
