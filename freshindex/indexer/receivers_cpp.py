@@ -47,6 +47,10 @@ _FIELDS = """
 _RECORD_TYPES = ("struct_specifier", "class_specifier", "union_specifier")
 # a step of a receiver that calls a member: `current()` of `versions_->current()->Ref()`
 CALLED = "()"
+# `auto` locals followed through their initializers at most this deep
+MAX_AUTO = 3
+# std::make_unique<Repo>(...): a Repo (what `->` reaches)
+_MAKERS = frozenset({"make_unique", "make_shared"})
 # a receiver read through at most this many fields and calls (`r->rep.filter->Add()`)
 MAX_FIELDS = 4
 
@@ -105,6 +109,8 @@ class Receivers:
         self.root = root
         # per function (its start byte): name -> [(declared at, type)], in order
         self._tables: dict[int, dict[str, list[tuple[int, str]]]] = {}
+        # an `auto` local's initializer, by where it is declared
+        self._inits: dict[int, ts.Node] = {}
         # class name -> field -> its type as written, for this file's classes
         self._fields: dict[str, dict[str, str]] | None = None
         self._declared_fields: list[Field] | None = None
@@ -120,13 +126,30 @@ class Receivers:
         (``app::Repo``), and the steps taken from it that this file does not
         resolve: fields read (``versions_``) and members called
         (``current()``). It starts from a local or parameter declared last
-        before the call, else the method's class (a field, or a member
-        called bare: ``current()->Ref()``), else a class written before a
-        call (``Env::Default()->NewFile()``). ``(DBImpl, ("versions_",))``
-        for ``versions_->current()`` in ``DBImpl::Get`` when ``versions_``
-        is declared in db_impl.h; ``("VersionSet", ())`` once it is known
+        before the call (an ``auto`` one: from what initialised it), else
+        the method's class (a field, or a member called bare:
+        ``current()->Ref()``), else a class written before a call
+        (``Env::Default()->NewFile()``). ``(DBImpl, ("versions_",))`` for
+        ``versions_->current()`` in ``DBImpl::Get`` when ``versions_`` is
+        declared in db_impl.h; ``("VersionSet", ())`` once it is known
         here."""
-        obj = member.child_by_field_name("argument")
+        found = self._value(member.child_by_field_name("argument"), member, 0)
+        if found is None:
+            return None
+        cls, steps = found
+        known = self.fields()
+        while steps and not steps[0].endswith(CALLED):  # fields this file declares
+            typed = known.get(cls.rpartition("::")[2], {}).get(steps[0])
+            if typed is None:
+                break
+            cls, steps = typed, steps[1:]
+        return cls, steps
+
+    def _value(
+        self, obj: ts.Node | None, at: ts.Node, depth: int
+    ) -> tuple[str, tuple[str, ...]] | None:
+        """``receiver``'s reading of an expression ``obj`` written at ``at``:
+        the class it starts from and the steps from there."""
         steps: list[str] = []  # innermost last, until reversed
         written: str | None = None  # `Env` of `Env::Default()->...`
         while obj is not None and obj.type in ("field_expression", "call_expression"):
@@ -154,7 +177,12 @@ class Receivers:
                     called.child_by_field_name("scope"),
                     called.child_by_field_name("name"),
                 )
-                if scope is None or name is None or name.type != "identifier":
+                if scope is None or name is None:
+                    return None
+                made = _made(name, self.text) if not steps else None
+                if made is not None:  # std::make_unique<Repo>(...)
+                    return made, ()
+                if name.type != "identifier":
                     return None
                 if scope.type not in ("namespace_identifier", "type_identifier"):
                     return None
@@ -162,17 +190,21 @@ class Receivers:
                 written, obj = self.text(scope), None
             else:
                 return None
+        if obj is not None and obj.type == "new_expression":  # (new Repo(...))->save()
+            kind = obj.child_by_field_name("type")
+            if kind is None or kind.type not in ("type_identifier", "qualified_identifier"):
+                return None
+            written, obj = self.text(kind), None
         if obj is not None and obj.type not in ("identifier", "this"):
             return None
         steps.reverse()
         if written is not None:
             return written, tuple(steps)
-        function = member.parent
+        function = at.parent
         while function is not None and function.type != "function_definition":
             function = function.parent
         if function is None:
             return None
-        cls = None
         if obj is not None and obj.type == "identifier":
             table = self._tables.get(function.start_byte)
             if table is None:
@@ -180,25 +212,19 @@ class Receivers:
             declared = table.get(self.text(obj), [])
             # the last declaration before the call (a function may redeclare a
             # name in many blocks: a search, not a scan)
-            k = bisect.bisect_left(declared, (member.start_byte, ""))
-            if k:  # "": declared with a type that names no class here
-                cls = declared[k - 1][1] or None
-                if cls is None:
-                    return None
-            else:
-                steps.insert(0, self.text(obj))
-        if cls is None:
-            cls = self._method_class(function)
-            if cls is None:
-                return None
-        known = self.fields()
-        while steps and not steps[0].endswith(CALLED):  # fields this file declares
-            typed = known.get(cls.rpartition("::")[2], {}).get(steps[0])
-            if typed is None:
-                break
-            cls = typed
-            steps.pop(0)
-        return cls, tuple(steps)
+            k = bisect.bisect_left(declared, (at.start_byte, ""))
+            if k:
+                start, cls = declared[k - 1]
+                if cls:
+                    return cls, tuple(steps)
+                init = self._inits.get(start)  # `auto v = versions_->current();`
+                if init is None or depth >= MAX_AUTO:
+                    return None  # a type that names no class here
+                found = self._value(init, init, depth + 1)
+                return (found[0], (*found[1], *steps)) if found is not None else None
+            steps.insert(0, self.text(obj))
+        owner = self._method_class(function)
+        return (owner, tuple(steps)) if owner is not None else None
 
     def declared_fields(self) -> list[Field]:
         """Every field of this file's classes, structs and unions whose type
@@ -314,6 +340,8 @@ class Receivers:
         return self.text(name) if name is not None and name.type == "type_identifier" else None
 
     def _declared(self, function: ts.Node) -> dict[str, list[tuple[int, str]]]:
+        """Name -> [(declared at, its class as written, "" for none)]; an
+        ``auto`` one's initializer is kept in ``_inits``."""
         cursor = ts.QueryCursor(self.query)
         table: dict[str, list[tuple[int, str]]] = {}
         for _pattern, caps in cursor.matches(function):
@@ -326,9 +354,32 @@ class Receivers:
             name = _declared_name(declarator)
             if name is not None:
                 table.setdefault(self.text(name), []).append((declarator.start_byte, written))
+                if (
+                    kind.type == "placeholder_type_specifier"
+                    and declarator.type == "init_declarator"
+                ):
+                    value = declarator.child_by_field_name("value")
+                    if value is not None:
+                        self._inits[declarator.start_byte] = value
         for entries in table.values():
             entries.sort()
         return table
+
+
+def _made(name: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
+    """The class ``std::make_unique<Repo>`` and ``make_shared`` make."""
+    if name.type != "template_function":
+        return None
+    called, arguments = name.child_by_field_name("name"), name.child_by_field_name("arguments")
+    if called is None or text(called) not in _MAKERS or arguments is None:
+        return None
+    made = arguments.named_children[0] if arguments.named_children else None
+    if made is None or made.type != "type_descriptor":
+        return None
+    kind = made.child_by_field_name("type")
+    if kind is None or kind.type not in ("type_identifier", "qualified_identifier"):
+        return None
+    return text(kind)
 
 
 def _declared_name(declarator: ts.Node, kind: str = "identifier") -> ts.Node | None:

@@ -1154,3 +1154,35 @@ def test_a_call_on_what_a_member_returns_follows_the_declared_return() -> None:
     # a member called bare in a method is the class's: Self() returns a DB*
     # (whose Get this file defines)
     assert got[("src/calls.cc", 9, "Get")] == ("bound", "src/calls.cc::kv.DB.Get")
+
+
+def test_an_auto_local_is_what_initialised_it() -> None:
+    files: dict[str, str | bytes] = {
+        "include/kv/version.h": "namespace kv {\n"
+        "class Version { public: int Ref(); };\n"
+        "class VersionSet { public: Version* current(); };\n"
+        "}\n",
+        "src/a.cc": '#include "kv/version.h"\n#include <memory>\n#include <vector>\n'
+        "namespace kv {\n"
+        "class DB { VersionSet* versions_; int Get(); };\n"
+        "int DB::Get() {\n"
+        "  auto* v = versions_->current();\n"
+        "  v->Ref();\n"
+        "  auto s = std::make_unique<VersionSet>();\n"
+        "  s->current();\n"
+        "  auto n = new Version();\n"
+        "  std::vector<int> xs;\n"
+        "  auto it = xs.begin();\n"
+        "  it->Ref();\n"
+        "  return n->Ref();\n"
+        "}\n"
+        "}\n",
+    }
+    got = {k[:3]: v for k, v in linked_calls(files).items()}
+    ref = ("bound", "include/kv/version.h::kv.Version.Ref")
+    assert got[("src/a.cc", 8, "Ref")] == ref  # auto* v = versions_->current()
+    current = ("bound", "include/kv/version.h::kv.VersionSet.current")
+    assert got[("src/a.cc", 10, "current")] == current  # std::make_unique<VersionSet>
+    assert got[("src/a.cc", 15, "Ref")] == ref  # auto n = new Version()
+    # what a template's member returns is not followed
+    assert got[("src/a.cc", 14, "Ref")][0] == "candidate"
