@@ -150,3 +150,22 @@ def test_cpp_names_written_with_nested_scopes_are_members_of_them() -> None:
     assert symbols["re.re.Top.Inner.Deep"][0] == "method"
     calls = [e for e in extract("parse.cc", "cpp", src.encode()).edges if e[2] == "Finish"]
     assert calls[0][1] == "re.Regexp.ParseState.Push"
+
+
+def test_a_function_returning_a_pointer_to_a_pointer_or_a_reference_is_a_symbol() -> None:
+    src = (
+        "class Chain {\n"
+        "  RawBlock* const& front() const { return b_; }\n"
+        "  char** argv();\n"
+        "};\n"
+        "RawBlock* const& Chain::back() const { return b_; }\n"
+        "char** names();\n"
+    )
+    symbols = _symbols("chain.h", src)
+    assert {q for q, (kind, _, _) in symbols.items() if kind == "method"} == {
+        "Chain.front",
+        "Chain.argv",
+        "Chain.back",
+    }
+    declared = [e[2] for e in extract("chain.h", "cpp", src.encode()).edges if e[4] == "declare"]
+    assert declared == ["names"]

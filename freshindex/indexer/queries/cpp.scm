@@ -54,6 +54,15 @@
       declarator: (qualified_identifier
         name: (qualified_identifier
           name: (qualified_identifier name: (identifier) @name))))
+    ; `RawBlock* const& Chain::back()`, `char** Args::argv()`
+    (pointer_declarator
+      declarator: [
+        (pointer_declarator
+          declarator: (function_declarator
+            declarator: (qualified_identifier name: (identifier) @name)))
+        (reference_declarator
+          (function_declarator declarator: (qualified_identifier name: (identifier) @name)))
+      ])
   ]) @definition.method
 
 (function_definition
@@ -63,6 +72,13 @@
       declarator: (function_declarator declarator: [(identifier) (field_identifier)] @name))
     (reference_declarator
       (function_declarator declarator: [(identifier) (field_identifier)] @name))
+    (pointer_declarator
+      declarator: [
+        (pointer_declarator
+          declarator: (function_declarator declarator: [(identifier) (field_identifier)] @name))
+        (reference_declarator
+          (function_declarator declarator: [(identifier) (field_identifier)] @name))
+      ])
   ]) @definition.function
 
 ; methods declared in a class body (`Iterator* NewIterator();`, `T& at(int);`)
@@ -71,6 +87,11 @@
     (function_declarator declarator: (field_identifier) @name)
     (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name))
     (reference_declarator (function_declarator declarator: (field_identifier) @name))
+    (pointer_declarator
+      declarator: [
+        (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name))
+        (reference_declarator (function_declarator declarator: (field_identifier) @name))
+      ])
   ]) @definition.method
 
 (type_definition
@@ -95,6 +116,10 @@
     (pointer_declarator
       declarator: (function_declarator
         declarator: [(identifier) (qualified_identifier name: (identifier))] @name))
+    (pointer_declarator
+      declarator: (pointer_declarator
+        declarator: (function_declarator
+          declarator: [(identifier) (qualified_identifier name: (identifier))] @name)))
   ]) @reference.declare
 
 (call_expression
