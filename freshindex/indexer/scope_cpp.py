@@ -61,11 +61,48 @@ _MACRO_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _MAX_ANNOTATION = 512
 
 
+# Attribute macros: `Options& set(...) & ABSL_ATTRIBUTE_LIFETIME_BOUND {`,
+# `ABSL_ATTRIBUTE_REINITIALIZES void Reset();`, `ABSL_MUST_USE_RESULT bool
+# ok();` (any upper-case prefix: LLVM_NODISCARD, ...). They stand for
+# attributes wherever they are written, and the grammar reads each as a type
+# or a stray name: in riegeli, 72 of 421 files parsed with errors for them
+# alone, some losing every definition after the first.
+_ATTRIBUTE_WORDS = (b"_ATTRIBUTE_", b"MUST_USE_RESULT", b"NODISCARD", b"LIFETIME_BOUND")
+_ATTRIBUTES = re.compile(
+    rb"\b[A-Z][A-Z0-9]*_(?:ATTRIBUTE_[A-Z0-9_]+|MUST_USE_RESULT|NODISCARD|LIFETIME_BOUND)\b"
+)
+
+
 def without_macros(data: bytes) -> bytes:
     """``data`` with the macros the C++ grammar misreads blanked with spaces
-    (``without_class_macros``, ``lock_annotations``): the same length, so
-    every node's bytes and points stay those of the file as written."""
-    return _blanked(data, class_macros(data) + lock_annotations(data))
+    (``without_class_macros``, ``lock_annotations``, ``attribute_macros``):
+    the same length, so every node's bytes and points stay those of the
+    file as written."""
+    spans = class_macros(data) + lock_annotations(data) + attribute_macros(data)
+    return _blanked(data, spans)
+
+
+def attribute_macros(data: bytes) -> list[tuple[int, int]]:
+    """The spans of attribute macros (``_ATTRIBUTES``) and their
+    parenthesised arguments, outside directives (``#define`` them, ``#if``)."""
+    if not any(word in data for word in _ATTRIBUTE_WORDS):
+        return []
+    out: list[tuple[int, int]] = []
+    for m in _ATTRIBUTES.finditer(data):
+        start, end = m.span()
+        line = data.rfind(b"\n", 0, start) + 1
+        if data[line:start].lstrip().startswith(b"#"):
+            continue
+        after = end
+        while after < len(data) and data[after] in b" \t":
+            after += 1
+        if data[after : after + 1] == b"(":  # ABSL_ATTRIBUTE_NONNULL(1)
+            close = _closing(data, after)
+            if close is None:
+                continue
+            end = close + 1
+        out.append((start, end))
+    return out
 
 
 def _blanked(data: bytes, spans: list[tuple[int, int]]) -> bytes:

@@ -169,3 +169,33 @@ def test_a_function_returning_a_pointer_to_a_pointer_or_a_reference_is_a_symbol(
     }
     declared = [e[2] for e in extract("chain.h", "cpp", src.encode()).edges if e[4] == "declare"]
     assert declared == ["names"]
+
+
+def test_attribute_macros_are_blanked_where_they_stand_for_attributes() -> None:
+    from freshindex.indexer.scope_cpp import without_macros
+
+    src = (
+        b"#define ABSL_ATTRIBUTE_LIFETIME_BOUND [[clang::lifetimebound]]\n"
+        b"class Options {\n"
+        b" public:\n"
+        b"  Options& set_size(int n) & ABSL_ATTRIBUTE_LIFETIME_BOUND { return *this; }\n"
+        b"  ABSL_ATTRIBUTE_REINITIALIZES void Reset();\n"
+        b"  ABSL_MUST_USE_RESULT bool ok() const;\n"
+        b"  void* Get() ABSL_ATTRIBUTE_NONNULL(1);\n"
+        b"  int size() const;\n"
+        b"};\n"
+    )
+    blanked = without_macros(src)
+    assert len(blanked) == len(src)
+    assert blanked.startswith(b"#define ABSL_ATTRIBUTE_LIFETIME_BOUND")  # the definition stays
+    assert b"NONNULL" not in blanked and b"MUST_USE" not in blanked
+    methods = {
+        q for q, (kind, _, _) in _symbols("options.h", src.decode()).items() if kind == "method"
+    }
+    assert methods == {
+        "Options.set_size",
+        "Options.Reset",
+        "Options.ok",
+        "Options.Get",
+        "Options.size",
+    }
