@@ -73,13 +73,67 @@ _ATTRIBUTES = re.compile(
 )
 
 
+# A line that is one upper-case macro and nothing else, between
+# declarations: `ABSL_POINTERS_DEFAULT_NONNULL` before `namespace riegeli {`
+# (the namespace and everything in it were lost), Qt's `Q_OBJECT` at the top
+# of a class body. It expands to declarations or pragmas, never to code a
+# reference could be in.
+_BARE_MACRO = re.compile(rb"^[ \t]*([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])[ \t]*\r?$", re.M)
+# how far a bare macro's neighbouring lines are looked for
+_NEIGHBOURS = 8
+
+
 def without_macros(data: bytes) -> bytes:
     """``data`` with the macros the C++ grammar misreads blanked with spaces
-    (``without_class_macros``, ``lock_annotations``, ``attribute_macros``):
-    the same length, so every node's bytes and points stay those of the
-    file as written."""
+    (``without_class_macros``, ``lock_annotations``, ``attribute_macros``,
+    ``bare_macro_lines``): the same length, so every node's bytes and points
+    stay those of the file as written."""
     spans = class_macros(data) + lock_annotations(data) + attribute_macros(data)
-    return _blanked(data, spans)
+    return _blanked(data, spans + bare_macro_lines(data))
+
+
+def bare_macro_lines(data: bytes) -> list[tuple[int, int]]:
+    """The spans of macros alone on their line where a declaration could
+    start: after a line that ends one (``;``, ``{``, ``}``, ``:``) or a
+    directive, and not before what would continue an expression or close an
+    enum (the last enumerator has no comma)."""
+    out = []
+    for m in _BARE_MACRO.finditer(data):
+        before = _neighbour(data, m.start(), -1)
+        if before.endswith(b"\\") or not (
+            before == b"" or before.startswith(b"#") or before[-1:] in b";{}:"
+        ):
+            continue
+        after = _neighbour(data, m.end(), 1)
+        if after[:1] in (b"}", b",", b")", b"=", b"&", b"|", b"+", b"-", b"?"):
+            continue
+        out.append(m.span(1))
+    return out
+
+
+def _neighbour(data: bytes, at: int, step: int) -> bytes:
+    """The nearest line before (``step`` -1) or after (1) the line holding
+    ``at`` that is not blank or a comment, stripped; b"" if none within
+    _NEIGHBOURS lines."""
+    for _ in range(_NEIGHBOURS):
+        if step < 0:
+            end = data.rfind(b"\n", 0, at)
+            if end < 0:
+                return b""
+            at = data.rfind(b"\n", 0, end) + 1
+            line = data[at:end]
+        else:
+            start = data.find(b"\n", at)
+            if start < 0:
+                return b""
+            at = data.find(b"\n", start + 1)
+            line = data[start + 1 : at if at >= 0 else len(data)]
+            if at < 0:
+                at = len(data)
+        line = line.strip()
+        if line and not line.startswith((b"//", b"*", b"/*")):
+            return line
+    return b""
 
 
 def attribute_macros(data: bytes) -> list[tuple[int, int]]:

@@ -199,3 +199,27 @@ def test_attribute_macros_are_blanked_where_they_stand_for_attributes() -> None:
         "Options.Get",
         "Options.size",
     }
+
+
+def test_a_macro_alone_on_a_line_between_declarations_is_blanked() -> None:
+    from freshindex.indexer.scope_cpp import bare_macro_lines
+
+    src = (
+        b'#include "a.h"\n\n'
+        b"ABSL_POINTERS_DEFAULT_NONNULL\n\n"
+        b"namespace app {\n"
+        b"class Window : public QObject {\n"
+        b"  Q_OBJECT\n"
+        b" public:\n"
+        b"  int Show();\n"
+        b"};\n"
+        b"enum Mode {\n  MODE_ONE,\n  MODE_TWO\n};\n"
+        b"int flags = base |\n  EXTRA_FLAG\n  ;\n"
+        b"}\n"
+    )
+    blanked = {src[a:b] for a, b in bare_macro_lines(src)}
+    # before a namespace and atop a class body; never an enum's last
+    # enumerator or a line that continues an expression
+    assert blanked == {b"ABSL_POINTERS_DEFAULT_NONNULL", b"Q_OBJECT"}
+    symbols = _symbols("window.h", src.decode())
+    assert symbols["app.Window.Show"][0] == "method"
