@@ -226,14 +226,15 @@ def _include_dirs(entry: dict[str, object]) -> list[str]:
 
 
 def call_claim(
-    parent: ts.Node | None, written: str, source: str, text: Callable[[ts.Node], str]
+    parent: ts.Node | None, written: str, container: str, text: Callable[[ts.Node], str]
 ) -> tuple[str, str] | None:
     """The qualified name a C or C++ call claims, and how the linker looks
     it up; None for a call it cannot name (a template's member, a scope
     that is an expression).
 
-    ``f()`` in a function ``source`` (``app.Repo.save``) claims
-    ``app.Repo.f``: the linker tries it and then each scope outward
+    ``f()`` in a function of ``container`` (``app.Repo``, for
+    ``app.Repo.save``) claims ``app.Repo.f``: the linker tries it and then
+    each scope outward
     (``app.f``, ``f``), as C++ looks a name up from the inside out, which in
     C, where nothing is nested, is the name itself. ``detail::f()`` there
     claims ``app.Repo.detail.f`` with the written scope in the via
@@ -251,7 +252,6 @@ def call_claim(
                 return None
             parts.append(text(scope))
         qualified = qualified.parent
-    container = source.rsplit(".", 1)[0] if "." in source else ""
     spelled = ".".join(reversed(parts))
     qualname = f"{container}.{spelled}" if container else spelled
     if len(parts) > 1:

@@ -570,7 +570,7 @@ def _query_edges(
                 )
                 and (
                     claim := bind_c.call_claim(
-                        parent, raw, _claimed_from(within, text) or source, text
+                        parent, raw, _claim_container(within, source, text), text
                     )
                 )
             ):  # the linker follows this file's includes (indexer/bind_c.py)
@@ -591,7 +591,7 @@ def _query_edges(
                 if cls.startswith("std::"):  # `std::string name_;`: never in the tree
                     binding, via = Binding.EXTERNAL, f"a member of {cls}, the standard library's"
                 else:
-                    container = source.rsplit(".", 1)[0] if "." in source else ""
+                    container = _claim_container(within, source, text)
                     spelled = f"{cls.replace('::', '.')}.{target}"
                     resolved, binding = path, Binding.BOUND
                     qualname = f"{container}.{spelled}" if container else spelled
@@ -997,6 +997,19 @@ def _enclosing_defs(ordered: list[_Def], offsets: list[int]) -> list[_Def | None
             stack.pop()
         out.append(stack[-1] if stack else None)
     return out
+
+
+def _claim_container(d: _Def | None, source: str, text: Callable[[ts.Node], str]) -> str:
+    """The scope a C or C++ call in ``d`` (named ``source``) looks names up
+    from, innermost: the function's container; a namespace's body itself
+    when no function holds the call (one the grammar could not read, say),
+    so `riegeli::PtrDistance` is still found from inside `namespace riegeli`."""
+    claimed = _claimed_from(d, text)
+    if claimed is not None:
+        return claimed.rsplit(".", 1)[0]
+    if d is not None and not d.kind:
+        return d.qualname
+    return source.rsplit(".", 1)[0] if "." in source else ""
 
 
 def _claimed_from(d: _Def | None, text: Callable[[ts.Node], str]) -> str | None:

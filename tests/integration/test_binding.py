@@ -1186,3 +1186,25 @@ def test_an_auto_local_is_what_initialised_it() -> None:
     assert got[("src/a.cc", 15, "Ref")] == ref  # auto n = new Version()
     # what a template's member returns is not followed
     assert got[("src/a.cc", 14, "Ref")][0] == "candidate"
+
+
+def test_cpp_nested_namespaces_and_calls_in_a_namespace_body() -> None:
+    files: dict[str, str | bytes] = {
+        "include/app/math.h": "namespace app {\nint Cpus();\n}\n",
+        "src/math.cc": '#include "app/math.h"\nnamespace app { int Cpus() { return 2; } }\n',
+        "src/bench.cc": '#include "app/math.h"\n'
+        "namespace app::bench {\n"
+        "int Run() { return Cpus(); }\n"
+        "}\n"
+        "namespace app {\n"
+        "REGISTER(Run)->Threads(Cpus());\n"
+        "}\n",
+    }
+    got = {k[:3]: v for k, v in linked_calls(files).items()}
+    cpus = ("bound", "src/math.cc::app.Cpus")
+    symbols, _ = c_rows(files)
+    # `namespace app::bench {` is two scopes: Run is app.bench.Run
+    assert "app.bench.Run" in {s["qualname"] for s in symbols}
+    assert got[("src/bench.cc", 3, "Cpus")] == cpus
+    # a call in a namespace's body, in no function (a macro at the top)
+    assert got[("src/bench.cc", 6, "Cpus")] == cpus

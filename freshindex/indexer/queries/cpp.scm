@@ -1,7 +1,10 @@
 ; Capture convention: see python.scm. `.h` headers are parsed as C++
 ; (indexer/languages.py says why).
 (namespace_definition
-  name: (namespace_identifier) @name) @scope
+  name: [
+    (namespace_identifier)
+    (nested_namespace_specifier)  ; C++17 `namespace app::detail {`
+  ] @name) @scope
 
 (class_specifier
   name: [
