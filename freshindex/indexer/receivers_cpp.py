@@ -137,9 +137,8 @@ class Receivers:
         if found is None:
             return None
         cls, steps = found
-        known = self.fields()
         while steps and not steps[0].endswith(CALLED):  # fields this file declares
-            typed = known.get(cls.rpartition("::")[2], {}).get(steps[0])
+            typed = self.fields().get(cls.rpartition("::")[2], {}).get(steps[0])
             if typed is None:
                 break
             cls, steps = typed, steps[1:]
