@@ -227,11 +227,11 @@ class IncludeLinker:
                 words = f"{field} is not {what} of {cls['qualname']} that the includes show"
                 return ("candidate", words, None, ())
             holder, declared = typed
-            written = declared.replace(".", "::")
+            spelled_type = declared.replace(".", "::")
             verb = "returns" if what == "a member" else "is"
-            trail.append(f"{field} {verb} a {written} ({holder['path']})")
+            trail.append(f"{field} {verb} a {spelled_type} ({holder['path']})")
             if declared.startswith("std."):  # std::string: never in the tree
-                words = f"{'; '.join(trail)}: a member of {written}, the standard library's"
+                words = f"{'; '.join(trail)}: a member of {spelled_type}, the standard library's"
                 return ("external", words, None, ())
             # a type named in a class body is looked up from inside the class
             cls = self._class(path, f"{holder['qualname']}.{declared}", declared, ())
