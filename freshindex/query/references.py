@@ -325,11 +325,10 @@ def _instantiations(
 ) -> list[Result]:
     """The calls that run a Python constructor ``d`` (``C.__init__``, ``C.__new__``)
     without naming it: ``C(...)``, and ``Sub(...)`` for every subclass of C in
-    the repository that does not define its own. Each is a bound reference of
-    ``d`` whose ``via`` says which class was instantiated and what it ran
-    (``runs``; by default ``d``'s qualname)."""
-    if d.get("name") not in CONSTRUCTORS or d.get("language") != "python":
-        return []
+    the repository that does not define its own; for a C++ constructor
+    (``Block::Block``), ``new Block(...)`` and ``Block(...)``. Each is a
+    bound reference of ``d`` whose ``via`` says which class was instantiated
+    and what it ran (``runs``; by default ``d``'s qualname)."""
     qualname = str(d["qualname"])
     if "." not in qualname:
         return []
@@ -341,8 +340,15 @@ def _instantiations(
             named[bare] = view.refs(bare)
         return named[bare]
 
-    classes = [(str(d["path"]), qualname.rsplit(".", 1)[0])]
-    todo = list(classes)
+    if d.get("language") == "cpp":
+        # C++ constructors are not inherited: the class's own instantiations
+        classes = _constructed(view, d)
+        todo = []
+    elif d.get("name") in CONSTRUCTORS and d.get("language") == "python":
+        classes = [(str(d["path"]), qualname.rsplit(".", 1)[0])]
+        todo = list(classes)
+    else:
+        return []
     depth = 0
     while todo and depth < MAX_SUBCLASS_DEPTH and len(classes) < MAX_SUBCLASSES:
         depth += 1
@@ -378,6 +384,22 @@ def _instantiations(
             ):
                 out.append({**r, "via": f"instantiates {cls}, which runs {runs or qualname}"})
     return out
+
+
+def _constructed(view: RowView, d: Result) -> list[tuple[str, str]]:
+    """The classes a C++ constructor ``d`` (``leveldb.Block.Block``) makes:
+    each definition of ``leveldb.Block``, (path, qualname). ``new Block(x)``
+    and ``Block(x)`` bind to the class, so they are its calls."""
+    cls, _, name = str(d["qualname"]).rpartition(".")
+    if not cls or cls.rsplit(".", 1)[-1] != name:
+        return []
+    return sorted(
+        {
+            (str(r["path"]), cls)
+            for r in view.symbols_named(name)
+            if r["qualname"] == cls and r["kind"] in ("class", "struct")
+        }
+    )
 
 
 def _order(r: Result) -> tuple[str, int, int]:

@@ -1208,3 +1208,37 @@ def test_cpp_nested_namespaces_and_calls_in_a_namespace_body() -> None:
     assert got[("src/bench.cc", 3, "Cpus")] == cpus
     # a call in a namespace's body, in no function (a macro at the top)
     assert got[("src/bench.cc", 6, "Cpus")] == cpus
+
+
+def test_refs_of_a_cpp_constructor_list_the_instantiations(
+    tmp_path: Path, prefect_api: str, run_cli: Any
+) -> None:
+    files: dict[str, str | bytes] = {
+        "include/kv/block.h": "namespace kv {\n"
+        "class Block {\n"
+        " public:\n"
+        "  explicit Block(int size);\n"
+        "  int size() const;\n"
+        "};\n"
+        "}\n",
+        "src/block.cc": '#include "kv/block.h"\nnamespace kv { Block::Block(int size) {} }\n',
+        "src/use.cc": '#include "kv/block.h"\n'
+        "namespace kv {\n"
+        "int f() {\n"
+        "  Block* b = new Block(4);\n"
+        "  return Block(2).size() + b->size();\n"
+        "}\n"
+        "}\n",
+    }
+    repo = make_repo(tmp_path / "repo", files)
+    store = (tmp_path / "store").as_uri()
+    code, _out, err = run_cli("--repo", str(repo), "--store", store, "build",
+                              "--runner", "threads", "--shards", "2")  # fmt: skip
+    assert code == 0, err
+    code, out, err = run_cli("--repo", str(repo), "--store", store, "--json", "refs",
+                             "Block::Block")  # fmt: skip
+    assert code == 0, err
+    doc = json.loads(out)
+    # `new Block(4)` and `Block(2)` bind to the class: each runs a constructor
+    assert places(doc["bound"]) == [("src/use.cc", 4), ("src/use.cc", 5)]
+    assert all("instantiates kv.Block" in r["via"] for r in doc["bound"])
