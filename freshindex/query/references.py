@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from freshindex.core.exceptions import BadInput, UnknownTarget
 from freshindex.query import lookup
 from freshindex.query.freshness import Freshness
+from freshindex.query.instantiations import CONSTRUCTORS, instantiations
 
 if TYPE_CHECKING:
     from freshindex.query.link import Linker
@@ -204,7 +205,7 @@ def references(
         place(r, quiet=True)
     if linking:
         for d in defs:
-            for r in _instantiations(view, d, link_row):
+            for r in instantiations(view, d, link_row):
                 key = (r["path"], r["startLine"], r["startCol"], r["kind"], str(d["qualname"]))
                 if key not in seen:
                     seen.add(key)
@@ -291,7 +292,7 @@ def _instantiations_only(
     bound: list[Result] = []
     for cls in classes:
         implicit = {**cls, "name": method, "qualname": f"{cls['qualname']}.{method}"}
-        made = _instantiations(
+        made = instantiations(
             view,
             implicit,
             lambda r: _link_row(linker, linking, r),
@@ -311,95 +312,6 @@ def _instantiations_only(
         "results": bound,
         "unfollowedCalls": 0,
     }
-
-
-# a class's subclasses followed this deep, and at most this many, when
-# looking for the classes whose instantiation runs an inherited __init__
-MAX_SUBCLASS_DEPTH = 8
-MAX_SUBCLASSES = 200
-CONSTRUCTORS = ("__init__", "__new__")
-
-
-def _instantiations(
-    view: RowView, d: Result, link_row: Any, runs: str | None = None
-) -> list[Result]:
-    """The calls that run a Python constructor ``d`` (``C.__init__``, ``C.__new__``)
-    without naming it: ``C(...)``, and ``Sub(...)`` for every subclass of C in
-    the repository that does not define its own; for a C++ constructor
-    (``Block::Block``), ``new Block(...)`` and ``Block(...)``. Each is a
-    bound reference of ``d`` whose ``via`` says which class was instantiated
-    and what it ran (``runs``; by default ``d``'s qualname)."""
-    qualname = str(d["qualname"])
-    if "." not in qualname:
-        return []
-    named: dict[str, list[Result]] = {}  # a class's references, fetched once
-
-    def refs_of(cls: str) -> list[Result]:
-        bare = cls.rsplit(".", 1)[-1]
-        if bare not in named:
-            named[bare] = view.refs(bare)
-        return named[bare]
-
-    if d.get("language") == "cpp":
-        # C++ constructors are not inherited: the class's own instantiations
-        classes = _constructed(view, d)
-        todo = []
-    elif d.get("name") in CONSTRUCTORS and d.get("language") == "python":
-        classes = [(str(d["path"]), qualname.rsplit(".", 1)[0])]
-        todo = list(classes)
-    else:
-        return []
-    depth = 0
-    while todo and depth < MAX_SUBCLASS_DEPTH and len(classes) < MAX_SUBCLASSES:
-        depth += 1
-        found = []
-        for path, cls in todo:
-            for r in refs_of(cls):
-                if r["kind"] != "inherit":
-                    continue
-                link_row(r)
-                if r["binding"] != "bound" or (r.get("targetPath"), r["targetQualname"]) != (
-                    path,
-                    cls,
-                ):
-                    continue
-                sub = (str(r["path"]), str(r["caller"]))
-                own = f"{sub[1]}.{d['name']}"
-                if sub in classes or any(
-                    s["qualname"] == own for s in view.rows_now("symbols", sub[0])
-                ):
-                    continue  # seen, or it defines its own: its calls are not d's
-                classes.append(sub)
-                found.append(sub)
-        todo = found
-    out = []
-    for path, cls in classes:
-        for r in refs_of(cls):
-            if r["kind"] != "call":
-                continue
-            link_row(r)
-            if r["binding"] == "bound" and (r.get("targetPath"), r["targetQualname"]) == (
-                path,
-                cls,
-            ):
-                out.append({**r, "via": f"instantiates {cls}, which runs {runs or qualname}"})
-    return out
-
-
-def _constructed(view: RowView, d: Result) -> list[tuple[str, str]]:
-    """The classes a C++ constructor ``d`` (``leveldb.Block.Block``) makes:
-    each definition of ``leveldb.Block``, (path, qualname). ``new Block(x)``
-    and ``Block(x)`` bind to the class, so they are its calls."""
-    cls, _, name = str(d["qualname"]).rpartition(".")
-    if not cls or cls.rsplit(".", 1)[-1] != name:
-        return []
-    return sorted(
-        {
-            (str(r["path"]), cls)
-            for r in view.symbols_named(name)
-            if r["qualname"] == cls and r["kind"] in ("class", "struct")
-        }
-    )
 
 
 def _order(r: Result) -> tuple[str, int, int]:
