@@ -499,6 +499,9 @@ def _query_edges(
     edges = []
     enclosing_defs = _enclosing_defs(ordered, [r[0].start_byte for r in ref_list])
     enclosing = [d.qualname if d else "" for d in enclosing_defs]
+    # C#: the types this file defines, by name (one each; none nested in a
+    # type), asked for once per file
+    file_types = functools.cache(lambda: _file_types(ordered))
     # asked for only by a Java call on `this` or a bare one, once per file
     anonymous = functools.cache(
         lambda: _anonymous_bodies(language, root) if root is not None else []
@@ -546,12 +549,27 @@ def _query_edges(
                 and (cls := _this_class(language, name_node, parent, ordered, anonymous))
             ):
                 resolved, qualname = path, f"{cls}.{target}"
-                explicit = parent is not None and parent.child_by_field_name("object")
+                explicit = parent is not None and (
+                    parent.child_by_field_name("object")
+                    or parent.type == "member_access_expression"
+                )
                 binding = Binding.BOUND
                 via = f"this.{target} in class {cls}" if explicit else f"{target}() in class {cls}"
             elif target in top_level and bare:
                 resolved, qualname = path, target
                 binding, via = Binding.BOUND, "defined in this file"
+            elif (
+                language == "csharp"
+                and bare
+                and (
+                    kind in (EdgeKind.INHERIT, EdgeKind.TYPE)
+                    or (parent is not None and parent.type == "object_creation_expression")
+                )
+                and (own := _csharp_type(target, within, file_types)) is not None
+            ):  # `class R : B`, `new B()`: a type of this file's namespace, here or
+                # in a sibling file (the linker looks in the folder's .cs files)
+                resolved, (qualname, via) = path, own
+                binding = Binding.BOUND
             elif (
                 language in bind_c.LANGUAGES
                 and kind == EdgeKind.CALL
@@ -729,7 +747,9 @@ _RECEIVERS = {
     "php": bind_php.receiver_types,
 }
 # where a call may name a method of its own class by its own rules
-_THIS_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "java"})
+_THIS_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "java", "csharp"})
+# C#'s kinds whose body a bare `M()` or `this.M()` is a method of
+_CSHARP_TYPES = ("class", "struct", "interface")
 
 
 def _this_class(
@@ -758,10 +778,21 @@ def _this_class(
         if parent.type != "method_invocation" or parent.child_by_field_name("name") != name_node:
             return None
         kinds = _JAVA_TYPES
+    elif language == "csharp":
+        kinds = _CSHARP_TYPES
+        if parent.type == "invocation_expression":  # Save(): bare, the function itself
+            if parent.child_by_field_name("function") != name_node:
+                return None
+        elif parent.type != "member_access_expression":
+            return None
     else:
         return None
-    obj = parent.child_by_field_name("object")
-    bare = language == "java" and obj is None  # m(): a method of the enclosing class
+    if language == "csharp":
+        obj = parent.child_by_field_name("expression")  # None for a bare call
+        bare = parent.type == "invocation_expression"
+    else:
+        obj = parent.child_by_field_name("object")
+        bare = language == "java" and obj is None  # m(): a method of the enclosing class
     if not bare and (obj is None or obj.type != "this"):
         return None
     at = name_node.start_byte
@@ -772,6 +803,35 @@ def _this_class(
     if any(innermost.start < start <= at < end for start, end in anonymous()):
         return None  # an anonymous class inside it: its own methods come first
     return innermost.qualname
+
+
+def _csharp_type(
+    name: str, within: _Def | None, file_types: Callable[[], dict[str, str]]
+) -> tuple[str, str] | None:
+    """The C# type a bare ``name`` claims and how: the one this file defines
+    by that name, else the name in the namespace around the reference (the
+    same namespace needs no ``using``; its other files are looked in when
+    the index is read). None outside any namespace."""
+    own = file_types().get(name)
+    if own is not None:
+        return own, "a type defined in this file"
+    scope = within
+    while scope is not None and scope.kind:
+        scope = scope.parent
+    if scope is None:
+        return None
+    return f"{scope.qualname}.{name}", "a type of this file's namespace"
+
+
+def _file_types(ordered: list[_Def]) -> dict[str, str]:
+    """A C# file's types outside any type (in namespaces), name -> qualname,
+    for names the file defines once: a type of the same namespace needs no
+    ``using``."""
+    found: dict[str, list[str]] = {}
+    for d in ordered:
+        if d.kind in (*_CSHARP_TYPES, "enum") and (d.parent is None or not d.parent.kind):
+            found.setdefault(d.name, []).append(d.qualname)
+    return {name: qualnames[0] for name, qualnames in found.items() if len(qualnames) == 1}
 
 
 def _anonymous_bodies(language: str, root: ts.Node) -> list[tuple[int, int]]:

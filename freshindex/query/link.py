@@ -57,6 +57,8 @@ MAX_HOPS = 8
 MAX_VALUES = 8
 # the rows of a file the linker reads: what it imports, inherits, holds, declares
 LINKED = frozenset({"import", "inherit", EdgeKind.VALUE, EdgeKind.DECLARE})
+# languages whose names a sibling file of the folder may define
+_FOLDER_SCOPED = (".go", ".cs")
 VARIABLE_KINDS = frozenset({"constant", "variable", "field", "property"})
 # what a step of a chain is at: a definition, an instance of a class, a module
 _Value = tuple[str, str, "Row | None"]
@@ -103,7 +105,7 @@ class Linker:
         self.c = IncludeLinker(self.defs, self.edges, named, includers, include_graph, declared_in)
         self._defs: dict[str, dict[str, Row]] = {}
         self._edges: dict[str, list[Row]] = {}
-        self._packages: dict[str, list[str]] = {}
+        self._packages: dict[tuple[str, str], list[str]] = {}
         self._held: dict[tuple[str, str], list[_Value]] = {}
         self._mros: dict[tuple[str, str], list[Row]] = {}
         self._c_links: dict[tuple[str, str, str, tuple[str, ...], bool], Link] = {}
@@ -194,8 +196,10 @@ class Linker:
         defs = self.defs(path)
         if not skip_self and qual in defs:
             return defs[qual]
-        if path.endswith(".go") and not skip_self:
-            for other in self.package_of(path):  # one Go package is one folder
+        if path.endswith(_FOLDER_SCOPED) and not skip_self:
+            # one Go package is one folder; a C# namespace's files (and a
+            # partial class's parts) sit together by convention
+            for other in self.package_of(path):
                 hit = self.defs(other).get(qual)
                 if hit is not None:
                     return hit
@@ -453,15 +457,17 @@ class Linker:
         return result
 
     def package_of(self, path: str) -> list[str]:
-        """The other Go files of ``path``'s folder, test files last."""
+        """The other files of ``path``'s folder in its language (Go, C#),
+        Go's test files last."""
         folder = posixpath.dirname(path)
-        found = self._packages.get(folder)
+        suffix = posixpath.splitext(path)[1]
+        found = self._packages.get((folder, suffix))
         if found is None:
             files = self._files_in(folder) if self._files_in is not None else []
             found = sorted(
-                (f for f in files if f.endswith(".go")), key=lambda f: (f.endswith("_test.go"), f)
+                (f for f in files if f.endswith(suffix)), key=lambda f: (f.endswith("_test.go"), f)
             )
-            self._packages[folder] = found
+            self._packages[(folder, suffix)] = found
         return [f for f in found if f != path]
 
     def bases(self, path: str, owner: str, depth: int) -> list[Row]:

@@ -1242,3 +1242,37 @@ def test_refs_of_a_cpp_constructor_list_the_instantiations(
     # `new Block(4)` and `Block(2)` bind to the class: each runs a constructor
     assert places(doc["bound"]) == [("src/use.cc", 4), ("src/use.cc", 5)]
     assert all("instantiates kv.Block" in r["via"] for r in doc["bound"])
+
+
+def test_csharp_binds_own_class_methods_and_types_of_its_namespace_folder() -> None:
+    files: dict[str, str | bytes] = {
+        "Shop/Orders.cs": "namespace Shop {\n"
+        "  partial class Orders : Store {\n"
+        "    void Save() { Load(); this.Load(); Flush(); Sync(); }\n"
+        "    void Load() { var c = new Cart(); var z = new Zone(); }\n"
+        "  }\n"
+        "}\n",
+        "Shop/Orders.Flush.cs": "namespace Shop { partial class Orders { void Flush() {} } }\n",
+        "Shop/Store.cs": "namespace Shop;\npublic class Store { public void Sync() {} }\n",
+        "Shop/Cart.cs": "namespace Shop;\npublic class Cart {}\n",
+        "Geo/Zone.cs": "namespace Geo { public class Zone {} }\n",
+    }
+    symbols, edges = rows_of(files, "csharp")
+    linker = table_linker(symbols, edges)
+    got = {}
+    for e in edges:
+        if e["path"] == "Shop/Orders.cs" and e["kind"] in ("call", "inherit"):
+            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+            where = f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None
+            got[(e["start_line"], e["target"], e["start_col"])] = (link.binding, where)
+    at = {(k[0], k[1]): v for k, v in got.items()}
+    # a bare M() or this.M() is the class's: here, in another part of a
+    # partial class, or in a base the namespace defines in a sibling file
+    assert got[(3, "Load", 18)] == ("bound", "Shop/Orders.cs::Shop.Orders.Load")
+    assert got[(3, "Load", 31)] == ("bound", "Shop/Orders.cs::Shop.Orders.Load")
+    assert at[(3, "Flush")] == ("bound", "Shop/Orders.Flush.cs::Shop.Orders.Flush")
+    assert at[(3, "Sync")] == ("bound", "Shop/Store.cs::Shop.Store.Sync")
+    assert at[(2, "Store")] == ("bound", "Shop/Store.cs::Shop.Store")
+    assert at[(4, "Cart")] == ("bound", "Shop/Cart.cs::Shop.Cart")
+    # another namespace's type, with no using: not this namespace's
+    assert at[(4, "Zone")][0] == "candidate"
