@@ -805,6 +805,11 @@ def _this_class(
     return innermost.qualname
 
 
+# a C# type claimed in the namespace around it; the linker looks in the
+# folder's .cs files, then in the namespaces the file's `using` lines name
+CSHARP_NAMESPACE_VIA = "a type of this file's namespace"
+
+
 def _csharp_type(
     name: str, within: _Def | None, file_types: Callable[[], dict[str, str]]
 ) -> tuple[str, str] | None:
@@ -820,7 +825,7 @@ def _csharp_type(
         scope = scope.parent
     if scope is None:
         return None
-    return f"{scope.qualname}.{name}", "a type of this file's namespace"
+    return f"{scope.qualname}.{name}", CSHARP_NAMESPACE_VIA
 
 
 def _file_types(ordered: list[_Def]) -> dict[str, str]:

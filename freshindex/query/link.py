@@ -44,6 +44,7 @@ from typing import Any
 
 from freshindex.indexer import bind_c, chains, scope_cpp
 from freshindex.indexer.bind_go import PREDECLARED_VIA
+from freshindex.indexer.extract import CSHARP_NAMESPACE_VIA
 from freshindex.indexer.schema import EdgeKind
 from freshindex.query.include_rows import IncludeGraph
 from freshindex.query.link_c import IncludeLinker
@@ -164,6 +165,12 @@ class Linker:
                     first,
                     first["path"],
                     tuple(reached[1:]),
+                )
+        if found is None and via == CSHARP_NAMESPACE_VIA:
+            found = self.through_usings(path, qual)
+            if found is not None:
+                return Link(
+                    "bound", f"{via}, or a using's: {found['qualname']}", found, found["path"]
                 )
         if found is None:
             if via == PREDECLARED_VIA:
@@ -455,6 +462,18 @@ class Linker:
         result = [own, *(r for r in merged if r is not own)]
         self._mros[key] = result
         return result
+
+    def through_usings(self, path: str, qual: str) -> Row | None:
+        """A C# type ``qual`` claimed in the file's namespace, found instead
+        in a namespace one of its ``using`` lines names (resolved to a file
+        of the namespace's folder, whose siblings ``find`` reads)."""
+        name = qual.rsplit(".", 1)[-1]
+        for e in self.edges(path):
+            if e["kind"] == "import" and e.get("resolved_path") and e.get("module"):
+                hit = self.find(str(e["resolved_path"]), f"{e['module']}.{name}")
+                if hit is not None:
+                    return hit
+        return None
 
     def package_of(self, path: str) -> list[str]:
         """The other files of ``path``'s folder in its language (Go, C#),

@@ -1256,6 +1256,8 @@ def test_csharp_binds_own_class_methods_and_types_of_its_namespace_folder() -> N
         "Shop/Store.cs": "namespace Shop;\npublic class Store { public void Sync() {} }\n",
         "Shop/Cart.cs": "namespace Shop;\npublic class Cart {}\n",
         "Geo/Zone.cs": "namespace Geo { public class Zone {} }\n",
+        "Geo/Map.cs": "namespace Geo { public class Map {} }\n",
+        "Shop/Routes.cs": "using Geo;\nnamespace Shop { class Routes { Map m = new Map(); } }\n",
     }
     symbols, edges = rows_of(files, "csharp")
     linker = table_linker(symbols, edges)
@@ -1276,3 +1278,8 @@ def test_csharp_binds_own_class_methods_and_types_of_its_namespace_folder() -> N
     assert at[(4, "Cart")] == ("bound", "Shop/Cart.cs::Shop.Cart")
     # another namespace's type, with no using: not this namespace's
     assert at[(4, "Zone")][0] == "candidate"
+    # ... and with one: found in the folder its `using Geo;` resolves to
+    routes = [e for e in edges if e["path"] == "Shop/Routes.cs" and e["kind"] == "call"]
+    link = linker.link(*(routes[0][k] for k in ("binding", "via", "resolved_path")),
+                       routes[0]["target_qualname"])  # fmt: skip
+    assert (link.binding, link.path) == ("bound", "Geo/Map.cs")
