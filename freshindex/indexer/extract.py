@@ -24,6 +24,7 @@ import tree_sitter as ts
 
 from freshindex.indexer import (
     bind_c,
+    bind_csharp,
     bind_go,
     bind_java,
     bind_kotlin,
@@ -620,7 +621,18 @@ def _query_edges(
                     head = cls.split("::")[0]
                     via = scope_cpp.with_usings(via, usings, parent.start_byte, head)
             elif (
+                language == "csharp"
+                and declared is not None
+                and kind == EdgeKind.CALL
+                and (receiver := declared.get(name_node.start_byte)) is not None
+                and (claimed := _csharp_type(receiver[1], within, file_types)) is not None
+            ):  # `repo.Find()` on `Repository repo`: the type's, as `new Repository()` finds it
+                resolved, binding = path, Binding.BOUND
+                qualname = f"{claimed[0]}.{target}"
+                via = f"{claimed[1]}: {receiver[1]}.{target}"
+            elif (
                 declared is not None
+                and language in _TYPES
                 and kind == EdgeKind.CALL
                 and (receiver := declared.get(name_node.start_byte)) is not None
                 and (owner := _TYPES[language](path, receiver[1], visible))
@@ -741,6 +753,7 @@ def _bare_name(name_node: ts.Node, parent: ts.Node | None) -> bool:
 _JAVA_TYPES = ("class", "interface", "enum")
 # languages whose receivers' declared types bind member calls
 _RECEIVERS = {
+    "csharp": bind_csharp.receiver_types,
     "java": bind_java.receiver_types,
     "rust": bind_rust.receiver_types,
     "kotlin": bind_kotlin.receiver_types,

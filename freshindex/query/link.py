@@ -166,8 +166,10 @@ class Linker:
                     first["path"],
                     tuple(reached[1:]),
                 )
-        if found is None and via == CSHARP_NAMESPACE_VIA:
-            found = self.through_usings(path, qual)
+        if found is None and via.startswith(CSHARP_NAMESPACE_VIA):
+            # `...namespace: Repository.Find`, or a type's own name
+            tail = via.partition(": ")[2] or qual.rsplit(".", 1)[-1]
+            found = self.through_namespaces(path, qual, tail)
             if found is not None:
                 return Link(
                     "bound", f"{via}, or a using's: {found['qualname']}", found, found["path"]
@@ -463,17 +465,35 @@ class Linker:
         self._mros[key] = result
         return result
 
-    def through_usings(self, path: str, qual: str) -> Row | None:
-        """A C# type ``qual`` claimed in the file's namespace, found instead
-        in a namespace one of its ``using`` lines names (resolved to a file
-        of the namespace's folder, whose siblings ``find`` reads)."""
-        name = qual.rsplit(".", 1)[-1]
+    def through_namespaces(self, path: str, qual: str, tail: str) -> Row | None:
+        """A C# type (``Repository``) or its member (``Repository.Find``)
+        claimed in the file's namespace as ``qual`` and not in its folder:
+        the namespace's definition anywhere in the repository (a namespace
+        may span folders), else a namespace one of the file's ``using``
+        lines names, in the folder it resolves to or anywhere."""
+        hit = self._csharp_named(path, qual)
+        if hit is not None:
+            return hit
         for e in self.edges(path):
-            if e["kind"] == "import" and e.get("resolved_path") and e.get("module"):
-                hit = self.find(str(e["resolved_path"]), f"{e['module']}.{name}")
-                if hit is not None:
-                    return hit
+            if e["kind"] != "import" or not e.get("module") or not str(e["path"]).endswith(".cs"):
+                continue
+            spelled = f"{e['module']}.{tail}"
+            if e.get("resolved_path"):
+                hit = self.find(str(e["resolved_path"]), spelled)
+            hit = hit or self._csharp_named(path, spelled)
+            if hit is not None:
+                return hit
         return None
+
+    def _csharp_named(self, path: str, qual: str) -> Row | None:
+        """The C# definition whose qualified name is ``qual``, anywhere; the
+        nearest to ``path`` if two projects define it."""
+        rows = [
+            r for r in self.c.named(qual) if r["qualname"] == qual and r["path"].endswith(".cs")
+        ]
+        if not rows:
+            return None
+        return max(rows, key=lambda r: (len(posixpath.commonprefix([r["path"], path])), r["path"]))
 
     def package_of(self, path: str) -> list[str]:
         """The other files of ``path``'s folder in its language (Go, C#),

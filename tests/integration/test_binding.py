@@ -1283,3 +1283,43 @@ def test_csharp_binds_own_class_methods_and_types_of_its_namespace_folder() -> N
     link = linker.link(*(routes[0][k] for k in ("binding", "via", "resolved_path")),
                        routes[0]["target_qualname"])  # fmt: skip
     assert (link.binding, link.path) == ("bound", "Geo/Map.cs")
+
+
+def test_csharp_member_calls_bind_by_the_receivers_declared_type() -> None:
+    files: dict[str, str | bytes] = {
+        "src/Shop/Orders.cs": "using Data;\n"
+        "namespace Shop {\n"
+        "  class Orders {\n"
+        "    private readonly Repository repo;\n"
+        "    Cart Basket { get; }\n"
+        "    void Save(Repository r, int n) {\n"
+        "      var c = new Cart(); c.Add(); repo.Find(1); r.Find(2); this.repo.Find(3);\n"
+        "      Basket.Add(); foreach (Repository e in all) e.Find(4); n.ToString();\n"
+        "      Func<Repository, int> f = repo => repo.Count(); var t = new Ticket(); t.Print();\n"
+        "    }\n"
+        "  }\n"
+        "}\n",
+        "src/Shop/Cart.cs": "namespace Shop { public class Cart { public void Add() {} } }\n",
+        # a namespace may span folders: Shop.Ticket lives elsewhere
+        "src/Printing/Ticket.cs": "namespace Shop { public class Ticket { public void Print() {} } }\n",
+        "src/Data/Repository.cs": "namespace Data { public class Repository {\n"
+        "  public void Find(int i) {}\n  public int Count() => 0;\n} }\n",
+    }
+    symbols, edges = rows_of(files, "csharp")
+    linker = table_linker(symbols, edges)
+    got: dict[tuple[int, str], list[tuple[str, str | None]]] = {}
+    for e in edges:
+        if e["path"] == "src/Shop/Orders.cs" and e["kind"] == "call":
+            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+            q = link.symbol["qualname"] if link.symbol else None
+            got.setdefault((e["start_line"], e["target"]), []).append((link.binding, q))
+    find = ("bound", "Data.Repository.Find")
+    # a local, a parameter, a field, this.field; a property; a foreach variable
+    assert got[(7, "Add")] == [("bound", "Shop.Cart.Add")]
+    assert got[(7, "Find")] == [find, find, find]
+    assert got[(8, "Add")] == [("bound", "Shop.Cart.Add")]
+    assert got[(8, "Find")] == [find]
+    assert got[(8, "ToString")] == [("candidate", None)]  # an int
+    # a lambda's parameter hides the field of its name; a namespace's other folder
+    assert got[(9, "Count")] == [("candidate", None)]
+    assert got[(9, "Print")] == [("bound", "Shop.Ticket.Print")]

@@ -1,0 +1,177 @@
+"""C# receivers: the declared type of what a method is called on.
+
+``repo.Find(id)`` names ``Repository.Find`` when ``repo`` is a parameter,
+local, ``foreach`` or ``using`` variable, field or property declared
+``Repository repo`` (``var repo = new Repository()`` too, and
+``this.repo``). One query of the file in source order, with a stack of the
+types and methods still open, as indexer/bind_java.py reads Java; a name
+takes the type of its last declaration before the call. What the pass finds
+is a type *name* as written; extract.py claims it in the namespace around
+the call, and the linker looks for it in the file, the folder's other
+``.cs`` files and the namespaces the ``using`` lines name
+(freshindex/query/link.py).
+
+A type that is predefined (``int``, ``string``), an array, a generic
+argument, ``var`` of anything but ``new T()``, or unknown names no type: the
+call stays a candidate. Generic arguments are dropped (``List<T>`` is a
+``List``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import tree_sitter as ts
+
+from freshindex.indexer.languages import in_source_order, within_open
+
+# a name declared with no type this pass can name, hiding a field of that name
+_UNKNOWN = ""
+
+_PATTERNS = """
+[(class_declaration) (struct_declaration) (interface_declaration)
+ (record_declaration)] @type
+[(method_declaration) (constructor_declaration) (local_function_statement)
+ (lambda_expression) (accessor_declaration)] @scope
+[(local_declaration_statement) (using_statement) (foreach_statement)
+ (catch_declaration)] @declare
+(invocation_expression function: (member_access_expression)) @call
+"""
+
+
+def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, tuple[str, str]]:
+    """The start byte of each called member's name -> (the receiver as
+    written, the type it was declared with as written: ``Repository``,
+    ``Models.Repository``)."""
+    out: dict[int, tuple[str, str]] = {}
+    # (where it ends, the names declared in scope, the members of the enclosing types)
+    stack: list[tuple[int, dict[str, str], dict[str, str]]] = [(root.end_byte, {}, {})]
+    for node, kind in within_open(in_source_order("csharp", _PATTERNS, root), stack):
+        _end, scope, members = stack[-1]
+        if kind == "type":
+            inner = {**members, **_members(node.child_by_field_name("body"), text)}
+            stack.append((node.end_byte, {}, inner))
+        elif kind == "scope":
+            # a copy: a lambda sees what is in scope, what it declares stays inside
+            local = {**scope}
+            _parameters(node.child_by_field_name("parameters"), local, text)
+            stack.append((node.end_byte, local, members))
+        elif kind == "declare":
+            _declared_by(node, scope, text)
+        else:
+            called = node.child_by_field_name("function")
+            receiver = called.child_by_field_name("expression") if called is not None else None
+            name = called.child_by_field_name("name") if called is not None else None
+            typed = _receiver(receiver, scope, members, text) if receiver is not None else None
+            if typed and name is not None:
+                out[name.start_byte] = (text(receiver), typed)  # type: ignore[arg-type]
+    return out
+
+
+def _receiver(
+    node: ts.Node, scope: dict[str, str], members: dict[str, str], text: Callable[[ts.Node], str]
+) -> str | None:
+    if node.type == "identifier":
+        written = text(node)
+        if written in scope:
+            return scope[written] or None
+        return members.get(written) or None
+    if node.type == "member_access_expression":  # this.repo.Find()
+        obj, field = node.child_by_field_name("expression"), node.child_by_field_name("name")
+        if obj is not None and obj.type == "this" and field is not None:
+            return members.get(text(field)) or None
+        return None
+    if node.type == "object_creation_expression":  # new Repository().Find()
+        return type_name(node.child_by_field_name("type"), text)
+    if node.type == "parenthesized_expression" and node.named_child_count == 1:
+        return _receiver(node.named_children[0], scope, members, text)
+    return None
+
+
+def _members(body: ts.Node | None, text: Callable[[ts.Node], str]) -> dict[str, str]:
+    """A type's fields and properties, by name."""
+    out: dict[str, str] = {}
+    for member in body.named_children if body is not None else []:
+        if member.type == "field_declaration":
+            declaration = next(
+                (c for c in member.named_children if c.type == "variable_declaration"), None
+            )
+            if declaration is not None:
+                _variables(declaration, out, text)
+        elif member.type == "property_declaration":
+            kind = type_name(member.child_by_field_name("type"), text)
+            _declare(out, member.child_by_field_name("name"), kind, text)
+    return out
+
+
+def _declared_by(node: ts.Node, scope: dict[str, str], text: Callable[[ts.Node], str]) -> None:
+    """A local, ``using`` or ``foreach`` variable, or a caught exception."""
+    if node.type == "foreach_statement":
+        kind = type_name(node.child_by_field_name("type"), text)
+        _declare(scope, node.child_by_field_name("left"), kind, text)
+        return
+    if node.type == "catch_declaration":
+        kind = type_name(node.child_by_field_name("type"), text)
+        _declare(scope, node.child_by_field_name("name"), kind, text)
+        return
+    declaration = next((c for c in node.named_children if c.type == "variable_declaration"), None)
+    if declaration is not None:
+        _variables(declaration, scope, text)
+
+
+def _variables(declaration: ts.Node, scope: dict[str, str], text: Callable[[ts.Node], str]) -> None:
+    kind = declaration.child_by_field_name("type")
+    for d in declaration.named_children:
+        if d.type == "variable_declarator":
+            name = d.child_by_field_name("name")
+            value = d.named_children[-1] if d.named_child_count > 1 else None
+            _declare(scope, name, _type_of(kind, value, text), text)
+
+
+def _parameters(
+    params: ts.Node | None, scope: dict[str, str], text: Callable[[ts.Node], str]
+) -> None:
+    if params is None:
+        return
+    if params.type in ("identifier", "implicit_parameter"):  # q => q.Find()
+        scope[text(params)] = _UNKNOWN
+        return
+    for p in params.named_children:
+        if p.type == "parameter":
+            kind = type_name(p.child_by_field_name("type"), text)
+            _declare(scope, p.child_by_field_name("name"), kind, text)
+        elif p.type in ("identifier", "implicit_parameter"):
+            scope[text(p)] = _UNKNOWN
+
+
+def _declare(
+    scope: dict[str, str], name: ts.Node | None, typed: str | None, text: Callable[[ts.Node], str]
+) -> None:
+    if name is not None and name.type == "identifier":
+        scope[text(name)] = typed or _UNKNOWN
+
+
+def _type_of(
+    kind: ts.Node | None, value: ts.Node | None, text: Callable[[ts.Node], str]
+) -> str | None:
+    """What a declaration's type names; ``var r = new Repository()``: the
+    created type, any other ``var``: none."""
+    if kind is not None and kind.type == "implicit_type":
+        if value is None or value.type != "object_creation_expression":
+            return None
+        return type_name(value.child_by_field_name("type"), text)
+    return type_name(kind, text)
+
+
+def type_name(kind: ts.Node | None, text: Callable[[ts.Node], str]) -> str | None:
+    """The type a C# type node names, as written, without generic arguments;
+    None for a predefined type, an array, a nullable value or a tuple."""
+    if kind is None:
+        return None
+    if kind.type == "generic_name" and kind.named_children:
+        return type_name(kind.named_children[0], text)
+    if kind.type == "nullable_type" and kind.named_children:  # Repository?
+        return type_name(kind.named_children[0], text)
+    if kind.type in ("identifier", "qualified_name"):
+        return "".join(text(kind).split())
+    return None
