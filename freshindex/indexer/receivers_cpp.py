@@ -115,12 +115,6 @@ class Receivers:
         self._fields: dict[str, dict[str, str]] | None = None
         self._declared_fields: list[Field] | None = None
 
-    def type_of(self, member: ts.Node) -> str | None:
-        """The class a ``field_expression``'s object was declared with, when
-        this file says it all (``receiver`` with no field left to read)."""
-        found = self.receiver(member)
-        return found[0] if found is not None and not found[1] else None
-
     def receiver(self, member: ts.Node) -> tuple[str, tuple[str, ...]] | None:
         """The class a ``field_expression``'s object starts from, as written
         (``app::Repo``), and the steps taken from it that this file does not
