@@ -206,7 +206,8 @@ def extract(
     summaries' key). Raises ParseBudgetExceeded on pathological input."""
     # parsed without the macros C++'s grammar misreads; every name is read
     # from the bytes as written
-    source = scope_cpp.without_macros(data) if language == "cpp" else data
+    cpp_words = language == "cpp" and scope_cpp.may_have_classes(path, data)
+    source = scope_cpp.without_macros(data, cpp_words) if language == "cpp" else data
     tree = parse(language, source, work_factor)
     if (depth := nesting(tree.root_node)) > MAX_NESTING:
         raise ParseBudgetExceeded(f"syntax nested {depth} deep, more than {MAX_NESTING}")
@@ -359,7 +360,7 @@ def extract(
         )  # fmt: skip
         if language in bind_c.LANGUAGES:
             rows.edges += _macro_calls(path, language, ordered, top_level, text)
-        if receivers is not None and scope_cpp.may_have_classes(path, data):
+        if receivers is not None and cpp_words:
             records = [(d.name_node, d.qualname) for d in ordered if d.kind in _RECORDS]
             methods = [
                 (d.node, d.name_node, d.qualname, d.parent.name_node)

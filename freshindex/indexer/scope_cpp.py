@@ -83,13 +83,17 @@ _BARE_MACRO = re.compile(rb"^[ \t]*([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])[ \t]*\r?$
 _NEIGHBOURS = 8
 
 
-def without_macros(data: bytes) -> bytes:
+def without_macros(data: bytes, cpp_words: bool = True) -> bytes:
     """``data`` with the macros the C++ grammar misreads blanked with spaces
-    (``without_class_macros``, ``lock_annotations``, ``attribute_macros``,
+    (``without_class_macros``; and, in a file that writes C++'s words
+    (``may_have_classes``), ``lock_annotations``, ``attribute_macros`` and
     ``bare_macro_lines``): the same length, so every node's bytes and points
-    stay those of the file as written."""
-    spans = class_macros(data) + lock_annotations(data) + attribute_macros(data)
-    return _blanked(data, spans + bare_macro_lines(data))
+    stay those of the file as written. A C header (most of the kernel's)
+    is only scanned for class macros (`struct __packed foo {`)."""
+    spans = class_macros(data)
+    if cpp_words:
+        spans += lock_annotations(data) + attribute_macros(data) + bare_macro_lines(data)
+    return _blanked(data, spans)
 
 
 def bare_macro_lines(data: bytes) -> list[tuple[int, int]]:
