@@ -283,7 +283,8 @@ def extract(
     ordered = sorted([*defs.values(), *scopes.values()], key=lambda d: (d.start, -d.end))
     if language == "cpp":
         for d in ordered:
-            _written_scope(d, text)
+            if d.kind in _SCOPED_KINDS:  # the kinds whose name a scope may be written on
+                _written_scope(d, text)
     _assign_containers(ordered)
     if language == "go":
         for d in ordered:
@@ -376,6 +377,9 @@ def extract(
 
 
 _JS_FAMILY = ("javascript", "typescript", "tsx")
+# C++ definitions a query pattern may capture with a written scope
+# (`void Repo::save()`, `class Regexp::ParseState {`)
+_SCOPED_KINDS = frozenset({"method", "class", "struct"})
 # C++ definitions whose members the linker reads (receivers_cpp.member_facts)
 _RECORDS = ("class", "struct")
 _CALLABLE = ("method", "function")

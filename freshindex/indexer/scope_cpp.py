@@ -357,17 +357,25 @@ _CPP_SCOPES = frozenset({"namespace_definition", "class_specifier", "template_de
 MAX_SCOPES = 6
 
 
-# what a header that declares a C++ class or namespace has to write (a
+# may_have_classes: what a header that declares a C++ class or namespace
+# has to write (`class`, `namespace`, `::`, `template`, `public`; a
 # substring test: a regular expression over a 2 MB header costs more than
 # the query it saves)
-_CPP_WORDS = (b"class", b"namespace", b"::", b"template", b"public")
 
 
 def may_have_classes(path: str, data: bytes) -> bool:
     """Whether a file may hold fields ``cpp_only`` keeps: any C++ source,
     a ``.h`` that writes one of C++'s words (most C headers write none, and
     their fields are not looked for)."""
-    return not path.endswith(".h") or any(word in data for word in _CPP_WORDS)
+    # `in` chained, not any() over a generator: called for every header
+    return (
+        not path.endswith(".h")
+        or b"class" in data
+        or b"namespace" in data
+        or b"::" in data
+        or b"template" in data
+        or b"public" in data
+    )
 
 
 def _is_method(declaration: ts.Node, text: Callable[[ts.Node], str]) -> bool:
