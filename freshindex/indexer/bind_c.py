@@ -47,17 +47,21 @@ FIELD_VIA = "through the includes of this file, by the declared types of fields"
 _THEN = ", then "
 
 
-def field_via(cls: str, fields: Collection[str], member: str) -> str:
-    """The via of a call through fields (``FIELD_VIA``)."""
-    return f"{FIELD_VIA}: {cls}::{'.'.join(fields)}{_THEN}{member}"
+def field_via(cls: str, fields: Collection[str], member: str, arrow: bool = False) -> str:
+    """The via of a call through fields (``FIELD_VIA``); ``arrow``: the call
+    is written ``->member`` (which a smart pointer's own members are not)."""
+    called = f"->{member}" if arrow else member
+    return f"{FIELD_VIA}: {cls}::{'.'.join(fields)}{_THEN}{called}"
 
 
-def split_field_via(written: str) -> tuple[str, list[str], str]:
+def split_field_via(written: str) -> tuple[str, list[str], str, bool]:
     """``DBImpl::versions_.x, then current`` (a FIELD_VIA's words) ->
-    (``DBImpl``, [``versions_``, ``x``], ``current``)."""
+    (``DBImpl``, [``versions_``, ``x``], ``current``, False); ``then ->reset``
+    gives ``reset``, True."""
     head, _, member = written.rpartition(_THEN)
     cls, _, fields = head.rpartition("::")
-    return cls, fields.split("."), member
+    arrow = member.startswith("->")
+    return cls, fields.split("."), member.removeprefix("->"), arrow
 
 
 # the include graph is followed this deep and this wide from a calling file

@@ -32,6 +32,7 @@ from freshindex.indexer import (
     bind_python,
     bind_rust,
     flow_js,
+    pointers_cpp,
     receivers_cpp,
     scope_cpp,
 )
@@ -620,7 +621,8 @@ def _query_edges(
                     resolved, binding = path, Binding.BOUND
                     qualname = f"{container}.{spelled}" if container else spelled
                     if fields:
-                        via = bind_c.field_via(cls, fields, target)
+                        arrow = pointers_cpp.written_arrow(parent, text)
+                        via = bind_c.field_via(cls, fields, target, arrow)
                     else:
                         via = f"{bind_c.RECEIVER_VIA}: {cls}::{target}"
                     head = cls.split("::")[0]

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import tree_sitter as ts
 
-from freshindex.indexer import scope_cpp
+from freshindex.indexer import pointers_cpp, scope_cpp
 from freshindex.indexer.schema import EdgeRow, value_row
 
 _DECLARED_NAMES = """
@@ -45,12 +45,12 @@ _FIELDS = """
 """
 
 _RECORD_TYPES = ("struct_specifier", "class_specifier", "union_specifier")
+# a type written as a name (`Repo`, `app::Repo`, `std::unique_ptr<Repo>`)
+_NAMED_TYPES = ("type_identifier", "qualified_identifier", "template_type")
 # a step of a receiver that calls a member: `current()` of `versions_->current()->Ref()`
 CALLED = "()"
 # `auto` locals followed through their initializers at most this deep
 MAX_AUTO = 3
-# std::make_unique<Repo>(...): a Repo (what `->` reaches)
-_MAKERS = frozenset({"make_unique", "make_shared"})
 # a receiver read through at most this many fields and calls (`r->rep.filter->Add()`)
 MAX_FIELDS = 4
 
@@ -130,12 +130,15 @@ class Receivers:
         found = self._value(member.child_by_field_name("argument"), member, 0)
         if found is None:
             return None
-        cls, steps = found
+        name = member.child_by_field_name("field")
+        called = self.text(name) if name is not None else ""
+        arrow = pointers_cpp.written_arrow(member, self.text)
+        cls, steps = pointers_cpp.through_pointer(*found, called, arrow)
         while steps and not steps[0].endswith(CALLED):  # fields this file declares
             typed = self.fields().get(cls.rpartition("::")[2], {}).get(steps[0])
             if typed is None:
                 break
-            cls, steps = typed, steps[1:]
+            cls, steps = pointers_cpp.through_pointer(typed, steps[1:], called, arrow)
         return cls, steps
 
     def _value(
@@ -172,7 +175,7 @@ class Receivers:
                 )
                 if scope is None or name is None:
                     return None
-                made = _made(name, self.text) if not steps else None
+                made = pointers_cpp.made(name, self.text) if not steps else None
                 if made is not None:  # std::make_unique<Repo>(...)
                     return made, ()
                 if name.type != "identifier":
@@ -234,10 +237,10 @@ class Receivers:
             if kind is not None and kind.type in _RECORD_TYPES:
                 # `struct Holder {...} holder_;`, `struct stat st_;`: the named one
                 kind = kind.child_by_field_name("name")
-            if kind is None or kind.type not in ("type_identifier", "qualified_identifier"):
+            if kind is None or kind.type not in _NAMED_TYPES:
                 continue
             written = "".join(self.text(kind).split())
-            if "<" in written:
+            if "<" in written and pointers_cpp.pointee(written) is None:
                 continue
             name = _declared_name(declarator, "field_identifier")
             if name is not None:
@@ -278,9 +281,9 @@ class Receivers:
             kind = node.child_by_field_name("type")
             if owner_name.start_byte not in classes or kind is None:
                 continue
-            if kind.type in ("type_identifier", "qualified_identifier"):
+            if kind.type in _NAMED_TYPES:
                 written = "".join(self.text(kind).split())
-                if "<" not in written:
+                if "<" not in written or pointers_cpp.pointee(written) is not None:
                     out.append(self._fact(path, f"{qualname}{CALLED}", name, written, "returns"))
         return out
 
@@ -339,10 +342,13 @@ class Receivers:
         table: dict[str, list[tuple[int, str]]] = {}
         for _pattern, caps in cursor.matches(function):
             kind, declarator = caps["type"][0], caps["declarator"][0]
-            written = self.text(kind)
-            # a template's argument is not the receiver's class; a name
-            # declared with such a type is still a local, never a field
-            if kind.type not in ("type_identifier", "qualified_identifier") or "<" in written:
+            written = "".join(self.text(kind).split())
+            # a template's argument is not the receiver's class (a smart
+            # pointer's is, through `->`); a name declared with such a type
+            # is still a local, never a field
+            if kind.type not in _NAMED_TYPES or (
+                "<" in written and pointers_cpp.pointee(written) is None
+            ):
                 written = ""
             name = _declared_name(declarator)
             if name is not None:
@@ -357,22 +363,6 @@ class Receivers:
         for entries in table.values():
             entries.sort()
         return table
-
-
-def _made(name: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
-    """The class ``std::make_unique<Repo>`` and ``make_shared`` make."""
-    if name.type != "template_function":
-        return None
-    called, arguments = name.child_by_field_name("name"), name.child_by_field_name("arguments")
-    if called is None or text(called) not in _MAKERS or arguments is None:
-        return None
-    made = arguments.named_children[0] if arguments.named_children else None
-    if made is None or made.type != "type_descriptor":
-        return None
-    kind = made.child_by_field_name("type")
-    if kind is None or kind.type not in ("type_identifier", "qualified_identifier"):
-        return None
-    return text(kind)
 
 
 def _declared_name(declarator: ts.Node, kind: str = "identifier") -> ts.Node | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from freshindex.indexer import bind_c, receivers_cpp, scope_cpp
+from freshindex.indexer import bind_c, pointers_cpp, receivers_cpp, scope_cpp
 from freshindex.indexer.schema import EdgeKind
 from freshindex.query.include_rows import IncludeGraph
 
@@ -213,14 +213,16 @@ class IncludeLinker:
         DBImpl as this file sees it, the type its field ``versions_`` is
         declared with (a ``value`` row of DBImpl's file, or of a base's),
         that class, and its member ``current``."""
-        start, fields, member = bind_c.split_field_via(written)
+        start, fields, member, arrow = bind_c.split_field_via(written)
         spelled = start.replace("::", ".")
         scope = qualname[: -len(f"{spelled}.{member}")].rstrip(".")
         cls = self._class(path, f"{scope}.{spelled}" if scope else spelled, spelled, usings)
         trail = []
-        for field in fields:
+        steps = tuple(fields)
+        while steps:
             if cls is None:
                 break
+            field, steps = steps[0], steps[1:]
             typed = self._field_type(path, cls, field, 0, set())
             what = "a member" if field.endswith(receivers_cpp.CALLED) else "a field"
             if typed is None:
@@ -230,6 +232,9 @@ class IncludeLinker:
             spelled_type = declared.replace(".", "::")
             verb = "returns" if what == "a member" else "is"
             trail.append(f"{field} {verb} a {spelled_type} ({holder['path']})")
+            # std::unique_ptr<Repo>: Repo through `->`, the pointer's own members
+            spelled_type, steps = pointers_cpp.through_pointer(spelled_type, steps, member, arrow)
+            declared = spelled_type.replace("::", ".")
             if declared.startswith("std."):  # std::string: never in the tree
                 words = f"{'; '.join(trail)}: a member of {spelled_type}, the standard library's"
                 return ("external", words, None, ())

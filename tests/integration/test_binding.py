@@ -1323,3 +1323,40 @@ def test_csharp_member_calls_bind_by_the_receivers_declared_type() -> None:
     # a lambda's parameter hides the field of its name; a namespace's other folder
     assert got[(9, "Count")] == [("candidate", None)]
     assert got[(9, "Print")] == [("bound", "Shop.Ticket.Print")]
+
+
+def test_a_smart_pointer_is_its_pointee_through_arrow_and_its_own_through_dot() -> None:
+    files: dict[str, str | bytes] = {
+        "include/kv/repo.h": "namespace kv {\n"
+        "class Repo { public: int Save(); int reset(); };\n"
+        "class Store {\n"
+        " public:\n"
+        "  std::unique_ptr<Repo> Make();\n"
+        " private:\n"
+        "  std::unique_ptr<Repo> repo_;\n"
+        "  std::shared_ptr<Repo> shared_;\n"
+        "  int Run();\n"
+        "};\n"
+        "}\n",
+        "src/store.cc": '#include "kv/repo.h"\n#include <memory>\n'
+        "namespace kv {\n"
+        "int Store::Run() {\n"
+        "  repo_->Save();\n"
+        "  repo_.reset();\n"
+        "  repo_->reset();\n"
+        "  shared_.get()->Save();\n"
+        "  std::unique_ptr<Repo> local = Make();\n"
+        "  local->Save();\n"
+        "  return Make()->Save();\n"
+        "}\n"
+        "}\n",
+    }
+    got = {k[:4]: v for k, v in linked_calls(files).items() if k[0] == "src/store.cc"}
+    at = {(k[1], k[2]): v for k, v in got.items()}
+    save = ("bound", "include/kv/repo.h::kv.Repo.Save")
+    assert at[(5, "Save")] == save  # a field declared in the header: ->
+    assert at[(6, "reset")] == ("external", None)  # the pointer's own: .
+    assert at[(7, "reset")] == ("bound", "include/kv/repo.h::kv.Repo.reset")  # ->
+    assert at[(8, "Save")] == save  # .get()->
+    assert at[(10, "Save")] == save  # a local std::unique_ptr<Repo>
+    assert at[(11, "Save")] == save  # what Make() returns
