@@ -171,9 +171,8 @@ class Linker:
             tail = via.partition(": ")[2] or qual.rsplit(".", 1)[-1]
             found = self.through_namespaces(path, qual, tail)
             if found is not None:
-                return Link(
-                    "bound", f"{via}, or a using's: {found['qualname']}", found, found["path"]
-                )
+                words = f"{via}, then {found['qualname']} in {found['path']}"
+                return Link("bound", words, found, found["path"])
         if found is None:
             if via == PREDECLARED_VIA:
                 return Link("external", f"{qual} is predeclared in Go")
