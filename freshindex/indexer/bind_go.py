@@ -38,6 +38,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from freshindex.indexer.languages import pattern_query
+from freshindex.indexer.schema import EdgeRow, value_row
 
 PREDECLARED = frozenset(
     {
@@ -88,6 +89,9 @@ class Claim:
 
 # a named type as written: (the package's local name, "" for this package; the type)
 TypeName = tuple[str, str]
+# the package of a TypeName that is what a function of this package returns,
+# declared in another of its files: (RETURNED, "NewRepo"), read when linking
+RETURNED = "()"
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,7 @@ class GoScopes:
         # the file's outermost functions as (start, end, node), in source order
         self._outermost: list[tuple[int, int, ts.Node]] = []
         self.results: dict[str, TypeName] = {}  # function -> the named type it returns
+        self._result_names: dict[str, ts.Node] = {}  # function -> its name node
         self.fields: dict[str, dict[str, TypeName]] = {}  # struct -> field -> its type
         if root is not None:
             self._file(root)
@@ -126,6 +131,7 @@ class GoScopes:
                 made = named_type(top.child_by_field_name("result"), self._text)
                 if name is not None and made is not None:
                     self.results[self._text(name)] = made
+                    self._result_names[self._text(name)] = name
             elif top.type == "type_declaration":
                 for spec in top.named_children:
                     body = spec.child_by_field_name("type") if spec.type == "type_spec" else None
@@ -223,8 +229,29 @@ class GoScopes:
         if value.type == "call_expression":
             fn = value.child_by_field_name("function")
             if fn is not None and fn.type == "identifier":
-                return self.results.get(self._text(fn))
+                called = self._text(fn)
+                if called in self.results:
+                    return self.results[called]
+                if called not in PREDECLARED:  # another file's: what it returns
+                    return (RETURNED, called)
         return None
+
+    def result_facts(self, path: str) -> list[EdgeRow]:
+        """What each function of this file returns when that is a named type
+        of its package, as ``value`` rows (holder ``NewRepo()``, the type):
+        ``r := NewRepo(); r.Save()`` in another file of the package reads
+        them when the index is read (query/link.py's chains)."""
+        out = []
+        for name, (package, kind) in self.results.items():
+            at = self._result_names[name]
+            if not package and kind not in PREDECLARED:  # `error`, `string`: no type here
+                via = f"returns {kind}"
+                out.append(
+                    value_row(
+                        path, f"{name}()", "go", at.start_point, at.end_point, path, kind, via
+                    )
+                )
+        return out
 
 
 def _type_once(typed: dict[str, TypeName | None], name: str, kind: TypeName | None) -> None:
@@ -317,8 +344,11 @@ def claim(
 
 
 def _typed_claim(typed: TypeName, written: str, imports: dict[str, str]) -> Claim | None:
-    """A member of a value of a named type: this package's, or an imported one's."""
+    """A member of a value of a named type: this package's, or an imported
+    one's; or of what a function of the package returns (``NewRepo()``)."""
     package, name = typed
+    if package == RETURNED:
+        return Claim(None, written, receiver_type=f"{name}{RETURNED}", declared=True)
     if package and package not in imports:
         return None
     return Claim(imports[package] if package else None, written, receiver_type=name, declared=True)

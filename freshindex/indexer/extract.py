@@ -684,6 +684,8 @@ def _query_edges(
                 alias=alias or None,
             )
         )
+    if go_scopes is not None:  # what this file's functions return, for the package's other files
+        edges += go_scopes.result_facts(path)
     return edges
 
 
@@ -716,6 +718,8 @@ def _go_edge(
         kind = claim.receiver_type
         whose = f"{claim.qualifier}'s declared type" if claim.declared else "the receiver's type"
         via = f"{claim.qualifier}.{target}: a method of {whose} {kind}"
+        if kind.endswith(bind_go.RETURNED):  # r := NewRepo(): a chain the linker walks
+            via = f"{claim.qualifier}.{target}: a method of what {kind} returns"
         return path, f"{kind}.{target}", Binding.BOUND, via, module
     if claim.package is not None:
         spec = claim.package

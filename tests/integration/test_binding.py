@@ -1360,3 +1360,35 @@ def test_a_smart_pointer_is_its_pointee_through_arrow_and_its_own_through_dot() 
     assert at[(8, "Save")] == save  # .get()->
     assert at[(10, "Save")] == save  # a local std::unique_ptr<Repo>
     assert at[(11, "Save")] == save  # what Make() returns
+
+
+def test_a_go_value_made_by_another_files_function_has_its_result_type() -> None:
+    files: dict[str, str | bytes] = {
+        "srv/server.go": "package srv\n\n"
+        "type Server struct{}\n\n"
+        "func (s *Server) Close() error { return nil }\n\n"
+        "func New() *Server { return &Server{} }\n\n"
+        "func Check() error { return nil }\n",
+        "srv/use.go": "package srv\n\n"
+        "func Run() {\n"
+        "\tz := New()\n"
+        "\tz.Close()\n"
+        "\tq := Missing()\n"
+        "\tq.Close()\n"
+        "}\n",
+    }
+    symbols, edges = rows_of(files, "go")
+    linker = table_linker(symbols, edges)
+    got = {}
+    for e in edges:
+        if e["path"] == "srv/use.go" and e["kind"] == "call":
+            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+            got[(e["start_line"], e["target"])] = (
+                link.binding,
+                link.symbol["qualname"] if link.symbol else None,
+            )
+    # New() is declared in server.go: z is what it returns, a *Server
+    assert got[(5, "Close")] == ("bound", "Server.Close")
+    assert got[(7, "Close")][0] == "candidate"  # no such function in the package
+    facts = {(e["source"], e["target_qualname"]) for e in edges if e["kind"] == "value"}
+    assert facts == {("New()", "Server")}  # `error` is no type of the package
