@@ -785,13 +785,19 @@ CPP_FILES: dict[str, str | bytes] = {
 }
 
 
-def linked_calls(files: dict[str, str | bytes]) -> dict[tuple[str, int, str, int], tuple]:
-    """(path, line, name, column) of every call -> (binding, "path::qualname")."""
-    symbols, edges = c_rows(files)
+def linked_calls(
+    files: dict[str, str | bytes],
+    language: str | None = None,
+    kinds: tuple[str, ...] = ("call",),
+) -> dict[tuple[str, int, str, int], tuple]:
+    """(path, line, name, column) of every call (or edge of ``kinds``) ->
+    (binding, "path::qualname"). ``language``: all files' (None: C or C++
+    by suffix)."""
+    symbols, edges = c_rows(files) if language is None else rows_of(files, language)
     linker = table_linker(symbols, edges)
     got = {}
     for e in edges:
-        if e["kind"] == "call":
+        if e["kind"] in kinds:
             link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
             where = f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None
             got[(e["path"], e["start_line"], e["target"], e["start_col"])] = (link.binding, where)
@@ -1259,14 +1265,8 @@ def test_csharp_binds_own_class_methods_and_types_of_its_namespace_folder() -> N
         "Geo/Map.cs": "namespace Geo { public class Map {} }\n",
         "Shop/Routes.cs": "using Geo;\nnamespace Shop { class Routes { Map m = new Map(); } }\n",
     }
-    symbols, edges = rows_of(files, "csharp")
-    linker = table_linker(symbols, edges)
-    got = {}
-    for e in edges:
-        if e["path"] == "Shop/Orders.cs" and e["kind"] in ("call", "inherit"):
-            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
-            where = f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None
-            got[(e["start_line"], e["target"], e["start_col"])] = (link.binding, where)
+    linked = linked_calls(files, "csharp", ("call", "inherit"))
+    got = {(k[1], k[2], k[3]): v for k, v in linked.items() if k[0] == "Shop/Orders.cs"}
     at = {(k[0], k[1]): v for k, v in got.items()}
     # a bare M() or this.M() is the class's: here, in another part of a
     # partial class, or in a base the namespace defines in a sibling file
@@ -1279,10 +1279,8 @@ def test_csharp_binds_own_class_methods_and_types_of_its_namespace_folder() -> N
     # another namespace's type, with no using: not this namespace's
     assert at[(4, "Zone")][0] == "candidate"
     # ... and with one: found in the folder its `using Geo;` resolves to
-    routes = [e for e in edges if e["path"] == "Shop/Routes.cs" and e["kind"] == "call"]
-    link = linker.link(*(routes[0][k] for k in ("binding", "via", "resolved_path")),
-                       routes[0]["target_qualname"])  # fmt: skip
-    assert (link.binding, link.path) == ("bound", "Geo/Map.cs")
+    routes = [v for k, v in linked.items() if k[0] == "Shop/Routes.cs"]
+    assert routes == [("bound", "Geo/Map.cs::Geo.Map")]
 
 
 def test_csharp_member_calls_bind_by_the_receivers_declared_type() -> None:
@@ -1305,14 +1303,11 @@ def test_csharp_member_calls_bind_by_the_receivers_declared_type() -> None:
         "src/Data/Repository.cs": "namespace Data { public class Repository {\n"
         "  public void Find(int i) {}\n  public int Count() => 0;\n} }\n",
     }
-    symbols, edges = rows_of(files, "csharp")
-    linker = table_linker(symbols, edges)
     got: dict[tuple[int, str], list[tuple[str, str | None]]] = {}
-    for e in edges:
-        if e["path"] == "src/Shop/Orders.cs" and e["kind"] == "call":
-            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
-            q = link.symbol["qualname"] if link.symbol else None
-            got.setdefault((e["start_line"], e["target"]), []).append((link.binding, q))
+    for (path, line, name, _col), (binding, where) in sorted(linked_calls(files, "csharp").items()):
+        if path == "src/Shop/Orders.cs":
+            qualname = where.partition("::")[2] if where else None
+            got.setdefault((line, name), []).append((binding, qualname))
     find = ("bound", "Data.Repository.Find")
     # a local, a parameter, a field, this.field; a property; a foreach variable
     assert got[(7, "Add")] == [("bound", "Shop.Cart.Add")]
@@ -1377,18 +1372,10 @@ def test_a_go_value_made_by_another_files_function_has_its_result_type() -> None
         "\tq.Close()\n"
         "}\n",
     }
-    symbols, edges = rows_of(files, "go")
-    linker = table_linker(symbols, edges)
-    got = {}
-    for e in edges:
-        if e["path"] == "srv/use.go" and e["kind"] == "call":
-            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
-            got[(e["start_line"], e["target"])] = (
-                link.binding,
-                link.symbol["qualname"] if link.symbol else None,
-            )
+    got = {(k[1], k[2]): v for k, v in linked_calls(files, "go").items() if k[0] == "srv/use.go"}
     # New() is declared in server.go: z is what it returns, a *Server
-    assert got[(5, "Close")] == ("bound", "Server.Close")
+    assert got[(5, "Close")] == ("bound", "srv/server.go::Server.Close")
     assert got[(7, "Close")][0] == "candidate"  # no such function in the package
+    _symbols, edges = rows_of(files, "go")
     facts = {(e["source"], e["target_qualname"]) for e in edges if e["kind"] == "value"}
     assert facts == {("New()", "Server")}  # `error` is no type of the package
