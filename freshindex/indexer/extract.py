@@ -509,6 +509,10 @@ def _query_edges(
     # C#: the types this file defines, by name (one each; none nested in a
     # type), asked for once per file
     file_types = functools.cache(lambda: _file_types(ordered))
+    # the qualnames of a Java file's classes and interfaces, asked for once
+    java_types = functools.cache(
+        lambda: frozenset(d.qualname for d in ordered if d.kind in _JAVA_TYPES)
+    )
     # asked for only by a Java call on `this` or a bare one, once per file
     anonymous = functools.cache(
         lambda: _anonymous_bodies(language, root) if root is not None else []
@@ -553,18 +557,26 @@ def _query_edges(
             elif (
                 kind == EdgeKind.CALL
                 and language in _THIS_LANGUAGES
-                and (cls := _this_class(language, name_node, parent, ordered, anonymous))
+                and (this := _this_class(language, name_node, parent, ordered, anonymous))
             ):
+                cls, word = this
                 resolved, qualname = path, f"{cls}.{target}"
-                explicit = parent is not None and (
-                    parent.child_by_field_name("object")
-                    or parent.type == "member_access_expression"
-                )
                 binding = Binding.BOUND
-                via = f"this.{target} in class {cls}" if explicit else f"{target}() in class {cls}"
+                # super.m(): the linker starts from the class's bases
+                via = f"{word}.{target} in class {cls}" if word else f"{target}() in class {cls}"
             elif target in top_level and bare:
                 resolved, qualname = path, target
                 binding, via = Binding.BOUND, "defined in this file"
+            elif (
+                language == "java"
+                and bare
+                # a call's name is a type only in `new A()`
+                and (kind != EdgeKind.CALL or name_node.type == "type_identifier")
+                and target[:1].isupper()
+                and (nested := _member_type(source, target, java_types())) is not None
+            ):  # `class B extends A` beside `class A` in one outer class: Outer.A
+                resolved, qualname = path, nested
+                binding, via = Binding.BOUND, f"a member type of {nested.rpartition('.')[0]}"
             elif (
                 language == "csharp"
                 and bare
@@ -772,6 +784,8 @@ _RECEIVERS = {
 }
 # where a call may name a method of its own class by its own rules
 _THIS_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "java", "csharp"})
+# what a member call's object is when it names the class's own methods
+_SELF_WORDS = frozenset({"this", "super", "base"})
 # C#'s kinds whose body a bare `M()` or `this.M()` is a method of
 _CSHARP_TYPES = ("class", "struct", "interface")
 
@@ -782,12 +796,14 @@ def _this_class(
     parent: ts.Node | None,
     ordered: list[_Def],
     anonymous: Callable[[], list[tuple[int, int]]],
-) -> str | None:
+) -> tuple[str, str] | None:
     """The class whose method a call names by its own rules: ``this.m()`` in
     a JS/TS class; ``m()`` or ``this.m()`` in Java (a bare call is always a
-    method of the enclosing class, its bases, or an outer class). The
-    innermost class's qualname; the linker follows its bases, and a method
-    of an outer class stays a candidate. None inside an anonymous class
+    method of the enclosing class, its bases, or an outer class);
+    ``super.m()`` (C#: ``base.M()``), the method as the class's bases define
+    it. The innermost class's qualname and the word before the name
+    (``this``, ``super``, ``base``; "" for a bare call); the linker follows
+    its bases, and a method of an outer class stays a candidate. None inside an anonymous class
     (``anonymous()``: the byte ranges of this file's anonymous class bodies;
     ``parent``: the name's parent node). No walk up the tree: a node's
     parent costs a walk down from the root, so walking up from every call of
@@ -812,12 +828,14 @@ def _this_class(
     else:
         return None
     if language == "csharp":
-        obj = parent.child_by_field_name("expression")  # None for a bare call
+        obj = parent.child_by_field_name("expression")  # None for a bare call and base.M
         bare = parent.type == "invocation_expression"
+        if obj is None and not bare and parent.child(0) is not None:
+            obj = parent.child(0)  # `base`, a keyword the grammar names no field
     else:
         obj = parent.child_by_field_name("object")
         bare = language == "java" and obj is None  # m(): a method of the enclosing class
-    if not bare and (obj is None or obj.type != "this"):
+    if not bare and (obj is None or obj.type not in _SELF_WORDS):
         return None
     at = name_node.start_byte
     holding = [d for d in ordered if d.kind in kinds and d.start <= at < d.end]
@@ -826,7 +844,7 @@ def _this_class(
     innermost = max(holding, key=lambda d: d.start)
     if any(innermost.start < start <= at < end for start, end in anonymous()):
         return None  # an anonymous class inside it: its own methods come first
-    return innermost.qualname
+    return innermost.qualname, "" if bare or obj is None else obj.type
 
 
 # a C# type claimed in the namespace around it; the linker looks in the
@@ -989,11 +1007,29 @@ _TYPES: dict[str, Callable[[str, str, _Visible], _Owner | None]] = {
 }
 
 
+def _member_type(source: str, name: str, types: frozenset[str]) -> str | None:
+    """A type ``name`` written in ``source`` (``Outer.B``, or a member of
+    it) that is a member type of a class around it (``Outer.A``): the
+    innermost such class's, as Java looks a simple type name up; None when
+    none of them has one (a top-level name is looked up apart)."""
+    scope = source
+    while scope:
+        found = f"{scope}.{name}"
+        if found in types:
+            return found
+        scope = scope.rpartition(".")[0]
+    return None
+
+
 def _same_package(language: str, path: str, name: str, resolve: Resolver) -> str | None:
     """``Name.java`` (``Name.kt``) beside a Java (Kotlin) file: a class of
     its package, which needs no import."""
     folder = path.rsplit("/", 1)[0] if "/" in path else ""
-    package = folder.replace("/", ".")
+    # a dotted spec: the folders below the last one whose name has a dot
+    # (`jpype1-1.7.1/src/...`, an unpacked release), which the spec cannot spell
+    below = folder.split("/")
+    dotted = [i for i, part in enumerate(below) if "." in part]
+    package = ".".join(below[dotted[-1] + 1 :] if dotted else below)
     if language == "java":
         found = resolve("java", path, package, name)
         expected = f"{folder}/{name}.java" if folder else f"{name}.java"

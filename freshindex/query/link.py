@@ -152,7 +152,8 @@ class Linker:
                 if base.startswith(marked):
                     written = base[len(marked) + 2 :]
                     return self.through_includes(path, qual, written, usings)
-        is_super = via.startswith("super()")
+        # super().m() (Python), super.m() (Java, JS/TS), base.M() (C#)
+        is_super = via.startswith(("super()", "super.", "base."))
         found = None if chains.is_chain(qual) else self.find(path, qual, skip_self=is_super)
         if found is None and not is_super:
             reached = self.through_values(path, qual)
