@@ -98,6 +98,13 @@ def _human_refs(doc: dict) -> None:
         print(f"-- bound ({len(g['bound'])})")
         for r in g["bound"]:
             print(line(r))
+        if g.get("dispatch"):
+            print(
+                f"-- dispatch ({len(g['dispatch'])}): calls of a method it overrides, "
+                "which run it when the receiver is of its class"
+            )
+            for r in g["dispatch"]:
+                print(line(r))
     if doc["candidates"]:
         print(f"-- candidates ({len(doc['candidates'])}): name-matched, not provable")
         for r in doc["candidates"]:
@@ -107,8 +114,9 @@ def _human_refs(doc: dict) -> None:
         for r in doc["external"]:
             print(line(r))
     unfollowed = doc.get("unfollowedCalls", 0)
+    dispatch = f"{len(doc['dispatch'])} through overridden methods, " if doc.get("dispatch") else ""
     print(
-        f"-- {doc.get('boundCount', len(doc['bound']))} bound, "
+        f"-- {doc.get('boundCount', len(doc['bound']))} bound, {dispatch}"
         f"{doc.get('candidateCount', len(doc['candidates']))} candidates; "
         f"{unfollowed} call(s) of the name the binder could not follow"
     )

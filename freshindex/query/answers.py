@@ -108,6 +108,11 @@ class Reference(Location):
 class Group(_Answer):
     definition: Definition
     bound: list[Reference]
+    dispatch: list[Reference] = Field(
+        default=[],
+        description="calls bound to a method this one overrides, made on an instance: "
+        "they run this one when the receiver is of its class",
+    )
     candidateCount: int
 
 
@@ -134,6 +139,11 @@ class References(Envelope):
     definitions: list[Definition]
     groups: list[Group]
     bound: list[Reference]
+    dispatch: list[Reference] = Field(
+        default=[],
+        description="calls bound to a method an asked one overrides, which may run it "
+        "(dynamic dispatch); in results after the bound rows",
+    )
     candidates: list[Reference]
     external: list[Reference]
     complete: bool
@@ -166,6 +176,7 @@ class References(Envelope):
             Group(
                 definition=defs.get(id(g["definition"])) or g["definition"],
                 bound=checked(g["bound"]),
+                dispatch=checked(g.get("dispatch", [])),
                 candidateCount=g["candidateCount"],
             )
             for g in doc["groups"]
@@ -175,7 +186,11 @@ class References(Envelope):
                 **doc,
                 "definitions": list(defs.values()),
                 "groups": groups,
-                **{k: checked(doc[k]) for k in ("results", "bound", "candidates", "external")},
+                **{
+                    k: checked(doc[k])
+                    for k in ("results", "bound", "dispatch", "candidates", "external")
+                    if k in doc
+                },
             }
         )
 
@@ -188,6 +203,7 @@ class References(Envelope):
             omitted=max(0, len(self.results) - limit),
             definitionsOmitted=max(0, len(self.definitions) - limit),
             boundCount=len(self.bound),
+            dispatchCount=len(self.dispatch),
             candidateCount=len(self.candidates),
             externalCount=len(self.external),
             unfollowedCalls=self.unfollowedCalls,
@@ -293,7 +309,10 @@ class ReferenceList(BaseModel):
         description="false when partial or stale, or when no reference is bound and calls "
         "of the name could not be followed: an empty or short list proves nothing"
     )
-    results: list[Reference] = Field(description="bound first, then candidates, then external")
+    results: list[Reference] = Field(
+        description="bound first, then dispatch (calls of a method it overrides), then "
+        "candidates, then external"
+    )
     omitted: int = Field(
         default=0,
         description="results found but left out by 'limit' (ask again with a higher one)",
@@ -301,6 +320,9 @@ class ReferenceList(BaseModel):
     definitions: list[Definition] = Field(description="the definitions the symbol names")
     definitionsOmitted: int = Field(default=0, description="definitions left out by 'limit'")
     boundCount: int
+    dispatchCount: int = Field(
+        default=0, description="calls of a method it overrides that may run it"
+    )
     candidateCount: int
     externalCount: int
     unfollowedCalls: int = Field(

@@ -287,19 +287,33 @@ class IncludeLinker:
         if depth >= MAX_BASE_DEPTH or cls["symbol_id"] in seen:
             return None
         seen.add(cls["symbol_id"])
+        for found in self.bases_of(path, cls):
+            typed = self._field_type(path, found, field, depth + 1, seen)
+            if typed is not None:
+                return typed
+        return None
+
+    def bases_of(self, path: str, cls: Row) -> list[Row]:
+        """The classes ``cls`` derives from (its ``inherit`` rows, at most
+        MAX_BASES), each as ``path`` sees it: in the class's scope, then at
+        the top."""
         scope = cls["qualname"].rpartition(".")[0]
-        bases = [
+        written = [
             str(e["target"]).replace("::", ".")
-            for e in rows
+            for e in self.edges(cls["path"])
             if e["kind"] == EdgeKind.INHERIT and e["source"] == cls["qualname"]
         ]
-        for base in bases[:MAX_BASES]:
+        out = []
+        for base in written[:MAX_BASES]:
             found = self._class(path, f"{scope}.{base}" if scope else base, base, ())
             if found is not None:
-                typed = self._field_type(path, found, field, depth + 1, seen)
-                if typed is not None:
-                    return typed
-        return None
+                out.append(found)
+        return out
+
+    def class_of(self, path: str, qualname: str) -> Row | None:
+        """The class or struct ``qualname`` that ``path`` sees (``Impl`` for
+        a method ``Impl::run`` defined out of its class, in a .cc file)."""
+        return self._class(path, qualname, qualname, ())
 
     def _inherited(self, path: str, name: str, depth: int, seen: set[str]) -> Found | None:
         """``Owner.member`` as a member ``Owner`` inherits: ``target()`` in a

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from freshindex.core.exceptions import BadInput, UnknownTarget
 from freshindex.query import lookup
+from freshindex.query.dispatch import overridden, through_instance
 from freshindex.query.freshness import Freshness
 from freshindex.query.instantiations import CONSTRUCTORS, instantiations
 
@@ -165,6 +166,13 @@ def references(
     def link_row(r: Result) -> None:
         _link_row(linker, linking, r)
 
+    # a method a definition asked about overrides -> those definitions
+    overriders: dict[tuple[str, str], list[Result]] = {}
+    for d in defs if linking else []:
+        for m in overridden(linker, d):
+            overriders.setdefault((str(m["path"]), str(m["qualname"])), []).append(d)
+    dispatched: dict[int, tuple[Result, list[Result]]] = {}  # id(row) -> (row, overriders)
+
     def place(r: Result, quiet: bool = False) -> None:
         nonlocal unfollowed
         # a name that may hold two values has a row for each at one place
@@ -172,7 +180,7 @@ def references(
         if key in seen:
             return
         seen.add(key)
-        claimed = r.get("binding")
+        claimed, claimed_via = r.get("binding"), str(r.get("via") or "")
         link_row(r)
         if not quiet and r["kind"] == "call" and claimed == "candidate":
             unfollowed += 1
@@ -185,6 +193,12 @@ def references(
             ]
             for owner in owners:
                 bound[owner].append(r)
+            if overriders and through_instance(r["kind"], claimed_via):
+                for t in [(str(r.get("targetPath")), str(r["targetQualname"])), *targets]:
+                    for d in overriders.get(t, []):
+                        entry = dispatched.setdefault(id(r), (r, []))
+                        if d not in entry[1] and str(d["symbolId"]) not in owners:
+                            entry[1].append(d)
             if owners:
                 # an import under another name: `from m import save as persist`
                 alias = r.get("alias")
@@ -211,29 +225,51 @@ def references(
                     seen.add(key)
                     bound[str(d["symbolId"])].append(r)
     order = _order
-    groups: list[dict[str, Any]] = [
-        {
-            "definition": d,
-            "bound": sorted(bound[str(d["symbolId"])], key=order),
-            "candidateCount": len(candidates),
-        }
-        for d in defs
-    ]
     # a row bound to two definitions (a prototype with one definition per
     # configuration) is one reference
     unique = {id(r): r for rs in bound.values() for r in rs}
     all_bound = sorted(unique.values(), key=order)
+    # calls of a method the asked ones override, each once, saying which
+    dispatch: dict[str, list[Result]] = {i: [] for i in by_id}
+    all_dispatch = []
+    for r, over in dispatched.values():
+        if not over:
+            continue
+        row = {**r, "via": _dispatch_via(r, over)}
+        for d in over:
+            dispatch[str(d["symbolId"])].append(row)
+        if id(r) not in unique:  # else listed as bound to an asked definition
+            all_dispatch.append(row)
+    all_dispatch.sort(key=order)
+    groups: list[dict[str, Any]] = [
+        {
+            "definition": d,
+            "bound": sorted(bound[str(d["symbolId"])], key=order),
+            "dispatch": sorted(dispatch[str(d["symbolId"])], key=order),
+            "candidateCount": len(candidates),
+        }
+        for d in defs
+    ]
     candidates.sort(key=order)
     external.sort(key=order)
     return {
         "definitions": defs,
         "groups": groups,
         "bound": all_bound,
+        "dispatch": all_dispatch,
         "candidates": candidates,
         "external": external,
-        "results": [*all_bound, *candidates, *external],
+        "results": [*all_bound, *all_dispatch, *candidates, *external],
         "unfollowedCalls": unfollowed,
     }
+
+
+def _dispatch_via(r: Result, over: list[Result]) -> str:
+    """A dispatched call's via: how it bound, then what it may run."""
+    names = list(dict.fromkeys(str(d["qualname"]) for d in over))  # a C++ method's two rows
+    runs = " or ".join(names)
+    verb = "overrides" if len(names) == 1 else "override"
+    return f"{r.get('via') or 'bound'}; may run {runs}, which {verb} {r['targetQualname']}"
 
 
 def _link_row(linker: Linker, linking: bool, r: Result) -> None:

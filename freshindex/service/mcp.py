@@ -138,8 +138,9 @@ def find_definitions(
     description="The places that use a symbol (calls, imports, inheritance, type uses, "
     "uses as a value). symbol: a bare name, a qualified name (Model.save, "
     "pkg.models.Model.save), or path:line of its definition. Results bound to the "
-    "definition come first, then candidates (name-matched, not provable), then external "
-    "ones; each says its binding and how it was bound. " + FRESHNESS_GUIDE,
+    "definition come first, then calls of a method it overrides (dynamic dispatch: they run it "
+    "when the receiver is of its class), then candidates (name-matched, not provable), then "
+    "external ones; each says its binding and how it was bound. " + FRESHNESS_GUIDE,
     annotations=READ_ONLY,
 )
 def find_references(

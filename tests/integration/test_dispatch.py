@@ -1,0 +1,230 @@
+"""``refs`` of an overriding method lists the calls that reach it through
+dynamic dispatch: calls bound to the method it overrides, made on an
+instance or ``self``, as its ``dispatch`` rows (query/dispatch.py), in
+Python, Java, TypeScript, C# and C++; ``super``/``base`` calls bind to
+the base's method; Java's member types and same-package classes under a
+dotted folder bind, so their hierarchies are known."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.integration.test_binding import linked_calls
+from tests.repos import build_template, copy_built
+
+FILES: dict[str, str | bytes] = {
+    "py/base.py": (
+        "class Base:\n"
+        "    def run(self):\n"
+        "        raise NotImplementedError\n"
+        "\n"
+        "    def go(self):\n"
+        "        self.run()\n"
+        "\n\n"
+        "def drive(b: Base):\n"
+        "    b.run()\n"
+        "    Base.run(b)\n"
+    ),
+    "py/impl.py": (
+        "from py.base import Base\n"
+        "\n\n"
+        "class Impl(Base):\n"
+        "    def run(self):\n"
+        "        super().run()\n"
+        "\n\n"
+        "class Deeper(Impl):\n"
+        "    def run(self):\n"
+        "        pass\n"
+        "\n\n"
+        "def main():\n"
+        "    Impl().run()\n"
+    ),
+    "java/a/Repo.java": "package a;\n\npublic interface Repo {\n    void save();\n}\n",
+    "java/a/Impl.java": (
+        "package a;\n\npublic class Impl implements Repo {\n    public void save() {}\n}\n"
+    ),
+    "java/a/Sub.java": (
+        "package a;\n\npublic class Sub extends Impl {\n"
+        "    public void save() {\n        super.save();\n    }\n}\n"
+    ),
+    "java/b/Use.java": (
+        "package b;\n\nimport a.Repo;\n\nclass Use {\n"
+        "    void f(Repo r) {\n        r.save();\n    }\n}\n"
+    ),
+    "ts/repo.ts": (
+        "export class Shape {\n  area(): number {\n    return 0;\n  }\n"
+        "  describe(): string {\n    return `${this.area()}`;\n  }\n}\n"
+    ),
+    "ts/square.ts": (
+        'import { Shape } from "./repo";\n\n'
+        "export class Square extends Shape {\n  area(): number {\n    return super.area() + 1;\n  }\n}\n"
+    ),
+    "cs/Base.cs": (
+        "namespace A\n{\n    public class Base\n    {\n"
+        "        public virtual void Run() {}\n        public void Go() { Run(); }\n    }\n}\n"
+    ),
+    "cs/Impl.cs": (
+        "namespace A\n{\n    public class Impl : Base\n    {\n"
+        "        public override void Run() { base.Run(); }\n    }\n}\n"
+    ),
+    "cpp/base.h": (
+        "#pragma once\nnamespace ns {\nclass Base {\n public:\n  virtual void Run();\n};\n"
+        "}  // namespace ns\n"
+    ),
+    "cpp/base.cc": (
+        '#include "base.h"\nnamespace ns {\nvoid Base::Run() {}\n'
+        "void Drive(Base* b) { b->Run(); }\n}  // namespace ns\n"
+    ),
+    "cpp/impl.h": (
+        '#pragma once\n#include "base.h"\nnamespace ns {\nclass Impl : public Base {\n public:\n'
+        "  void Run() override;\n};\n}  // namespace ns\n"
+    ),
+    "cpp/impl.cc": '#include "impl.h"\nnamespace ns {\nvoid Impl::Run() { Base::Run(); }\n}\n',
+}
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory, prefect_api: str) -> tuple[Path, Path]:
+    return build_template(tmp_path_factory.mktemp("dispatch"), FILES, shards=2)
+
+
+@pytest.fixture
+def refs(template: tuple[Path, Path], tmp_path: Path, run_cli: Any) -> Any:
+    repo, store = copy_built(template, tmp_path)
+
+    def ask(target: str) -> dict[str, Any]:
+        code, out, err = run_cli("--repo", str(repo), "--store", store, "--json", "refs", target)
+        assert code == 0, err
+        return json.loads(out)  # type: ignore[no-any-return]
+
+    return ask
+
+
+def places(rows: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    return [(r["path"], r["startLine"]) for r in rows]
+
+
+def test_python_calls_of_the_base_method_may_run_the_override(refs: Any) -> None:
+    doc = refs("Impl.run")
+    assert places(doc["bound"]) == [("py/impl.py", 15)]  # Impl().run()
+    # self.run() in Base.go and b.run() on a Base; not Base.run(b), which
+    # names the base's own, nor super().run()
+    assert places(doc["dispatch"]) == [("py/base.py", 6), ("py/base.py", 10)]
+    assert all("may run Impl.run, which overrides Base.run" in r["via"] for r in doc["dispatch"])
+    assert all(
+        r["binding"] == "bound" and r["targetQualname"] == "Base.run" for r in doc["dispatch"]
+    )
+    assert doc["results"] == [*doc["bound"], *doc["dispatch"], *doc["candidates"], *doc["external"]]
+    [group] = doc["groups"]
+    assert group["dispatch"] == doc["dispatch"]
+    # two levels down: Base.run's calls and Impl.run's (super() is explicit)
+    deeper = refs("Deeper.run")
+    assert places(deeper["dispatch"]) == [
+        ("py/base.py", 6),
+        ("py/base.py", 10),
+        ("py/impl.py", 15),
+    ]
+    # the base itself has no dispatch rows: nothing it overrides
+    base = refs("Base.run")
+    assert base["dispatch"] == []
+    assert ("py/impl.py", 6) in places(base["bound"])  # super().run()
+
+
+def test_an_interface_call_may_run_each_implementation(refs: Any) -> None:
+    for target in ("Impl.save", "Sub.save"):
+        doc = refs(target)
+        java = [r for r in doc["dispatch"] if r["path"].startswith("java/")]
+        assert places(java) == [("java/b/Use.java", 7)], target
+        assert "overrides Repo.save" in java[0]["via"]
+    # super.save() in Sub binds to Impl.save (it was a name match)
+    impl = refs("Impl.save")
+    assert ("java/a/Sub.java", 5) in places(impl["bound"])
+    assert all(r["path"] != "java/a/Sub.java" for r in impl["candidates"])
+
+
+def test_typescript_csharp_and_cpp_dispatch(refs: Any) -> None:
+    square = refs("Square.area")
+    assert places(square["dispatch"]) == [("ts/repo.ts", 6)]  # this.area() in Shape
+    shape = refs("Shape.area")
+    assert ("ts/square.ts", 5) in places(shape["bound"])  # super.area()
+    impl = refs("A.Impl.Run")
+    assert places(impl["dispatch"]) == [("cs/Base.cs", 6)]  # Run() in Base.Go
+    assert ("cs/Impl.cs", 5) in places(refs("A.Base.Run")["bound"])  # base.Run()
+    cpp = refs("ns.Impl.Run")
+    # b->Run() on a Base*; not Base::Run(), which names the base's own
+    assert places(cpp["dispatch"]) == [("cpp/base.cc", 4)]
+    assert "may run ns.Impl.Run, which overrides ns.Base.Run" in cpp["dispatch"][0]["via"]
+
+
+def test_super_and_base_calls_bind_to_the_method_the_bases_define() -> None:
+    java = linked_calls(
+        {
+            "src/a/Impl.java": "package a;\npublic class Impl {\n    public void save() {}\n}\n",
+            "src/a/Sub.java": (
+                "package a;\npublic class Sub extends Impl {\n"
+                "    public void save() {\n        super.save();\n    }\n}\n"
+            ),
+        },
+        "java",
+    )
+    assert java[("src/a/Sub.java", 4, "save", 14)] == ("bound", "src/a/Impl.java::Impl.save")
+    for language, suffix in (("typescript", "ts"), ("javascript", "js")):
+        got = linked_calls(
+            {
+                f"shape.{suffix}": "export class Shape {\n  area() {\n    return 0;\n  }\n}\n",
+                f"square.{suffix}": (
+                    'import { Shape } from "./shape";\n'
+                    "export class Square extends Shape {\n"
+                    "  area() {\n    return super.area() + 1;\n  }\n}\n"
+                ),
+            },
+            language,
+        )
+        assert got[(f"square.{suffix}", 4, "area", 17)] == (
+            "bound",
+            f"shape.{suffix}::Shape.area",
+        ), language
+    csharp = linked_calls(
+        {
+            "A/Base.cs": "namespace A {\n  public class Base {\n    public virtual void Run() {}\n  }\n}\n",
+            "A/Impl.cs": (
+                "namespace A {\n  public class Impl : Base {\n"
+                "    public override void Run() { base.Run(); }\n  }\n}\n"
+            ),
+        },
+        "csharp",
+    )
+    assert csharp[("A/Impl.cs", 3, "Run", 38)] == ("bound", "A/Base.cs::A.Base.Run")
+
+
+def test_java_member_types_and_packages_under_a_dotted_folder_bind() -> None:
+    files: dict[str, str | bytes] = {
+        # an unpacked release: a folder name with dots above the package
+        "lib-1.2.0/src/org/a/Parser.java": "package org.a;\npublic class Parser<T> {}\n",
+        "lib-1.2.0/src/org/a/AttrParser.java": (
+            "package org.a;\nimport java.util.List;\n"
+            "public class AttrParser extends Parser<List<String>> {}\n"
+        ),
+        "lib-1.2.0/src/org/a/Outer.java": (
+            "package org.a;\npublic class Outer {\n"
+            "  interface Supplier { Object get(); }\n"
+            "  static class First implements Supplier { public Object get() { return 1; } }\n"
+            "  static class Second extends First {}\n"
+            "  static Supplier make() { return new Second(); }\n"
+            "}\n"
+        ),
+    }
+    got = linked_calls(files, "java", kinds=("inherit", "call"))
+    where = "lib-1.2.0/src/org/a"
+    expected = {
+        ("AttrParser.java", 3, "Parser", 32): "Parser.java::Parser",
+        ("Outer.java", 4, "Supplier", 32): "Outer.java::Outer.Supplier",  # implements
+        ("Outer.java", 5, "First", 30): "Outer.java::Outer.First",  # extends
+        ("Outer.java", 6, "Second", 38): "Outer.java::Outer.Second",  # new Second()
+    }
+    for (file, line, name, col), target in expected.items():
+        assert got[(f"{where}/{file}", line, name, col)] == ("bound", f"{where}/{target}")
