@@ -343,13 +343,20 @@ class Walk:
 
     def callers(self, n: Node, distance: int, out: list[Candidate]) -> list[Node]:
         found = references.references(self.a, self.a.linker, None, n.symbol_id)
-        rows = found["bound"] or (found["candidates"] if n.role == "target" else [])
+        # calls of a method it overrides run it too (dynamic dispatch)
+        dispatched = {id(r) for r in found.get("dispatch", [])}
+        rows = [*found["bound"], *found.get("dispatch", [])] or (
+            found["candidates"] if n.role == "target" else []
+        )
         reached: list[Node] = []
         for r in rows[:MAX_NEIGHBOURS]:
             path = str(r["path"])
             bound = r["binding"] == "bound"
             role = "test" if is_test(path) else ("caller" if bound else "candidate")
-            why = f"{'calls' if r['kind'] == 'call' else 'uses'} {n.qualname} ({r['binding']}: {r.get('via') or 'name match'})"
+            if id(r) in dispatched:
+                why = f"calls {r['targetQualname']} (dispatch: {r['via']})"
+            else:
+                why = f"{'calls' if r['kind'] == 'call' else 'uses'} {n.qualname} ({r['binding']}: {r.get('via') or 'name match'})"
             owner = self.enclosing(path, str(r.get("caller") or ""))
             if owner is None:  # module level, or an import line: the lines around it
                 line = int(r["startLine"])

@@ -228,3 +228,17 @@ def test_java_member_types_and_packages_under_a_dotted_folder_bind() -> None:
     }
     for (file, line, name, col), target in expected.items():
         assert got[(f"{where}/{file}", line, name, col)] == ("bound", f"{where}/{target}")
+
+
+def test_a_context_package_of_an_override_holds_the_calls_that_dispatch_to_it(
+    template: tuple[Path, Path], tmp_path: Path, run_cli: Any
+) -> None:
+    repo, store = copy_built(template, tmp_path)
+    code, out, err = run_cli(
+        "--repo", str(repo), "--store", store, "--json", "context", "Impl.run", "--budget", "4000"
+    )  # fmt: skip
+    assert code == 0, err
+    items = json.loads(out)["items"]
+    callers = {i["name"]: i["why"] for i in items if i["role"] == "caller"}
+    assert "calls Base.run (dispatch: self.run in class Base" in callers["Base.go"]
+    assert "calls Base.run (dispatch: b is a Base" in callers["drive"]
