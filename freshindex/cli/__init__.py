@@ -39,6 +39,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("freshindex: interrupted", file=sys.stderr)
         code = 130
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as cat does
+        _drop_stdout()
+        return 128 + signal.SIGPIPE
     except Exception as err:  # a bug: still one line; details with -v
         if args.verbose:
             log.exception("internal error")
@@ -48,8 +51,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         collector.resume()  # a command that failed while it imported (process/collector.py)
         if on_main_thread:  # main() called in a longer-lived process (tests)
             signal.signal(signal.SIGTERM, before)
-    sys.stdout.flush()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _drop_stdout()
+        return 128 + signal.SIGPIPE
     return code
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's own flush at exit
+    does not fail on the closed pipe again (Python's signal docs, "Note on
+    SIGPIPE")."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]

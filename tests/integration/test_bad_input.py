@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pygit2
@@ -247,3 +249,20 @@ def test_every_tree_entry_gets_a_documents_row(
     for name in ("back\\slash.py", "lat\\xe9.py", "..", "sub/back\\slash.py"):
         assert by_path[name]["reason"] == "invalid-path", by_path[name]
     assert not [d for d in docs if d["path"].endswith("slash.py") and d["status"] == "parsed"]
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> None:
+    """`freshindex dump ... | head`: the closed pipe is no internal error."""
+    repo = make_repo(tmp_path / "repo", {"a.py": "x = 1\n"})
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first line
+    done = subprocess.run(
+        [sys.executable, "-m", "freshindex", "--repo", str(repo), "--json", "versions"],
+        stdout=write,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+    )
+    os.close(write)
+    assert done.stderr == ""
+    assert done.returncode == 128 + signal.SIGPIPE
