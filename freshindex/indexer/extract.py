@@ -663,11 +663,11 @@ def _query_edges(
                 via = f"{word} {cls}" if written == cls else f"{written} is a {cls}"
                 via += "" if resolved else f", imported from {owner[1]}"
             elif (
-                language == "java"
+                (language == "java" or (language == "kotlin" and kind == EdgeKind.INHERIT))
                 and target[:1].isupper()
                 and resolve is not None
-                and (found := _same_package("java", path, target, resolve))
-            ):  # a class of the same package needs no import: Foo.java beside this file
+                and (found := _same_package(language, path, target, resolve))
+            ):  # a class of the same package needs no import: Foo.java (Foo.kt) beside this file
                 resolved, qualname = found, target
                 binding, via = Binding.BOUND, "a class of this file's package"
             elif (
@@ -783,9 +783,16 @@ _RECEIVERS = {
     "php": bind_php.receiver_types,
 }
 # where a call may name a method of its own class by its own rules
-_THIS_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "java", "csharp"})
-# what a member call's object is when it names the class's own methods
-_SELF_WORDS = frozenset({"this", "super", "base"})
+_THIS_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "java", "csharp", "kotlin"})
+# a member call's object that names the class's own methods (node type ->
+# the word): this.m(), super.m(), C#'s base.M(), Kotlin's this/super
+_SELF_WORDS = {
+    "this": "this",
+    "super": "super",
+    "base": "base",
+    "this_expression": "this",
+    "super_expression": "super",
+}
 # C#'s kinds whose body a bare `M()` or `this.M()` is a method of
 _CSHARP_TYPES = ("class", "struct", "interface")
 
@@ -810,32 +817,40 @@ def _this_class(
     a long chain was cubic."""
     if parent is None:
         return None
+    bare = False  # m() alone: a method of the enclosing class (Java, C#)
     if language in ("javascript", "typescript", "tsx"):
         if parent.type != "member_expression":
             return None
         kinds: tuple[str, ...] = ("class",)
+        obj = parent.child_by_field_name("object")
     elif language == "java":
         if parent.type != "method_invocation" or parent.child_by_field_name("name") != name_node:
             return None
         kinds = _JAVA_TYPES
+        obj = parent.child_by_field_name("object")
+        bare = obj is None
+    elif language == "kotlin":  # this.run(), super.run(); a bare run() may be top-level
+        if parent.type != "navigation_expression" or parent.named_children[-1] != name_node:
+            return None
+        kinds = ("class", "object")
+        obj = parent.named_children[0]
+        if obj.type == "this_expression" and obj.named_child_count:
+            return None  # this@Outer: the label's class, not the innermost
     elif language == "csharp":
         kinds = _CSHARP_TYPES
         if parent.type == "invocation_expression":  # Save(): bare, the function itself
             if parent.child_by_field_name("function") != name_node:
                 return None
-        elif parent.type != "member_access_expression":
+            bare, obj = True, None
+        elif parent.type == "member_access_expression":
+            # `base` is a keyword the grammar names no field for
+            obj = parent.child_by_field_name("expression") or parent.child(0)
+        else:
             return None
     else:
         return None
-    if language == "csharp":
-        obj = parent.child_by_field_name("expression")  # None for a bare call and base.M
-        bare = parent.type == "invocation_expression"
-        if obj is None and not bare and parent.child(0) is not None:
-            obj = parent.child(0)  # `base`, a keyword the grammar names no field
-    else:
-        obj = parent.child_by_field_name("object")
-        bare = language == "java" and obj is None  # m(): a method of the enclosing class
-    if not bare and (obj is None or obj.type not in _SELF_WORDS):
+    word = "" if bare else (_SELF_WORDS.get(obj.type) if obj is not None else None)
+    if word is None:
         return None
     at = name_node.start_byte
     holding = [d for d in ordered if d.kind in kinds and d.start <= at < d.end]
@@ -844,7 +859,7 @@ def _this_class(
     innermost = max(holding, key=lambda d: d.start)
     if any(innermost.start < start <= at < end for start, end in anonymous()):
         return None  # an anonymous class inside it: its own methods come first
-    return innermost.qualname, "" if bare or obj is None else obj.type
+    return innermost.qualname, word
 
 
 # a C# type claimed in the namespace around it; the linker looks in the
@@ -882,14 +897,19 @@ def _file_types(ordered: list[_Def]) -> dict[str, str]:
 
 
 def _anonymous_bodies(language: str, root: ts.Node) -> list[tuple[int, int]]:
-    """The byte ranges of a Java file's anonymous class bodies (``new C() {...}``)."""
-    if language != "java":
+    """The byte ranges of a Java file's anonymous class bodies (``new C() {...}``),
+    a Kotlin file's object expressions (``object : C() {...}``)."""
+    pattern = _ANONYMOUS.get(language)
+    if pattern is None:
         return []
-    found = ts.QueryCursor(pattern_query(language, _ANONYMOUS)).captures(root)
+    found = ts.QueryCursor(pattern_query(language, pattern)).captures(root)
     return [(n.start_byte, n.end_byte) for n in found.get("body", [])]
 
 
-_ANONYMOUS = "(object_creation_expression (class_body) @body)"
+_ANONYMOUS = {
+    "java": "(object_creation_expression (class_body) @body)",
+    "kotlin": "(object_literal (class_body) @body)",
+}
 
 
 class _Visible(NamedTuple):

@@ -199,6 +199,25 @@ def test_super_and_base_calls_bind_to_the_method_the_bases_define() -> None:
         "csharp",
     )
     assert csharp[("A/Impl.cs", 3, "Run", 38)] == ("bound", "A/Base.cs::A.Base.Run")
+    kotlin = linked_calls(
+        {
+            "a/Base.kt": "package a\n\nopen class Base {\n    open fun run() {}\n}\n",
+            "a/Impl.kt": (
+                "package a\n\nclass Impl : Base() {\n    override fun run() {\n"
+                "        super.run()\n        this.done()\n    }\n\n    fun done() {}\n\n"
+                "    fun make() = object : Base() {\n        override fun run() {\n"
+                "            this.done()\n        }\n    }\n}\n"
+            ),
+        },
+        "kotlin",
+        kinds=("call", "inherit"),
+    )
+    # a class of the package, with no import; then super and this
+    assert kotlin[("a/Impl.kt", 3, "Base", 13)] == ("bound", "a/Base.kt::Base")
+    assert kotlin[("a/Impl.kt", 5, "run", 14)] == ("bound", "a/Base.kt::Base.run")
+    assert kotlin[("a/Impl.kt", 6, "done", 13)] == ("bound", "a/Impl.kt::Impl.done")
+    # `this` inside an object expression is the object, not Impl
+    assert kotlin[("a/Impl.kt", 13, "done", 17)][0] == "candidate"
 
 
 def test_java_member_types_and_packages_under_a_dotted_folder_bind() -> None:
