@@ -289,8 +289,9 @@ def extract(
     _assign_containers(ordered)
     if language == "go":
         for d in ordered:
-            if d.kind == "method":
+            if d.kind == "method" and d.node.type == "method_declaration":
                 d.container = bind_go.receiver_type_name(d.node, text)
+            # an interface's method_elem keeps its interface as container
 
     rows = FileRows()
     ordinals: dict[tuple[str, str], int] = {}

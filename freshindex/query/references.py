@@ -166,12 +166,17 @@ def references(
     def link_row(r: Result) -> None:
         _link_row(linker, linking, r)
 
-    # a method a definition asked about overrides -> those definitions
+    # a method a definition asked about overrides -> those definitions, and
+    # whether they override or implement it
     overriders: dict[tuple[str, str], list[Result]] = {}
+    verbs: dict[tuple[str, str], str] = {}
     for d in defs if linking else []:
-        for m in overridden(linker, d):
-            overriders.setdefault((str(m["path"]), str(m["qualname"])), []).append(d)
-    dispatched: dict[int, tuple[Result, list[Result]]] = {}  # id(row) -> (row, overriders)
+        for m, verb in overridden(linker, d):
+            at = (str(m["path"]), str(m["qualname"]))
+            overriders.setdefault(at, []).append(d)
+            verbs[at] = verb
+    # id(row) -> (row, overriders, verb)
+    dispatched: dict[int, tuple[Result, list[Result], str]] = {}
 
     def place(r: Result, quiet: bool = False) -> None:
         nonlocal unfollowed
@@ -196,7 +201,7 @@ def references(
             if overriders and through_instance(r["kind"], claimed_via):
                 for t in [(str(r.get("targetPath")), str(r["targetQualname"])), *targets]:
                     for d in overriders.get(t, []):
-                        entry = dispatched.setdefault(id(r), (r, []))
+                        entry = dispatched.setdefault(id(r), (r, [], verbs[t]))
                         if d not in entry[1] and str(d["symbolId"]) not in owners:
                             entry[1].append(d)
             if owners:
@@ -232,10 +237,10 @@ def references(
     # calls of a method the asked ones override, each once, saying which
     dispatch: dict[str, list[Result]] = {i: [] for i in by_id}
     all_dispatch = []
-    for r, over in dispatched.values():
+    for r, over, verb in dispatched.values():
         if not over:
             continue
-        row = {**r, "via": _dispatch_via(r, over)}
+        row = {**r, "via": _dispatch_via(r, over, verb)}
         for d in over:
             dispatch[str(d["symbolId"])].append(row)
         if id(r) not in unique:  # else listed as bound to an asked definition
@@ -264,11 +269,12 @@ def references(
     }
 
 
-def _dispatch_via(r: Result, over: list[Result]) -> str:
-    """A dispatched call's via: how it bound, then what it may run."""
+def _dispatch_via(r: Result, over: list[Result], verb: str) -> str:
+    """A dispatched call's via: how it bound, then what it may run
+    (``verb``: overrides, implements)."""
     names = list(dict.fromkeys(str(d["qualname"]) for d in over))  # a C++ method's two rows
     runs = " or ".join(names)
-    verb = "overrides" if len(names) == 1 else "override"
+    verb = verb if len(names) == 1 else verb.removesuffix("s")
     return f"{r.get('via') or 'bound'}; may run {runs}, which {verb} {r['targetQualname']}"
 
 

@@ -84,6 +84,24 @@ FILES: dict[str, str | bytes] = {
         "  void Run() override;\n};\n}  // namespace ns\n"
     ),
     "cpp/impl.cc": '#include "impl.h"\nnamespace ns {\nvoid Impl::Run() { Base::Run(); }\n}\n',
+    "go/run/run.go": (
+        'package run\n\nimport "io"\n\n'
+        "type Namer interface {\n\tName() string\n}\n\n"
+        "type Runner interface {\n\tNamer\n\tRun() error\n}\n\n"
+        "type RunCloser interface {\n\tio.Closer\n\tRun() error\n}\n\n"
+        "type Stream interface {\n\tio.Reader\n\tpkg.Unknown\n\tRun() error\n}\n\n"
+        "type Stopper interface {\n\tRun() error\n\tStop()\n}\n\n"
+        "func Drive(r Runner) error {\n\tr.Name()\n\treturn r.Run()\n}\n\n"
+        "func Close(c RunCloser) error {\n\treturn c.Run()\n}\n\n"
+        "func Halt(s Stopper) error {\n\treturn s.Run()\n}\n\n"
+        "func Flow(s Stream) error {\n\treturn s.Run()\n}\n"
+    ),
+    "go/run/server.go": (
+        "package run\n\ntype Server struct{}\n\n"
+        "func (s *Server) Run() error { return nil }\n\n"
+        'func (s *Server) Name() string { return "s" }\n\n'
+        "func (s *Server) Close() error { return nil }\n"
+    ),
 }
 
 
@@ -139,7 +157,7 @@ def test_an_interface_call_may_run_each_implementation(refs: Any) -> None:
         doc = refs(target)
         java = [r for r in doc["dispatch"] if r["path"].startswith("java/")]
         assert places(java) == [("java/b/Use.java", 7)], target
-        assert "overrides Repo.save" in java[0]["via"]
+        assert "implements Repo.save" in java[0]["via"]
     # super.save() in Sub binds to Impl.save (it was a name match)
     impl = refs("Impl.save")
     assert ("java/a/Sub.java", 5) in places(impl["bound"])
@@ -261,3 +279,15 @@ def test_a_context_package_of_an_override_holds_the_calls_that_dispatch_to_it(
     callers = {i["name"]: i["why"] for i in items if i["role"] == "caller"}
     assert "calls Base.run (dispatch: self.run in class Base" in callers["Base.go"]
     assert "calls Base.run (dispatch: b is a Base" in callers["drive"]
+
+
+def test_a_go_method_is_reached_through_the_interfaces_its_type_satisfies(refs: Any) -> None:
+    drive = refs("Runner.Run")  # an interface's method is a definition its calls bind to
+    assert places(drive["bound"]) == [("go/run/run.go", 32)]
+    assert places(refs("Namer.Name")["bound"]) == [("go/run/run.go", 31)]  # embedded
+    server = refs("Server.Run")
+    # Runner (Run, and Name through Namer) and RunCloser (io.Closer is the
+    # standard library's Close): Server has them; not Stopper (no Stop), nor
+    # Stream (pkg.Unknown's methods are unseen)
+    assert places(server["dispatch"]) == [("go/run/run.go", 32), ("go/run/run.go", 36)]
+    assert "may run Server.Run, which implements Runner.Run" in server["dispatch"][0]["via"]

@@ -14,6 +14,10 @@
   name: (type_identifier) @name
   type: (interface_type)) @definition.interface
 
+; an interface's methods: a call on a value of the interface's type names one
+(method_elem
+  name: (field_identifier) @name) @definition.method
+
 (type_spec
   name: (type_identifier) @name
   type: [(type_identifier) (qualified_type) (pointer_type) (map_type) (slice_type) (array_type) (function_type) (channel_type) (generic_type)]) @definition.type
@@ -47,6 +51,16 @@
         (qualified_type name: (type_identifier) @name)
         (pointer_type (type_identifier) @name)
       ]))) @reference.inherit
+
+; an interface embedded in an interface: its methods are the outer one's
+(interface_type
+  (type_elem
+    .
+    [
+      (type_identifier) @name
+      (qualified_type name: (type_identifier) @name)
+    ]
+    .)) @reference.inherit
 
 (import_spec
   name: (package_identifier) @alias
