@@ -43,6 +43,34 @@ FILES: dict[str, str | bytes] = {
         "def main():\n"
         "    Impl().run()\n"
     ),
+    "py/proto.py": (
+        "from typing import Protocol\n"
+        "\n\n"
+        "class Named(Protocol):\n"
+        "    def name(self) -> str: ...\n"
+        "\n\n"
+        "class Runner(Named, Protocol):\n"
+        "    def run(self) -> None: ...\n"
+        "\n\n"
+        "class Job:  # satisfies Runner without naming it\n"
+        "    def name(self) -> str:\n"
+        "        return 'job'\n"
+        "\n"
+        "    def run(self) -> None:\n"
+        "        pass\n"
+        "\n\n"
+        "class Half:  # has run, not name: no Runner\n"
+        "    def run(self) -> None:\n"
+        "        pass\n"
+        "\n\n"
+        "class Named2(Named):  # derives from a protocol: a class, not a protocol\n"
+        "    def run(self) -> None:\n"
+        "        pass\n"
+        "\n\n"
+        "def start(r: Runner, n: Named2) -> None:\n"
+        "    r.run()\n"
+        "    n.run()\n"
+    ),
     "java/a/Repo.java": "package a;\n\npublic interface Repo {\n    void save();\n}\n",
     "java/a/Impl.java": (
         "package a;\n\npublic class Impl implements Repo {\n    public void save() {}\n}\n"
@@ -291,3 +319,11 @@ def test_a_go_method_is_reached_through_the_interfaces_its_type_satisfies(refs: 
     # Stream (pkg.Unknown's methods are unseen)
     assert places(server["dispatch"]) == [("go/run/run.go", 32), ("go/run/run.go", 36)]
     assert "may run Server.Run, which implements Runner.Run" in server["dispatch"][0]["via"]
+
+
+def test_a_python_method_is_reached_through_the_protocols_its_class_satisfies(refs: Any) -> None:
+    job = refs("Job.run")
+    # r.run() on a Runner; not n.run() on Named2, a class Job does not derive from
+    assert places(job["dispatch"]) == [("py/proto.py", 31)]
+    assert "may run Job.run, which implements Runner.run" in job["dispatch"][0]["via"]
+    assert refs("Half.run")["dispatch"] == []  # Half has no name(): not a Runner
