@@ -5,6 +5,7 @@ lists them as the constructor's bound references."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -49,29 +50,17 @@ def instantiations(
         todo = list(classes)
     else:
         return []
-    depth = 0
-    while todo and depth < MAX_SUBCLASS_DEPTH and len(classes) < MAX_SUBCLASSES:
-        depth += 1
-        found = []
-        for path, cls in todo:
-            for r in refs_of(cls):
-                if r["kind"] != "inherit":
-                    continue
-                link_row(r)
-                if r["binding"] != "bound" or (r.get("targetPath"), r["targetQualname"]) != (
-                    path,
-                    cls,
-                ):
-                    continue
-                sub = (str(r["path"]), str(r["caller"]))
-                own = f"{sub[1]}.{d['name']}"
-                if sub in classes or any(
-                    s["qualname"] == own for s in view.rows_now("symbols", sub[0])
-                ):
-                    continue  # seen, or it defines its own: its calls are not d's
-                classes.append(sub)
-                found.append(sub)
-        todo = found
+    if todo:
+        own = str(d["name"])
+        classes += subclasses(
+            refs_of,
+            link_row,
+            todo,
+            # one that defines its own: its calls are not d's
+            lambda sub: any(
+                s["qualname"] == f"{sub[1]}.{own}" for s in view.rows_now("symbols", sub[0])
+            ),
+        )
     out = []
     for path, cls in classes:
         for r in refs_of(cls):
@@ -84,6 +73,44 @@ def instantiations(
             ):
                 out.append({**r, "via": f"instantiates {cls}, which runs {runs or qualname}"})
     return out
+
+
+def subclasses(
+    refs_of: Callable[[str], list[Result]],
+    link_row: Callable[[Result], None],
+    classes: list[tuple[str, str]],
+    stop: Callable[[tuple[str, str]], bool] | None = None,
+) -> list[tuple[str, str]]:
+    """The classes of the repository that derive from any of ``classes``
+    ((path, qualname) each), at any depth up to MAX_SUBCLASS_DEPTH and at
+    most MAX_SUBCLASSES, found from the ``inherit`` rows that name them
+    (``refs_of(bare name)``), linked; ``stop(sub)``: leave a subclass and
+    those below it out."""
+    found: list[tuple[str, str]] = []
+    seen = set(classes)
+    todo = list(classes)
+    depth = 0
+    while todo and depth < MAX_SUBCLASS_DEPTH and len(found) < MAX_SUBCLASSES:
+        depth += 1
+        below = []
+        for path, cls in todo:
+            for r in refs_of(cls.rsplit(".", 1)[-1]):
+                if r["kind"] != "inherit":
+                    continue
+                link_row(r)
+                if r["binding"] != "bound" or (r.get("targetPath"), r["targetQualname"]) != (
+                    path,
+                    cls,
+                ):
+                    continue
+                sub = (str(r["path"]), str(r["caller"]))
+                if sub in seen or (stop is not None and stop(sub)):
+                    continue
+                seen.add(sub)
+                found.append(sub)
+                below.append(sub)
+        todo = below
+    return found
 
 
 def _constructed(view: RowView, d: Result) -> list[tuple[str, str]]:

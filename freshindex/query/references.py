@@ -24,9 +24,10 @@ from typing import TYPE_CHECKING, Any
 
 from freshindex.core.exceptions import BadInput, UnknownTarget
 from freshindex.query import lookup
-from freshindex.query.dispatch import overridden, through_instance
+from freshindex.query.dispatch import dispatched, through_instance
 from freshindex.query.freshness import Freshness
 from freshindex.query.instantiations import CONSTRUCTORS, instantiations
+from freshindex.query.structural import Structural
 
 if TYPE_CHECKING:
     from freshindex.query.link import Linker
@@ -166,17 +167,9 @@ def references(
     def link_row(r: Result) -> None:
         _link_row(linker, linking, r)
 
-    # a method a definition asked about overrides -> those definitions, and
-    # whether they override or implement it
-    overriders: dict[tuple[str, str], list[Result]] = {}
-    verbs: dict[tuple[str, str], str] = {}
-    for d in defs if linking else []:
-        for m, verb in overridden(linker, d):
-            at = (str(m["path"]), str(m["qualname"]))
-            overriders.setdefault(at, []).append(d)
-            verbs[at] = verb
-    # id(row) -> (row, overriders, verb)
-    dispatched: dict[int, tuple[Result, list[Result], str]] = {}
+    # bound calls made on an instance: (row, its targets, the asked
+    # definitions it is bound to), for the methods that override theirs
+    calls: list[tuple[Result, list[tuple[str, str]], list[str]]] = []
 
     def place(r: Result, quiet: bool = False) -> None:
         nonlocal unfollowed
@@ -198,12 +191,9 @@ def references(
             ]
             for owner in owners:
                 bound[owner].append(r)
-            if overriders and through_instance(r["kind"], claimed_via):
-                for t in [(str(r.get("targetPath")), str(r["targetQualname"])), *targets]:
-                    for d in overriders.get(t, []):
-                        entry = dispatched.setdefault(id(r), (r, [], verbs[t]))
-                        if d not in entry[1] and str(d["symbolId"]) not in owners:
-                            entry[1].append(d)
+            if linking and through_instance(r["kind"], claimed_via):
+                reached = [(str(r.get("targetPath")), str(r["targetQualname"])), *targets]
+                calls.append((r, reached, owners))
             if owners:
                 # an import under another name: `from m import save as persist`
                 alias = r.get("alias")
@@ -237,13 +227,20 @@ def references(
     # calls of a method the asked ones override, each once, saying which
     dispatch: dict[str, list[Result]] = {i: [] for i in by_id}
     all_dispatch = []
-    for r, over, verb in dispatched.values():
-        if not over:
-            continue
-        row = {**r, "via": _dispatch_via(r, over, verb)}
-        for d in over:
+    named: dict[str, list[Result]] = {}  # a class's references, fetched once
+    shapes = Structural(linker, view.refs)
+    found = dispatched(
+        shapes,
+        lambda n: named.get(n) or named.setdefault(n, view.refs(n)),
+        link_row,
+        lambda path, qual: _signature(view, path, qual),
+        calls,
+        defs,
+    ) if calls else {}  # fmt: skip
+    for call, (row, runs) in found.items():
+        for d in runs:
             dispatch[str(d["symbolId"])].append(row)
-        if id(r) not in unique:  # else listed as bound to an asked definition
+        if call not in unique:  # else listed as bound to an asked definition
             all_dispatch.append(row)
     all_dispatch.sort(key=order)
     groups: list[dict[str, Any]] = [
@@ -269,13 +266,14 @@ def references(
     }
 
 
-def _dispatch_via(r: Result, over: list[Result], verb: str) -> str:
-    """A dispatched call's via: how it bound, then what it may run
-    (``verb``: overrides, implements)."""
-    names = list(dict.fromkeys(str(d["qualname"]) for d in over))  # a C++ method's two rows
-    runs = " or ".join(names)
-    verb = verb if len(names) == 1 else verb.removesuffix("s")
-    return f"{r.get('via') or 'bound'}; may run {runs}, which {verb} {r['targetQualname']}"
+def _signature(view: RowView, path: str, key: str) -> str:
+    """The signature of the definition of ``path`` whose symbol id or
+    qualname is ``key`` (the first), as the summaries table holds it; ""
+    if none."""
+    for s in view.rows_now("summaries", path):
+        if key in (s["symbol_id"], s["qualname"]):
+            return str(s.get("signature") or "")
+    return ""
 
 
 def _link_row(linker: Linker, linking: bool, r: Result) -> None:

@@ -1,10 +1,9 @@
 """Types a class satisfies by having their methods, with no base naming
 them: Go's interfaces and Python's ``typing.Protocol`` classes.
 
-``satisfied`` finds, for a method name and the set of method names a type
-has, the methods of that name in every such type of the repository whose
-whole method set the type has: ``refs Server.Run`` then lists the calls of
-``Runner.Run`` as calls that may run it (query/dispatch.py). Methods are
+``Structural.methods_of`` gives a structural type's method set; a type
+whose methods include it satisfies it: ``refs Server.Run`` then lists the
+calls of ``Runner.Run`` as calls that may run it (query/dispatch.py). Methods are
 matched by name, not by signature; a structural type with a member whose
 methods are unseen here (a base or embedded interface outside the
 repository, other than the few known below) is left out rather than
@@ -13,6 +12,7 @@ guessed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -20,9 +20,9 @@ if TYPE_CHECKING:
 
 Row = dict[str, Any]
 
-# the structural types followed for one method, at most; and how deep their
-# embedded interfaces or protocol bases are read
-MAX_TYPES = 32
+# the languages with structural types read here
+LANGUAGES = ("go", "python")
+# how deep embedded interfaces or protocol bases are read
 MAX_DEPTH = 4
 _TYPING = ("typing", "typing_extensions")
 
@@ -60,21 +60,44 @@ _GO_STANDARD = {
 }
 
 
-def satisfied(linker: Linker, language: str, name: str, has: set[str]) -> list[Row]:
-    """The method ``name`` of each structural type of ``language`` in the
-    repository (a Go interface, a Python Protocol) whose methods are all in
-    ``has``."""
-    out = []
-    for m in linker.c.named(name):
-        owner = str(m.get("container") or "")
-        if m.get("language") != language or m["kind"] != "method" or not owner:
-            continue
-        methods = _method_set(linker, language, str(m["path"]), owner, 0)
-        if methods is not None and name in methods and methods <= has:
-            out.append(m)
-            if len(out) >= MAX_TYPES:
-                break
-    return out
+class Structural:
+    """The structural types one answer meets, each read once. ``refs_of(name)``:
+    the references of a name in the answer's view (``RowView.refs``), to
+    find the Python classes that name ``Protocol`` without reading every
+    file that defines a method of the asked name."""
+
+    def __init__(self, linker: Linker, refs_of: Callable[[str], list[Row]]):
+        self.linker = linker
+        self._refs_of = refs_of
+        self._protocols: set[tuple[str, str]] | None = None
+        self._sets: dict[tuple[str, str], set[str] | None] = {}
+
+    def methods_of(self, language: str, method: tuple[str, str]) -> set[str] | None:
+        """The method set of the structural type whose method ``method`` is
+        ((path, qualname)); None when its type is not structural (no Go
+        interface, no Python Protocol) or a part of it is unseen."""
+        path, qual = method
+        owner = qual.rpartition(".")[0]
+        key = (path, owner)
+        if language not in LANGUAGES:
+            return None
+        if key not in self._sets:
+            if language == "python" and key not in self.protocols():
+                self._sets[key] = None
+            else:
+                self._sets[key] = _method_set(self.linker, language, path, owner, 0)
+        return self._sets[key]
+
+    def protocols(self) -> set[tuple[str, str]]:
+        """(path, class) of every Python class that names ``Protocol`` among
+        its bases."""
+        if self._protocols is None:
+            self._protocols = {
+                (str(r["path"]), str(r.get("caller") or ""))
+                for r in self._refs_of("Protocol")
+                if r["kind"] == "inherit" and r.get("module") in _TYPING
+            }
+        return self._protocols
 
 
 def go_methods(linker: Linker, path: str, owner: str) -> set[str]:

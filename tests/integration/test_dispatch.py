@@ -83,6 +83,14 @@ FILES: dict[str, str | bytes] = {
         "package b;\n\nimport a.Repo;\n\nclass Use {\n"
         "    void f(Repo r) {\n        r.save();\n    }\n}\n"
     ),
+    "java/a/Util.java": (
+        "package a;\n\npublic class Util {\n    static Util make() {\n        return null;\n    }\n\n"
+        "    void use() {\n        make();\n    }\n}\n"
+    ),
+    "java/a/Util2.java": (
+        "package a;\n\npublic class Util2 extends Util {\n"
+        "    @Deprecated\n    public static Util make() {\n        return null;\n    }\n}\n"
+    ),
     "ts/repo.ts": (
         "export class Shape {\n  area(): number {\n    return 0;\n  }\n"
         "  describe(): string {\n    return `${this.area()}`;\n  }\n}\n"
@@ -186,6 +194,8 @@ def test_an_interface_call_may_run_each_implementation(refs: Any) -> None:
         java = [r for r in doc["dispatch"] if r["path"].startswith("java/")]
         assert places(java) == [("java/b/Use.java", 7)], target
         assert "implements Repo.save" in java[0]["via"]
+    # a static method is not dispatched: make() in Util runs Util.make
+    assert refs("Util2.make")["dispatch"] == []
     # super.save() in Sub binds to Impl.save (it was a name match)
     impl = refs("Impl.save")
     assert ("java/a/Sub.java", 5) in places(impl["bound"])
