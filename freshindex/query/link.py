@@ -174,6 +174,10 @@ class Linker:
             if found is not None:
                 words = f"{via}, then {found['qualname']} in {found['path']}"
                 return Link("bound", words, found, found["path"])
+        if found is None and is_super:
+            outside = self._outside_base(path, qual.rpartition(".")[0])
+            if outside:  # super.onCreate() in a class of an SDK's
+                return Link("external", f"{via}; {outside}, a base outside the repository")
         if found is None:
             if via == PREDECLARED_VIA:
                 return Link("external", f"{qual} is predeclared in Go")
@@ -509,10 +513,22 @@ class Linker:
             self._packages[(folder, suffix)] = found
         return [f for f in found if f != path]
 
-    def bases(self, path: str, owner: str, depth: int) -> list[Row]:
-        """The classes ``owner`` (a class of ``path``) derives from, linked."""
-        out = []
+    def _outside_base(self, path: str, owner: str) -> str:
+        """The first base of class ``owner`` (of ``path``) that resolves
+        outside the repository, as written; "" if none does."""
         for e in self.edges(path):
+            if e["kind"] == "inherit" and e.get("source") == owner and e["binding"] == "external":
+                return str(e["target"])
+        return ""
+
+    def bases(self, path: str, owner: str, depth: int) -> list[Row]:
+        """The classes ``owner`` (a class of ``path``) derives from, linked;
+        a C# partial class's from each of its parts in the folder."""
+        parts = [path]
+        if path.endswith(".cs"):
+            parts += [f for f in self.package_of(path) if owner in self.defs(f)]
+        out = []
+        for e in (e for f in parts for e in self.edges(f)):
             if e["kind"] != "inherit" or e.get("source") != owner:
                 continue
             if e.get("binding") != "bound" or not e.get("resolved_path"):

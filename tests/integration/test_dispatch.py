@@ -337,3 +337,43 @@ def test_a_python_method_is_reached_through_the_protocols_its_class_satisfies(re
     assert places(job["dispatch"]) == [("py/proto.py", 31)]
     assert "may run Job.run, which implements Runner.run" in job["dispatch"][0]["via"]
     assert refs("Half.run")["dispatch"] == []  # Half has no name(): not a Runner
+
+
+def test_super_reaches_a_partial_class_base_or_says_it_is_outside() -> None:
+    # C#: the bases of a partial class are read from each of its parts
+    csharp = linked_calls(
+        {
+            "R/PyObject.cs": (
+                "namespace R {\n  public class PyObject {\n"
+                "    public virtual bool Same(object o) { return true; }\n  }\n}\n"
+            ),
+            "R/PyInt.cs": "namespace R {\n  public partial class PyInt : PyObject {\n  }\n}\n",
+            "R/PyInt.Cmp.cs": (
+                "namespace R {\n  public partial class PyInt {\n"
+                "    public bool Same(PyInt o) => base.Same(o);\n  }\n}\n"
+            ),
+        },
+        "csharp",
+    )
+    assert csharp[("R/PyInt.Cmp.cs", 3, "Same", 38)] == ("bound", "R/PyObject.cs::R.PyObject.Same")
+    # a base from outside the repository: the call is external, not a name match
+    kotlin = linked_calls(
+        {
+            "a/V.kt": (
+                "package a\n\nimport android.view.ViewGroup\n\nclass V : ViewGroup() {\n"
+                "    override fun onLayout() {\n        super.onLayout()\n    }\n}\n"
+            )
+        },
+        "kotlin",
+    )
+    assert kotlin[("a/V.kt", 7, "onLayout", 14)] == ("external", None)
+    python = linked_calls(
+        {
+            "m.py": (
+                "from django.db import models\n\n\nclass M(models.Model):\n"
+                "    def save(self):\n        super().save()\n"
+            )
+        },
+        "python",
+    )
+    assert python[("m.py", 6, "save", 16)] == ("external", None)
