@@ -118,8 +118,8 @@ def overriders(
     to), the definitions of ``defs`` that override or implement it, and the
     verb that says which. ``refs_of(name)``: the view's references of a
     name; ``link_row``: links one in place; ``signature(path, key)``: the
-    signature of a definition (its symbol id, or its qualname: the first); ``shapes``: the answer's
-    structural types and its linker."""
+    signature of a definition (by symbol id, or the first by qualname);
+    ``shapes``: the answer's structural types and its linker."""
     linker = shapes.linker
     # (path, qualname) -> the definitions there (overloads, two branches)
     asked: dict[At, list[Row]] = {}
@@ -184,20 +184,14 @@ def _satisfying(shapes: structural.Structural, target: At, cls: Row, asked: Any)
     methods = shapes.methods_of(language, target)
     if methods is None:
         return []
-    name = target[1].rpartition(".")[2]
+    structural_type, _, name = target[1].rpartition(".")
     out = []
     for d in asked:
         owner, _, own = str(d["qualname"]).rpartition(".")
-        if (
-            own != name
-            or d.get("language") != language
-            or (str(d["path"]), owner)
-            == (
-                target[0],
-                target[1].rpartition(".")[0],
-            )
-        ):
+        if own != name or d.get("language") != language:
             continue
+        if (str(d["path"]), owner) == (target[0], structural_type):
+            continue  # the protocol's own method
         has = (
             structural.go_methods(linker, str(d["path"]), owner)
             if language == "go"

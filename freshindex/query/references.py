@@ -228,10 +228,16 @@ def references(
     dispatch: dict[str, list[Result]] = {i: [] for i in by_id}
     all_dispatch = []
     named: dict[str, list[Result]] = {}  # a class's references, fetched once
+
+    def refs_of(name: str) -> list[Result]:
+        if name not in named:
+            named[name] = view.refs(name)
+        return named[name]
+
     shapes = Structural(linker, view.refs)
     found = dispatched(
         shapes,
-        lambda n: named.get(n) or named.setdefault(n, view.refs(n)),
+        refs_of,
         link_row,
         lambda path, qual: _signature(view, path, qual),
         calls,
