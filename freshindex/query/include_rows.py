@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
+import pyarrow.compute as pc
 import pyarrow.dataset as ds
 from cachetools import LRUCache
 
@@ -50,6 +51,8 @@ class CRows:
     def __init__(self, version: IndexVersion, overlay: Overlay | None):
         self.version = version
         self.overlay = overlay
+        # a bare name -> each qualname declared with it -> the files
+        self._declared: dict[str, dict[str, frozenset[str]]] = {}
 
     def include_graph(self) -> IncludeGraph:
         """Every C and C++ file's resolved includes, in order, as the answer
@@ -90,13 +93,24 @@ class CRows:
 
     def declared_in(self, qualname: str) -> frozenset[str]:
         """The files with a prototype of ``qualname`` (``f``, or ``app.f`` in
-        a C++ namespace), as the answer sees them."""
+        a C++ namespace), as the answer sees them. The rows of a bare name
+        are read once: a C++ answer asks for it in many scopes (``a.b.ok``,
+        ``a.ok``, ``ok``), and a common name has thousands of call rows."""
+        bare = qualname.rsplit(".", 1)[-1]
+        found = self._declared.get(bare)
+        if found is None:
+            found = self._declared[bare] = self._declarations(bare)
+        return found.get(qualname, frozenset())
+
+    def _declarations(self, bare: str) -> dict[str, frozenset[str]]:
         shadowed = self.overlay.shadowed if self.overlay is not None else set()
-        rows = self.version.lookup("edges", "target", qualname.rsplit(".", 1)[-1]).to_pylist()
+        t = self.version.lookup("edges", "target", bare)
+        t = t.filter(pc.field("kind") == "declare")
+        rows = t.select(["path", "target", "target_qualname"]).to_pylist()
         if self.overlay is not None:
-            rows = [r for r in rows if r["path"] not in shadowed] + self.overlay.edges
-        return frozenset(
-            str(r["path"])
-            for r in rows
-            if r["kind"] == "declare" and (r["target_qualname"] or r["target"]) == qualname
-        )
+            rows = [r for r in rows if r["path"] not in shadowed]
+            rows += [e for e in self.overlay.edges if e["kind"] == "declare" and e["target"] == bare]
+        out: dict[str, set[str]] = {}
+        for r in rows:
+            out.setdefault(str(r["target_qualname"] or r["target"]), set()).add(str(r["path"]))
+        return {q: frozenset(paths) for q, paths in out.items()}

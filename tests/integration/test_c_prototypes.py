@@ -1,0 +1,48 @@
+"""C calls bound through a prototype, read from a built index and its
+overlay in bulk (query/include_rows.py): one read of a name's rows serves
+every scope and file a call is looked up in."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.repos import build_template, copy_built, write_files
+
+FILES: dict[str, str | bytes] = {
+    "include/lib.h": "#pragma once\nint add(int a, int b);\n",
+    "src/lib.c": '#include "lib.h"\nint add(int a, int b) { return a + b; }\n',
+    "src/main.c": '#include "../include/lib.h"\nint main(void) { return add(1, 2); }\n',
+    "src/alone.c": "int twice(int x) { return add(x, x); }\n",  # sees no prototype
+}
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory, prefect_api: str) -> tuple[Path, Path]:
+    return build_template(tmp_path_factory.mktemp("prototypes"), FILES, shards=2)
+
+
+def test_calls_bind_through_prototypes_in_the_index_and_the_overlay(
+    template: tuple[Path, Path], tmp_path: Path, run_cli: Any
+) -> None:
+    repo, store = copy_built(template, tmp_path)
+    # uncommitted: a second header declares add, and a new file includes it
+    write_files(
+        repo,
+        {
+            "include/more.h": "#pragma once\nint add(int a, int b);\n",
+            "src/use.c": '#include "../include/more.h"\nint use(void) { return add(3, 4); }\n',
+        },
+    )
+    code, out, err = run_cli("--repo", str(repo), "--store", store, "--json", "refs", "add")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["freshness"] == "overlay"
+    bound = {(r["path"], r["startLine"]): r["via"] for r in doc["bound"]}
+    assert "declared in include/lib.h, defined in src/lib.c" in bound[("src/main.c", 2)]
+    assert "declared in include/more.h" in bound[("src/use.c", 2)]  # the overlay's
+    # alone.c includes nothing: the one definition with external linkage
+    assert ("src/alone.c", 1) in bound
