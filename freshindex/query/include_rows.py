@@ -109,7 +109,9 @@ class CRows:
         rows = t.select(["path", "target", "target_qualname"]).to_pylist()
         if self.overlay is not None:
             rows = [r for r in rows if r["path"] not in shadowed]
-            rows += [e for e in self.overlay.edges if e["kind"] == "declare" and e["target"] == bare]
+            rows += [
+                e for e in self.overlay.edges if e["kind"] == "declare" and e["target"] == bare
+            ]
         out: dict[str, set[str]] = {}
         for r in rows:
             out.setdefault(str(r["target_qualname"] or r["target"]), set()).add(str(r["path"]))
