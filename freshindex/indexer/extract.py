@@ -468,6 +468,7 @@ def _site_rows(
 
 # an import whose spec names a file or package, not a symbol in it
 _MODULE_IMPORTS = ("go", "c", "cpp", "ruby", "rust")
+_JS_LANGUAGES = ("javascript", "typescript", "tsx")
 
 
 def _query_edges(
@@ -494,12 +495,17 @@ def _query_edges(
     # import bindings: local name -> (module, imported name)
     bindings: dict[str, tuple[str, str]] = {}
     ref_list = sorted(refs.values(), key=lambda r: (r[0].start_byte, r[1]))
-    for name_node, kind, module, alias, _outer in ref_list:
+    # JS/TS: `import * as z from "./m"`: local name -> the module
+    namespaces: dict[str, str] = {}
+    for name_node, kind, module, alias, outer in ref_list:
         if kind == "import":
             name = _last_segment(language, text(name_node))
             # a Kotlin or PHP import names its module only in the whole path (`lib.Store`)
             spec = module or (text(name_node) if language in ("kotlin", "php") else "")
             bindings[alias or name] = (spec, name)
+            held = _parent(name_node, outer) if language in _JS_LANGUAGES else None
+            if held is not None and held.type == "namespace_import":
+                namespaces[name] = spec
 
     go_imports = {local: spec for local, (spec, _name) in bindings.items()}
     visible = _visible(language, bindings, top_level, resolve, root, ordered, text)
@@ -530,7 +536,10 @@ def _query_edges(
             module = module or raw
             resolved = resolve(language, path, module, target) if resolve else None
             if resolved:
-                qualname = "" if language in _MODULE_IMPORTS else target
+                # `export * from "./x"` (a JS/TS barrel) and `import * as z` name the
+                # module, as Python's `import *` and `import m` do
+                whole = target == "*" or namespaces.get(target) == module
+                qualname = "" if language in _MODULE_IMPORTS or whole else target
                 binding, via = Binding.BOUND, f"import of {module}"
             elif not _relative_spec(language, module):
                 binding, via = Binding.EXTERNAL, f"import of {module}, not in the repository"
@@ -555,6 +564,22 @@ def _query_edges(
                     via = f"imported from {module}"
                 elif not resolved and not _relative_spec(language, module):
                     binding, via = Binding.EXTERNAL, f"imported from {module}"
+            elif (
+                namespaces
+                and kind == EdgeKind.CALL
+                and parent is not None
+                and parent.type == "member_expression"
+                and (obj := parent.child_by_field_name("object")) is not None
+                and obj.type == "identifier"
+                and (space := namespaces.get(text(obj))) is not None
+            ):  # z.parse() after `import * as z from "./m"`: parse of the module
+                module = space
+                resolved = resolve(language, path, space, target) if resolve else None
+                if resolved:
+                    qualname, binding = target, Binding.BOUND
+                    via = f"{text(obj)}.{target}: a member of module {space}"
+                elif not _relative_spec(language, space):
+                    binding, via = Binding.EXTERNAL, f"a member of module {space}"
             elif (
                 kind == EdgeKind.CALL
                 and language in _THIS_LANGUAGES

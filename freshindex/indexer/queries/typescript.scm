@@ -94,3 +94,21 @@
 (import_statement
   (import_clause (namespace_import (identifier) @name))
   source: (string (string_fragment) @module)) @reference.import
+
+; re-exports: a barrel file's `export * from "./x"` and `export { a, b as c } from "./x"`
+; are imports the linker follows to the file that defines the name
+(export_statement
+  "*" @name
+  .
+  "from"
+  source: (string (string_fragment) @module)) @reference.import
+
+(export_statement
+  (export_clause
+    (export_specifier name: (identifier) @name !alias))
+  source: (string (string_fragment) @module)) @reference.import
+
+(export_statement
+  (export_clause
+    (export_specifier name: (identifier) @name alias: (identifier) @alias))
+  source: (string (string_fragment) @module)) @reference.import
