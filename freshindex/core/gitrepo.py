@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +130,30 @@ def symlinks(repo: pygit2.Repository, entries: Iterable[TreeEntry]) -> dict[str,
 def read_blob(repo: pygit2.Repository, oid: str) -> bytes:
     blob: Any = repo.get(oid)
     return bytes(blob.data)
+
+
+def small_blobs(
+    repo: pygit2.Repository,
+    entries: Iterable[TreeEntry],
+    wanted: Callable[[str], bool],
+    max_files: int,
+    max_bytes: int,
+    max_total: int,
+) -> dict[str, bytes]:
+    """The contents of the first ``max_files`` entries whose path is
+    ``wanted``, path -> bytes, leaving out any over ``max_bytes`` (its size
+    is read before its bytes), and stopping at ``max_total`` bytes in all."""
+    out = {}
+    total = 0
+    for e in [e for e in entries if wanted(e.path)][:max_files]:
+        blob = repo.get(e.oid)
+        if not isinstance(blob, pygit2.Blob) or blob.size > max_bytes:
+            continue
+        total += blob.size
+        if total > max_total:
+            break
+        out[e.path] = bytes(blob.data)
+    return out
 
 
 def store_default(repo: pygit2.Repository) -> str:

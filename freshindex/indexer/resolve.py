@@ -16,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 
 from freshindex.indexer import bind_c
+from freshindex.indexer.js_modules import JsModules
 
 # Resolves (language, importing path, module spec, imported name) to the path
 # of the file that defines it, or None: a PathIndex, or any callable like it.
@@ -32,6 +33,7 @@ class PathIndex:
         paths: Iterable[str],
         links: Mapping[str, str] | None = None,
         include_roots: Iterable[str] = (),
+        js: JsModules | None = None,
     ):
         """``links``: symlinks of the tree (path -> the link's text). A link to
         a folder of the repository makes its files importable under the link's
@@ -39,8 +41,11 @@ class PathIndex:
         compilers would find them; a resolved path is always the real one.
         ``include_roots``: the folders a C or C++ include is looked up in, in
         order, before the roots found by suffix (indexer/bind_c.py reads them
-        from the configuration and compile_commands.json; "" is the top)."""
+        from the configuration and compile_commands.json; "" is the top).
+        ``js``: the tree's tsconfig aliases and workspace packages, for
+        imports that do not start with a dot (indexer/js_modules.py)."""
         self.paths = frozenset(paths)
+        self.js = js
         self.links = dict(sorted((links or {}).items()))
         self.include_roots = tuple(include_roots)
         # alias or real path -> real path
@@ -72,11 +77,14 @@ class PathIndex:
         links: Mapping[str, str],
         include_paths: Iterable[str],
         compile_db: bytes | None,
+        js_files: Mapping[str, bytes] | None = None,
     ) -> PathIndex:
         """A tree's index with its C include roots: ``include_paths`` from
-        the configuration, then those of its compile_commands.json."""
+        the configuration, then those of its compile_commands.json; and its
+        JavaScript aliases and packages from ``js_files`` (the contents of
+        its tsconfig/jsconfig/package.json files, js_modules.wanted)."""
         roots = bind_c.include_roots(include_paths, compile_db, frozenset(paths))
-        return cls(paths, links, roots)
+        return cls(paths, links, roots, JsModules(js_files) if js_files else None)
 
     @functools.cached_property
     def digest(self) -> str:
@@ -88,6 +96,8 @@ class PathIndex:
             h.update(f"{link}\0{target}\1".encode("utf-8", "surrogateescape"))
         for root in self.include_roots:
             h.update(f"{root}\2".encode("utf-8", "surrogateescape"))
+        for part in self.js.digest_parts() if self.js is not None else ():
+            h.update(f"{part}\3".encode("utf-8", "surrogateescape"))
         return h.hexdigest()
 
     def at(self, path: str) -> str | None:
@@ -238,8 +248,15 @@ class PathIndex:
 
     def _js(self, from_path: str, module: str) -> str | None:
         if not module.startswith("."):
-            return None  # a package, or a path alias (tsconfig paths are not read yet)
-        stem = posixpath.normpath(posixpath.join(posixpath.dirname(from_path), module))
+            # a tsconfig alias or a workspace package; else a package from outside
+            return self.js.resolve(from_path, module, self._js_stem) if self.js else None
+        return self._js_stem(
+            posixpath.normpath(posixpath.join(posixpath.dirname(from_path), module))
+        )
+
+    def _js_stem(self, stem: str) -> str | None:
+        """The file a JS/TS import path names: itself, its TS source, or
+        with an extension or ``/index``."""
         if stem.startswith(".."):
             return None
         if stem in self._real:

@@ -20,6 +20,7 @@ import pygit2
 from freshindex.core import gitrepo
 from freshindex.core.exceptions import UnknownRevision
 from freshindex.core.tree import TreeEntry
+from freshindex.indexer import js_modules
 from freshindex.indexer.bind_c import COMPILE_DB
 from freshindex.indexer.config import CONFIG_FILE, IndexConfig, parse_config
 from freshindex.indexer.resolve import PathIndex
@@ -87,13 +88,15 @@ def _partition(
 def path_index(
     repo: pygit2.Repository, entries: Sequence[TreeEntry], include_paths: tuple[str, ...]
 ) -> PathIndex:
-    """The tree's paths, its links, and its C include roots."""
+    """The tree's paths, its links, its C include roots, and its JavaScript
+    aliases and workspace packages."""
     db = next((e for e in entries if e.path == COMPILE_DB), None)
     return PathIndex.of_tree(
         [e.path for e in entries],
         gitrepo.symlinks(repo, entries),
         include_paths,
         gitrepo.read_blob(repo, db.oid) if db is not None else None,
+        gitrepo.small_blobs(repo, entries, js_modules.wanted, *js_modules.BOUNDS),
     )
 
 

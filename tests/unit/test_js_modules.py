@@ -1,0 +1,162 @@
+"""Non-relative JavaScript and TypeScript imports resolved through the
+tree's tsconfig aliases and workspace packages (indexer/js_modules.py)."""
+
+from __future__ import annotations
+
+from freshindex.indexer.extract import extract
+from freshindex.indexer.resolve import PathIndex
+from freshindex.indexer.schema import EDGES, SYMBOLS
+from freshindex.query.link import table_linker
+from tests.linked import Row
+
+TSCONFIG = b"""{
+  // the app's aliases, with comments and a trailing comma as tsc allows
+  "extends": "./tsconfig.base.json",
+  "compilerOptions": {
+    "baseUrl": ".",
+    "paths": { "@/*": ["./src/*"], "~config": ["./config/index.ts"], },
+    /* "paths": {"broken": } */
+    "strict": true,
+  },
+}
+"""
+FILES: dict[str, bytes] = {
+    "apps/web/tsconfig.json": TSCONFIG,
+    "apps/web/tsconfig.base.json": b'{"compilerOptions": {"target": "es2022"}}',
+    "apps/web/package.json": b'{"name": "web", "dependencies": {"@acme/utils": "*", "react": "*"}}',
+    "apps/web/src/lib/db.ts": b"export function connect() { return 1; }\n",
+    "apps/web/config/index.ts": b"export const port = 1;\n",
+    "apps/web/src/app/page.tsx": (
+        b'import { connect } from "@/lib/db";\n'
+        b'import { port } from "~config";\n'
+        b'import { format } from "@acme/utils";\n'
+        b'import { slug } from "@acme/utils/text";\n'
+        b'import { useState } from "react";\n'
+        b"export function Page() { connect(); format(port); slug(); useState(); }\n"
+    ),
+    "packages/utils/package.json": (
+        b'{"name": "@acme/utils", "main": "dist/index.js", "types": "dist/index.d.ts",'
+        b' "exports": {".": {"import": "./dist/index.js"}}}'
+    ),
+    "packages/utils/src/index.ts": b"export function format(x: number) { return `${x}`; }\n",
+    "packages/utils/src/text.ts": b"export function slug() { return ''; }\n",
+    # a package whose entry is in the tree as written
+    "packages/ids/package.json": b'{"name": "@acme/ids", "main": "lib/ids.js"}',
+    "packages/ids/lib/ids.js": b"export function id() { return 1; }\n",
+}
+
+
+def index(files: dict[str, bytes]) -> PathIndex:
+    configs = {p: d for p, d in files.items() if p.endswith(".json")}
+    return PathIndex.of_tree(list(files), {}, (), None, configs)
+
+
+def test_tsconfig_aliases_and_workspace_packages_resolve() -> None:
+    paths = index(FILES)
+    page = "apps/web/src/app/page.tsx"
+    assert paths("typescript", page, "@/lib/db", "connect") == "apps/web/src/lib/db.ts"
+    assert paths("typescript", page, "~config", "port") == "apps/web/config/index.ts"
+    # dist/index.js is not in the tree: the package's src/index
+    assert paths("typescript", page, "@acme/utils", "format") == "packages/utils/src/index.ts"
+    assert paths("typescript", page, "@acme/utils/text", "slug") == "packages/utils/src/text.ts"
+    assert paths("javascript", page, "@acme/ids", "id") == "packages/ids/lib/ids.js"
+    assert paths("typescript", page, "react", "useState") is None  # from outside
+    # baseUrl: a bare path from the config's folder
+    assert paths("typescript", page, "src/lib/db", "connect") == "apps/web/src/lib/db.ts"
+    # outside the config's folder, its aliases do not apply
+    assert paths("typescript", "packages/utils/src/index.ts", "@/lib/db", "connect") is None
+
+
+def test_calls_through_aliases_bind_and_the_digest_sees_the_configs() -> None:
+    paths = index(FILES)
+    symbols: list[Row] = []
+    edges: list[Row] = []
+    for path, data in FILES.items():
+        if path.endswith((".ts", ".tsx", ".js")):
+            language = (
+                "tsx"
+                if path.endswith(".tsx")
+                else "javascript"
+                if path.endswith(".js")
+                else "typescript"
+            )
+            rows = extract(path, language, data, paths)
+            symbols += [dict(zip(SYMBOLS.names, r, strict=True)) for r in rows.symbols]
+            edges += [dict(zip(EDGES.names, r, strict=True)) for r in rows.edges]
+    linker = table_linker(symbols, edges)
+    calls = {}
+    for e in edges:
+        if e["kind"] == "call" and e["path"].endswith("page.tsx"):
+            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+            calls[e["target"]] = (link.binding, link.symbol["path"] if link.symbol else None)
+    assert calls["connect"] == ("bound", "apps/web/src/lib/db.ts")
+    assert calls["format"] == ("bound", "packages/utils/src/index.ts")
+    assert calls["slug"] == ("bound", "packages/utils/src/text.ts")
+    assert calls["useState"][0] == "external"
+    # another alias target is another resolution: the digest differs
+    moved = dict(FILES, **{"apps/web/tsconfig.json": TSCONFIG.replace(b"./src/*", b"./lib/*")})
+    assert index(moved).digest != paths.digest
+    assert PathIndex(list(FILES)).digest != paths.digest
+
+
+def test_unreadable_configs_add_nothing() -> None:
+    files = {
+        "tsconfig.json": b"{ not json",
+        "package.json": b"\xff\xfe",
+        "a/package.json": b'{"name": 7}',
+        "src/x.ts": b"export const x = 1;\n",
+    }
+    paths = index(files)
+    assert paths("typescript", "src/x.ts", "@/x", "x") is None
+    assert paths.js is not None and paths.js.packages == ()
+
+
+def test_barrels_and_namespace_imports_bind_through_to_the_definition() -> None:
+    files: dict[str, bytes] = {
+        "lib/index.ts": (
+            b'export * from "./core.js";\nexport { toZod, toZod as zz } from "./util.js";\n'
+        ),
+        "lib/core.ts": b"export function parse() {}\n",
+        "lib/util.ts": b"export function toZod() {}\n",
+        "app.ts": (
+            b'import { parse, zz } from "./lib/index.js";\n'
+            b'import * as z from "./lib";\n'
+            b'import * as React from "react";\n'
+            b"parse(); zz(); z.toZod(); React.useState();\n"
+        ),
+    }
+    paths = PathIndex(list(files))
+    symbols: list[Row] = []
+    edges: list[Row] = []
+    for path, data in files.items():
+        rows = extract(path, "typescript", data, paths)
+        symbols += [dict(zip(SYMBOLS.names, r, strict=True)) for r in rows.symbols]
+        edges += [dict(zip(EDGES.names, r, strict=True)) for r in rows.edges]
+    linker = table_linker(symbols, edges)
+    got = {}
+    for e in edges:
+        if e["path"] == "app.ts" or e["target"] == "*":
+            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+            where = (
+                f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else link.path
+            )
+            got[(e["kind"], e["target"], e["start_line"])] = (link.binding, where)
+    assert got[("import", "*", 1)] == ("bound", "lib/core.ts")  # the module re-exported
+    assert got[("call", "parse", 4)] == ("bound", "lib/core.ts::parse")  # through export *
+    assert got[("call", "zz", 4)] == ("bound", "lib/util.ts::toZod")  # through export { as }
+    assert got[("import", "z", 2)] == ("bound", "lib/index.ts")  # the namespace: a module
+    assert got[("call", "toZod", 4)] == ("bound", "lib/util.ts::toZod")  # z.toZod()
+    assert got[("call", "useState", 4)][0] == "external"
+
+
+def test_hostile_configs_are_read_in_linear_time_or_not_at_all() -> None:
+    files = {
+        "tsconfig.json": b"/*" * 300_000,  # unclosed comments: one pass, not one per `/*`
+        "a/tsconfig.json": b"[" * 100_000 + b"]" * 100_000,  # past the JSON parser's depth
+        "b/package.json": b'{"name": ' * 50_000,
+        "c/tsconfig.json": b'{"compilerOptions": {"paths": {"x/*": ["./y/*"]}}} // "tail',
+        "c/y/z.ts": b"export const z = 1;\n",
+    }
+    paths = index(files)
+    assert paths.js is not None and paths.js.packages == ()
+    assert paths("typescript", "c/m.ts", "x/z", "z") == "c/y/z.ts"
