@@ -71,6 +71,7 @@ DEFAULT_REBUILD_PATTERNS: tuple[str, ...] = (
     "yarn.lock",
     "pnpm-lock.yaml",
     "tsconfig.json",
+    "jsconfig.json",
     "go.mod",
     "go.sum",
     "Cargo.toml",

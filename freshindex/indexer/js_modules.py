@@ -267,9 +267,14 @@ def _jsonc(data: bytes) -> Any:
     except UnicodeDecodeError:
         return None
     try:
-        return json.loads(_TRAILING_COMMA.sub(r"\1", _without_comments(text)))
+        return json.loads(plain_json(text))
     except (ValueError, RecursionError):
         return None
+
+
+def plain_json(text: str) -> str:
+    """JSON with comments and trailing commas (tsconfig's) as plain JSON."""
+    return _TRAILING_COMMA.sub(r"\1", _without_comments(text))
 
 
 def _without_comments(text: str) -> str:

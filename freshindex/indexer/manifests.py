@@ -14,7 +14,7 @@ changed, so the answer errs towards a rebuild.
 | lockfiles (package-lock.json, yarn.lock, pnpm-lock.yaml, poetry.lock, uv.lock, Cargo.lock, go.sum) | none |
 | pyproject.toml | project.name, project.scripts / gui-scripts / entry-points, build-system.build-backend, tool.setuptools (packages, package-dir, py-modules), tool.poetry (name, packages), tool.hatch.build, tool.pdm.build, tool.flit.module, tool.maturin (python-source, module-name) |
 | setup.cfg | [options] packages, package_dir, py_modules; [options.packages.find] |
-| package.json | name, main, module, types, typings, exports, imports, workspaces, browser |
+| package.json | name, source, main, module, types, typings, exports, imports, workspaces, browser |
 | tsconfig.json, jsconfig.json | extends, files, include, references, compilerOptions (baseUrl, paths, rootDir, rootDirs, moduleResolution) |
 | go.mod | module, replace |
 | Cargo.toml | package.name, lib, bin, workspace (members, exclude) |
@@ -26,9 +26,10 @@ from __future__ import annotations
 import configparser
 import json
 import posixpath
-import re
 import tomllib
 from typing import Any
+
+from freshindex.indexer import js_modules
 
 LOCKFILES = frozenset(
     {"package-lock.json", "yarn.lock", "pnpm-lock.yaml", "poetry.lock", "uv.lock",
@@ -66,6 +67,7 @@ _JSON_KEYS: dict[str, tuple[tuple[str, ...], ...]] = {
         (k,)
         for k in (
             "name",
+            "source",
             "main",
             "module",
             "types",
@@ -122,8 +124,8 @@ def _reading(name: str, data: bytes) -> Any:
             raise _Unreadable from err
     if name in _JSON_KEYS:
         try:
-            return _pick(json.loads(_strip_json_comments(text)), _JSON_KEYS[name])
-        except ValueError as err:
+            return _pick(json.loads(js_modules.plain_json(text)), _JSON_KEYS[name])
+        except (ValueError, RecursionError) as err:
             raise _Unreadable from err
     if name == "go.mod":
         return [
@@ -153,13 +155,6 @@ def _pick(doc: Any, keys: tuple[tuple[str, ...], ...]) -> list[Any]:
             value = value.get(part) if isinstance(value, dict) else None
         out.append(value)
     return out
-
-
-def _strip_json_comments(text: str) -> str:
-    """tsconfig.json allows // and /* */ comments and trailing commas."""
-    text = re.sub(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', lambda m: m.group(1) or "", text,
-                  flags=re.S)  # fmt: skip
-    return re.sub(r",(\s*[}\]])", r"\1", text)
 
 
 def _go_mod_lines(text: str) -> list[str]:

@@ -26,6 +26,13 @@ PYPROJECT = b'[project]\nname = "shop"\nversion = "1.0"\ndependencies = ["a==1"]
         ("pyproject.toml", PYPROJECT, b"[project\n", True),  # unreadable: counts
         ("package.json", b'{"name": "x", "version": "1"}', b'{"name": "x", "version": "2"}', False),
         ("package.json", b'{"name": "x", "main": "a.js"}', b'{"name": "x", "main": "b.js"}', True),
+        # the source entry is what a workspace import resolves to first
+        ("package.json", b'{"name": "x"}', b'{"name": "x", "source": "src/x.ts"}', True),
+        ("jsconfig.json", b"{}", b'{"compilerOptions": {"baseUrl": "src"}}', True),
+        # hostile: nested past the parser's depth, and unclosed comments, read
+        # in linear time; unreadable counts as changed
+        ("package.json", b"{}", b"[" * 100_000 + b"]" * 100_000, True),
+        ("tsconfig.json", b"{}", b"/*" * 300_000, True),
         (
             "tsconfig.json",
             b'{"compilerOptions": {"strict": true}}',
