@@ -35,6 +35,8 @@ PACKAGE_NAME = "package.json"
 MAX_FILES = 5000
 MAX_BYTES = 1_000_000
 MAX_TOTAL_BYTES = 50_000_000
+# the `paths` entries of one config tried for an import, at most
+MAX_ALIASES = 256
 BOUNDS: tuple[int, int, int] = (MAX_FILES, MAX_BYTES, MAX_TOTAL_BYTES)  # gitrepo.small_blobs's
 _EXTENDS_DEPTH = 4
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
@@ -89,8 +91,10 @@ class JsModules:
             if isinstance(name, str) and name:
                 folder = posixpath.dirname(path)
                 packages.append(Package(name, folder, _entries(doc), _subpaths(doc)))
-        # the longest name first: `@a/b-c` before `@a/b`
-        self.packages = tuple(sorted(packages, key=lambda p: (-len(p.name), p.folder)))
+        self.packages = tuple(sorted(packages, key=lambda p: (p.name, p.folder)))
+        self._by_name: dict[str, Package] = {}
+        for p in self.packages:  # two packages of one name: the first by folder
+            self._by_name.setdefault(p.name, p)
 
     def digest_parts(self) -> list[str]:
         """What resolutions depend on, for the path index's digest."""
@@ -107,7 +111,7 @@ class JsModules:
         config = self._nearest(from_path)
         if config is not None:
             aliases, base = self.configs[config]
-            for alias in aliases:
+            for alias in aliases[:MAX_ALIASES]:
                 rest = _match(alias.pattern, module)
                 if rest is None:
                     continue
@@ -119,20 +123,24 @@ class JsModules:
                 found = stem(posixpath.normpath(posixpath.join(base, module)))
                 if found:
                     return found
-        for p in self.packages:
-            if module == p.name:
+        # a package name is `name` or `@scope/name`: its first one or two parts
+        parts = module.split("/", 2)
+        for k in (2, 1) if module.startswith("@") else (1,):
+            p = self._by_name.get("/".join(parts[:k]))
+            if p is None or len(parts) < k:
+                continue
+            sub = "/".join(parts[k:])
+            if not sub:
                 return self._entry(p, stem)
-            if module.startswith(p.name + "/"):
-                sub = module[len(p.name) + 1 :]
-                exported = dict(p.subpaths).get(sub)
-                if exported:  # "exports": {"./mini": {"import": "./mini/index.js"}}
-                    found = self._entry(p._replace(entries=exported), stem, fallback=False)
-                    if found:
-                        return found
-                for folder in (p.folder, posixpath.join(p.folder, "src")):
-                    found = stem(posixpath.normpath(posixpath.join(folder, sub)))
-                    if found:
-                        return found
+            exported = dict(p.subpaths).get(sub)
+            if exported:  # "exports": {"./mini": {"import": "./mini/index.js"}}
+                found = self._entry(p._replace(entries=exported), stem, fallback=False)
+                if found:
+                    return found
+            for folder in (p.folder, posixpath.join(p.folder, "src")):
+                found = stem(posixpath.normpath(posixpath.join(folder, sub)))
+                if found:
+                    return found
         return None
 
     def _nearest(self, path: str) -> str | None:

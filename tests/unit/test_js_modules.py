@@ -157,6 +157,12 @@ def test_hostile_configs_are_read_in_linear_time_or_not_at_all() -> None:
         "c/tsconfig.json": b'{"compilerOptions": {"paths": {"x/*": ["./y/*"]}}} // "tail',
         "c/y/z.ts": b"export const z = 1;\n",
     }
+    many = ", ".join(f'"k{i}/*": ["./v{i}/*"]' for i in range(20_000))
+    files["d/tsconfig.json"] = b'{"compilerOptions": {"paths": {' + many.encode() + b"}}}"
+    files["d/package.json"] = b'{"name": "@d/d"}'
     paths = index(files)
-    assert paths.js is not None and paths.js.packages == ()
+    assert paths.js is not None and [p.name for p in paths.js.packages] == ["@d/d"]
     assert paths("typescript", "c/m.ts", "x/z", "z") == "c/y/z.ts"
+    # a config's aliases and an import's parts are read up to a bound
+    for _ in range(2_000):
+        assert paths("typescript", "d/m.ts", "@d/d/" + "a/" * 5_000, "x") is None
