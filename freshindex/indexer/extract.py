@@ -504,7 +504,8 @@ def _query_edges(
             spec = module or (text(name_node) if language in ("kotlin", "php") else "")
             bindings[alias or name] = (spec, name)
             held = _parent(name_node, outer) if language in _JS_LANGUAGES else None
-            if held is not None and held.type == "namespace_import":
+            # `import * as z from "./m"`; CommonJS's `const z = require("./m")`
+            if held is not None and held.type in ("namespace_import", "variable_declarator"):
                 namespaces[name] = spec
 
     go_imports = {local: spec for local, (spec, _name) in bindings.items()}

@@ -166,3 +166,38 @@ def test_hostile_configs_are_read_in_linear_time_or_not_at_all() -> None:
     # a config's aliases and an import's parts are read up to a bound
     for _ in range(2_000):
         assert paths("typescript", "d/m.ts", "@d/d/" + "a/" * 5_000, "x") is None
+
+
+def test_commonjs_requires_bind_like_imports() -> None:
+    files: dict[str, bytes] = {
+        "m.js": b"function a() {}\nfunction b() {}\nmodule.exports = { a, b };\n",
+        "_baseRest.js": b"function baseRest(f) { return f; }\nmodule.exports = baseRest;\n",
+        "u.js": (
+            b'const { a, b: bee } = require("./m");\n'
+            b'const m = require("./m");\n'
+            b'var baseRest = require("./_baseRest");\n'
+            b'const fs = require("fs");\n'
+            b'const x = load("./m");\n'
+            b"a(); bee(); m.b(); baseRest(a); fs.readFileSync(); x.a();\n"
+        ),
+    }
+    paths = PathIndex(list(files))
+    symbols: list[Row] = []
+    edges: list[Row] = []
+    for path, data in files.items():
+        rows = extract(path, "javascript", data, paths)
+        symbols += [dict(zip(SYMBOLS.names, r, strict=True)) for r in rows.symbols]
+        edges += [dict(zip(EDGES.names, r, strict=True)) for r in rows.edges]
+    linker = table_linker(symbols, edges)
+    calls = {}
+    for e in edges:
+        if e["kind"] == "call" and e["start_line"] == 6:
+            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+            where = f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None
+            calls[(e["target"], e["start_col"])] = (link.binding, where)
+    assert calls[("a", 0)] == ("bound", "m.js::a")
+    assert calls[("bee", 5)] == ("bound", "m.js::b")
+    assert calls[("b", 14)] == ("bound", "m.js::b")  # m.b()
+    assert calls[("baseRest", 19)] == ("bound", "_baseRest.js::baseRest")
+    assert calls[("readFileSync", 35)][0] == "external"
+    assert calls[("a", 53)][0] == "candidate"  # load() is no require
