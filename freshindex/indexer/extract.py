@@ -507,6 +507,8 @@ def _query_edges(
             # `import * as z from "./m"`; CommonJS's `const z = require("./m")`
             if held is not None and held.type in ("namespace_import", "variable_declarator"):
                 namespaces[name] = spec
+            elif held is not None and held.type == "import_clause":  # `import x from "./m"`
+                bindings[alias or name] = (spec, flow_js.DEFAULT)
 
     go_imports = {local: spec for local, (spec, _name) in bindings.items()}
     visible = _visible(language, bindings, top_level, resolve, root, ordered, text)
@@ -541,6 +543,8 @@ def _query_edges(
                 # module, as Python's `import *` and `import m` do
                 whole = target == "*" or namespaces.get(target) == module
                 qualname = "" if language in _MODULE_IMPORTS or whole else target
+                if bindings.get(target) == (module, flow_js.DEFAULT):  # the module's default
+                    qualname = flow_js.DEFAULT
                 binding, via = Binding.BOUND, f"import of {module}"
             elif not _relative_spec(language, module):
                 binding, via = Binding.EXTERNAL, f"import of {module}, not in the repository"

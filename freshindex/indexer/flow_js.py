@@ -13,7 +13,9 @@ forms that need no type inference:
 - what a function or method returns (``return new C()``, or its return
   annotation ``(): C``, ``Promise<C>`` read as what ``await`` gives): a
   holder ``f()``, read by ``make().m()`` and ``obj.make().m()``;
-- a module-level ``const`` (a holder named by itself, for importers).
+- a module-level ``const`` (a holder named by itself, for importers);
+- ``export default make`` (or ``export default function make``): a holder
+  ``default`` that ``import x from "./m"`` claims, whatever it names ``x``.
 
 A name is looked up in its own function, then at the top of the file; a
 class name must be defined at the top of the file or imported from a file
@@ -75,6 +77,8 @@ class _Pass:
         self.returns: list[tuple[str, ts.Node, int, str | None]] = []
         self.attributes: list[tuple[str, ts.Node, int, str | None]] = []
         self.calls: list[tuple[ts.Node, int, str | None]] = []
+        # `export default make` (a name of the file): what `import x from` gets
+        self.defaults: list[tuple[str, ts.Node]] = []
         # holders a TypeScript annotation types: a field (`c: C;`), a
         # constructor's parameter property (`private c: C`), a return (`(): C`)
         self.typed: list[tuple[str, ts.Node]] = []
@@ -145,6 +149,19 @@ class _Pass:
                 self.returns.append(
                     (chains.holder_of_return(qual), node.named_children[0], fn, cls)
                 )
+            elif (
+                t == "export_statement"
+                and fn == -1
+                and any(c.type == "default" for c in node.children)
+            ):
+                named = node.child_by_field_name("declaration")
+                named = (
+                    named.child_by_field_name("name")
+                    if named is not None
+                    else node.child_by_field_name("value")
+                )
+                if named is not None and named.type in ("identifier", "type_identifier"):
+                    self.defaults.append((self.text(named), named))
             elif t == "call_expression":
                 callee = node.child_by_field_name("function")
                 if callee is not None and callee.type == "member_expression":
@@ -259,6 +276,10 @@ class _Pass:
         return self.memo[key]
 
 
+# the holder of what a module exports as its default
+DEFAULT = "default"
+
+
 def flows(path: str, root: ts.Node, text: Callable[[ts.Node], str], resolve: NameResolver) -> Flows:
     p = _Pass(text, resolve)
     p.walk(root)
@@ -291,6 +312,8 @@ def flows(path: str, root: ts.Node, text: Callable[[ts.Node], str], resolve: Nam
             continue
         for c in p.values(value, fn, cls):
             out.holders.append((holder, here(c), value))
+    for name, written_at in p.defaults:  # read by `import x from "./this"` (holder `default`)
+        out.holders.append((DEFAULT, Claim(path, name, f"export default {name}"), written_at))
     for (fn, name), written in p.locals.items():
         if fn != -1:
             continue

@@ -3,6 +3,8 @@ tree's tsconfig aliases and workspace packages (indexer/js_modules.py)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from freshindex.indexer.extract import extract
 from freshindex.indexer.resolve import PathIndex
 from freshindex.indexer.schema import EDGES, SYMBOLS
@@ -46,6 +48,21 @@ FILES: dict[str, bytes] = {
 }
 
 
+def linked(files: dict[str, bytes], paths: PathIndex | None = None) -> tuple[list[Row], Any]:
+    """Every file's edge rows (the language by suffix) and a linker over them."""
+    paths = paths or PathIndex(list(files))
+    symbols: list[Row] = []
+    edges: list[Row] = []
+    for path, data in files.items():
+        if not path.endswith((".ts", ".tsx", ".js")):
+            continue
+        language = {".tsx": "tsx", ".js": "javascript"}.get(path[path.rfind(".") :], "typescript")
+        rows = extract(path, language, data, paths)
+        symbols += [dict(zip(SYMBOLS.names, r, strict=True)) for r in rows.symbols]
+        edges += [dict(zip(EDGES.names, r, strict=True)) for r in rows.edges]
+    return edges, table_linker(symbols, edges)
+
+
 def index(files: dict[str, bytes]) -> PathIndex:
     configs = {p: d for p, d in files.items() if p.endswith(".json")}
     return PathIndex.of_tree(list(files), {}, (), None, configs)
@@ -69,21 +86,7 @@ def test_tsconfig_aliases_and_workspace_packages_resolve() -> None:
 
 def test_calls_through_aliases_bind_and_the_digest_sees_the_configs() -> None:
     paths = index(FILES)
-    symbols: list[Row] = []
-    edges: list[Row] = []
-    for path, data in FILES.items():
-        if path.endswith((".ts", ".tsx", ".js")):
-            language = (
-                "tsx"
-                if path.endswith(".tsx")
-                else "javascript"
-                if path.endswith(".js")
-                else "typescript"
-            )
-            rows = extract(path, language, data, paths)
-            symbols += [dict(zip(SYMBOLS.names, r, strict=True)) for r in rows.symbols]
-            edges += [dict(zip(EDGES.names, r, strict=True)) for r in rows.edges]
-    linker = table_linker(symbols, edges)
+    edges, linker = linked(FILES, paths)
     calls = {}
     for e in edges:
         if e["kind"] == "call" and e["path"].endswith("page.tsx"):
@@ -125,14 +128,7 @@ def test_barrels_and_namespace_imports_bind_through_to_the_definition() -> None:
             b"parse(); zz(); z.toZod(); React.useState();\n"
         ),
     }
-    paths = PathIndex(list(files))
-    symbols: list[Row] = []
-    edges: list[Row] = []
-    for path, data in files.items():
-        rows = extract(path, "typescript", data, paths)
-        symbols += [dict(zip(SYMBOLS.names, r, strict=True)) for r in rows.symbols]
-        edges += [dict(zip(EDGES.names, r, strict=True)) for r in rows.edges]
-    linker = table_linker(symbols, edges)
+    edges, linker = linked(files)
     got = {}
     for e in edges:
         if e["path"] == "app.ts" or e["target"] == "*":
@@ -181,14 +177,7 @@ def test_commonjs_requires_bind_like_imports() -> None:
             b"a(); bee(); m.b(); baseRest(a); fs.readFileSync(); x.a();\n"
         ),
     }
-    paths = PathIndex(list(files))
-    symbols: list[Row] = []
-    edges: list[Row] = []
-    for path, data in files.items():
-        rows = extract(path, "javascript", data, paths)
-        symbols += [dict(zip(SYMBOLS.names, r, strict=True)) for r in rows.symbols]
-        edges += [dict(zip(EDGES.names, r, strict=True)) for r in rows.edges]
-    linker = table_linker(symbols, edges)
+    edges, linker = linked(files)
     calls = {}
     for e in edges:
         if e["kind"] == "call" and e["start_line"] == 6:
@@ -201,3 +190,27 @@ def test_commonjs_requires_bind_like_imports() -> None:
     assert calls[("baseRest", 19)] == ("bound", "_baseRest.js::baseRest")
     assert calls[("readFileSync", 35)][0] == "external"
     assert calls[("a", 53)][0] == "candidate"  # load() is no require
+
+
+def test_a_default_import_binds_to_what_the_module_exports_as_default() -> None:
+    files: dict[str, bytes] = {
+        "m.ts": b"export default function make() {}\n",
+        "k.tsx": b"class K {}\nexport default K;\n",
+        "n.ts": b"export default { a: 1 };\n",
+        "u.ts": (
+            b'import build from "./m";\nimport Kay from "./k";\nimport N from "./n";\n'
+            b'import { default as z } from "./m";\n'
+            b"build(); new Kay(); z(); N.a();\n"
+        ),
+    }
+    edges, linker = linked(files)
+    got = {}
+    for e in edges:
+        if e["path"] == "u.ts":
+            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+            where = f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None
+            got[(e["kind"], e["target"], e["start_line"])] = (link.binding, where)
+    assert got[("call", "build", 5)] == ("bound", "m.ts::make")  # another local name
+    assert got[("call", "Kay", 5)] == ("bound", "k.tsx::K")  # `export default K;`
+    assert got[("call", "z", 5)] == ("bound", "m.ts::make")  # `{ default as z }`
+    assert got[("import", "N", 3)][0] == "candidate"  # an object: no definition
