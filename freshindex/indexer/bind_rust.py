@@ -13,7 +13,8 @@ its last declaration before the call. What the walk finds is a type *name*
 as written; extract.py resolves it as a ``use`` or a definition of the file.
 
 A reference, ``Box``, ``Rc`` or ``Arc`` around a type is the type
-(auto-deref); any other generic is its own type (``Vec<Repo>`` is a
+(auto-deref); ``dyn Shape``, ``impl Shape`` and a type parameter bound by
+one trait (``<T: Shape>``, ``where T: Shape``) are the trait; any other generic is its own type (``Vec<Repo>`` is a
 ``Vec``, whose methods only a ``use`` of a crate outside the repository
 can name: external), and an untyped name leaves the call a candidate.
 """
@@ -51,11 +52,13 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
             )
         elif kind == "function":
             inner = {"self": own} if own else {}
+            bounds = _bounds(node, text)
             params = node.child_by_field_name("parameters")
             for p in params.named_children if params is not None else []:
                 pattern = p.child_by_field_name("pattern")
                 if p.type == "parameter" and pattern is not None and pattern.type == "identifier":
-                    inner[text(pattern)] = type_name(p.child_by_field_name("type"), text, own) or ""
+                    declared = type_name(p.child_by_field_name("type"), text, own) or ""
+                    inner[text(pattern)] = bounds.get(declared, declared)
             stack.append((node.end_byte, inner, own))
         elif kind == "let":
             pattern = node.child_by_field_name("pattern")
@@ -160,12 +163,43 @@ def _declared(
     return fields, returns
 
 
+def _bounds(function: ts.Node, text: Callable[[ts.Node], str]) -> dict[str, str]:
+    """A generic function's type parameters bound by one trait each
+    (``<T: Shape>``, ``where T: Shape``) -> that trait: a method called on a
+    ``T`` is the trait's. A parameter with two bounds (``T: Shape + Clone``)
+    could be either's, and is left out."""
+    out: dict[str, str] = {}
+    declared = function.child_by_field_name("type_parameters")
+    pairs = [
+        (p.child_by_field_name("name"), p.child_by_field_name("bounds"))
+        for p in (declared.named_children if declared is not None else [])
+        if p.type == "type_parameter"
+    ]
+    for c in function.named_children:
+        if c.type == "where_clause":
+            pairs += [
+                (w.child_by_field_name("left"), w.child_by_field_name("bounds"))
+                for w in c.named_children
+                if w.type == "where_predicate"
+            ]
+    for name, bounds in pairs:
+        traits = [b for b in bounds.named_children if b.type != "lifetime"] if bounds else []
+        if name is not None and len(traits) == 1:
+            trait = type_name(traits[0], text)
+            if trait:
+                out[text(name)] = trait
+    return out
+
+
 def type_name(node: ts.Node | None, text: Callable[[ts.Node], str], own: str = "") -> str | None:
     """The named type a type expression is, through ``&``, ``&mut``, ``Box``,
-    ``Rc`` and ``Arc`` (``Self`` is ``own``); None for anything else."""
+    ``Rc`` and ``Arc`` (``Self`` is ``own``); a trait object or ``impl
+    Trait`` is the trait; None for anything else."""
     while node is not None:
         if node.type == "reference_type":
             node = node.child_by_field_name("type")
+        elif node.type in ("dynamic_type", "abstract_type"):  # &dyn Shape, impl Shape
+            node = node.child_by_field_name("trait")
         elif node.type == "generic_type":
             head = node.child_by_field_name("type")
             args = node.child_by_field_name("type_arguments")

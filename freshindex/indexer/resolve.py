@@ -290,24 +290,33 @@ class PathIndex:
         parts = [p for p in module.split("::") if p]
         if not parts or parts[0] in ("std", "core", "alloc"):
             return None
+        crate = from_path.split("/src/")[0] + "/src" if "/src/" in from_path else "src"
         if parts[0] in ("crate", "self", "super"):
             head = parts.pop(0)
-            root = from_path.split("/src/")[0] + "/src" if "/src/" in from_path else "src"
+            root = crate
             if head != "crate":
                 root = posixpath.dirname(from_path)
                 if head == "super":
                     root = posixpath.dirname(root)
+            roots = [root]
         else:
-            root = "src"
-        stem = posixpath.join(root, *parts) if parts else root
-        for candidate in (
-            f"{stem}/{name}.rs",
-            f"{stem}/{name}/mod.rs",
-            f"{stem}.rs",
-            f"{stem}/mod.rs",
-        ):
-            if candidate in self._real:
-                return self._real[candidate]
+            # `use de::Visitor`: a module the current one declares (2018), or
+            # one at the crate's root (2015 paths, and lib.rs's own modules),
+            # in the crate the file is in; else another crate: None
+            here = posixpath.dirname(from_path)
+            stem = posixpath.basename(from_path).removesuffix(".rs")
+            current = here if stem in ("mod", "lib", "main") else posixpath.join(here, stem)
+            roots = list(dict.fromkeys([current, crate]))
+        for root in roots:
+            stem = posixpath.join(root, *parts) if parts else root
+            for candidate in (
+                f"{stem}/{name}.rs",
+                f"{stem}/{name}/mod.rs",
+                f"{stem}.rs",
+                f"{stem}/mod.rs",
+            ):
+                if candidate in self._real:
+                    return self._real[candidate]
         return None
 
 

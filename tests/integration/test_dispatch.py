@@ -71,6 +71,17 @@ FILES: dict[str, str | bytes] = {
         "    r.run()\n"
         "    n.run()\n"
     ),
+    "rs/src/lib.rs": "pub mod shapes;\npub mod total;\n",
+    "rs/src/shapes/mod.rs": (
+        "pub trait Shape {\n    fn area(&self) -> f64;\n}\n\npub struct Tile;\n\n"
+        "impl Shape for Tile {\n    fn area(&self) -> f64 {\n        1.0\n    }\n}\n"
+    ),
+    "rs/src/total.rs": (
+        "use shapes::Shape;\n\n"
+        "pub fn total(s: &dyn Shape) -> f64 {\n    s.area()\n}\n\n"
+        "pub fn each<T: Shape>(s: T) -> f64 {\n    s.area()\n}\n\n"
+        "pub fn two<T>(s: T) -> f64\nwhere\n    T: Shape + Clone,\n{\n    s.area()\n}\n"
+    ),
     "java/a/Repo.java": "package a;\n\npublic interface Repo {\n    void save();\n}\n",
     "java/a/Impl.java": (
         "package a;\n\npublic class Impl implements Repo {\n    public void save() {}\n}\n"
@@ -377,3 +388,14 @@ def test_super_reaches_a_partial_class_base_or_says_it_is_outside() -> None:
         "python",
     )
     assert python[("m.py", 6, "save", 16)] == ("external", None)
+
+
+def test_a_rust_method_is_reached_through_its_trait(refs: Any) -> None:
+    # `use shapes::Shape` from a module of the crate (no `crate::`), then
+    # `&dyn Shape` and `T: Shape`; `T: Shape + Clone` could be either's
+    trait = refs("Shape.area")  # TypeScript's Shape.area too: the Rust rows
+    rust = [r for r in trait["bound"] if r["path"].startswith("rs/")]
+    assert places(rust) == [("rs/src/total.rs", 4), ("rs/src/total.rs", 8)]
+    tile = refs("Tile.area")
+    assert places(tile["dispatch"]) == [("rs/src/total.rs", 4), ("rs/src/total.rs", 8)]
+    assert "may run Tile.area, which implements Shape.area" in tile["dispatch"][0]["via"]
