@@ -98,10 +98,11 @@ class JsModules:
 
     def digest_parts(self) -> list[str]:
         """What resolutions depend on, for the path index's digest."""
-        out = [f"{root}\0{a.pattern}\0{','.join(a.targets)}" for root, (aliases, _b) in
-               sorted(self.configs.items()) for a in aliases]  # fmt: skip
-        out += [f"{root}\0baseUrl\0{base}" for root, (_a, base) in sorted(self.configs.items())]
-        out += [f"{p.name}\0{p.folder}\0{','.join(p.entries)}\0{p.subpaths}" for p in self.packages]
+        out = []
+        for root, (aliases, base) in sorted(self.configs.items()):
+            out.append(f"{root}\0baseUrl\0{base}")
+            out += [f"{root}\0{a.pattern}\0{','.join(a.targets)}" for a in aliases]
+        out += [f"{p.name}\0{p.folder}\0{p.entries}\0{p.subpaths}" for p in self.packages]
         return out
 
     def resolve(self, from_path: str, module: str, stem: Callable[[str], str | None]) -> str | None:
