@@ -694,7 +694,11 @@ def _query_edges(
                 via = f"{word} {cls}" if written == cls else f"{written} is a {cls}"
                 via += "" if resolved else f", imported from {owner[1]}"
             elif (
-                (language == "java" or (language == "kotlin" and kind == EdgeKind.INHERIT))
+                # Kotlin: a base, or `Repo()` (its constructor, or a function in Repo.kt)
+                (
+                    language == "java"
+                    or (language == "kotlin" and (kind == EdgeKind.INHERIT or bare))
+                )
                 and target[:1].isupper()
                 and resolve is not None
                 and (found := _same_package(language, path, target, resolve))

@@ -273,7 +273,8 @@ def test_super_and_base_calls_bind_to_the_method_the_bases_define() -> None:
                 "package a\n\nclass Impl : Base() {\n    override fun run() {\n"
                 "        super.run()\n        this.done()\n    }\n\n    fun done() {}\n\n"
                 "    fun make() = object : Base() {\n        override fun run() {\n"
-                "            this.done()\n        }\n    }\n}\n"
+                "            this.done()\n        }\n    }\n\n"
+                "    fun fresh() = Base()\n}\n"
             ),
         },
         "kotlin",
@@ -285,6 +286,8 @@ def test_super_and_base_calls_bind_to_the_method_the_bases_define() -> None:
     assert kotlin[("a/Impl.kt", 6, "done", 13)] == ("bound", "a/Impl.kt::Impl.done")
     # `this` inside an object expression is the object, not Impl
     assert kotlin[("a/Impl.kt", 13, "done", 17)][0] == "candidate"
+    # a class of the package made with no import: its constructor
+    assert kotlin[("a/Impl.kt", 17, "Base", 18)] == ("bound", "a/Base.kt::Base")
 
 
 def test_java_member_types_and_packages_under_a_dotted_folder_bind() -> None:
