@@ -65,6 +65,14 @@ def test_go_method_container_is_receiver_type() -> None:
     assert syms["Srv.Run"] == ("method", 3, "Srv")
 
 
+def test_a_js_class_field_holding_a_function_is_a_method() -> None:
+    src = "class C {\n  handle = () => { this.go(); };\n  n = 1;\n  go() {}\n}\n"
+    for path in ("c.ts", "c.js"):
+        syms = _symbols(path, src)
+        assert syms["C.handle"] == ("method", 2, "C")
+        assert "C.n" not in syms  # a value, not a function
+
+
 def test_rust_impl_methods_are_qualified_by_type() -> None:
     syms = _symbols("l.rs", "struct S;\nimpl S {\n    fn go(&self) {}\n}\n")
     assert syms["S.go"] == ("method", 3, "S")

@@ -11,6 +11,11 @@
 (method_definition
   name: (property_identifier) @name) @definition.method
 
+; a class field holding a function (`handle = () => {...}`): a method, called `this.handle()`
+(field_definition
+  property: (property_identifier) @name
+  value: [(arrow_function) (function_expression)]) @definition.method
+
 (lexical_declaration
   (variable_declarator
     name: (identifier) @name

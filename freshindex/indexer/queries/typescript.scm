@@ -26,6 +26,11 @@
 (method_definition
   name: (property_identifier) @name) @definition.method
 
+; a class field holding a function (`handle = () => {...}`): a method, called `this.handle()`
+(public_field_definition
+  name: (property_identifier) @name
+  value: [(arrow_function) (function_expression)]) @definition.method
+
 (method_signature
   name: (property_identifier) @name) @definition.method
 
