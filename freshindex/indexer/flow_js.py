@@ -79,6 +79,8 @@ class _Pass:
         self.calls: list[tuple[ts.Node, int, str | None]] = []
         # `export default make` (a name of the file): what `import x from` gets
         self.defaults: list[tuple[str, ts.Node]] = []
+        # every parameter's name, in any function: a name that may hide one of the file's
+        self.parameter_names: set[str] = set()
         # holders a TypeScript annotation types: a field (`c: C;`), a
         # constructor's parameter property (`private c: C`), a return (`(): C`)
         self.typed: list[tuple[str, ts.Node]] = []
@@ -192,8 +194,13 @@ class _Pass:
         is also the field ``this.c``."""
         params = function.child_by_field_name("parameters")
         for param in params.named_children if params is not None else []:
+            if param.type == "identifier":  # JavaScript's `function f(api)`
+                self.parameter_names.add(self.text(param))
             if param.type not in ("required_parameter", "optional_parameter"):
                 continue
+            pattern = param.child_by_field_name("pattern")
+            if pattern is not None and pattern.type == "identifier":
+                self.parameter_names.add(self.text(pattern))
             pattern = param.child_by_field_name("pattern")
             typed = named_class(param.child_by_field_name("type"), self.text)
             if pattern is None or pattern.type != "identifier":
@@ -289,15 +296,26 @@ def flows(path: str, root: ts.Node, text: Callable[[ts.Node], str], resolve: Nam
     def here(c: Claim) -> Claim:  # `this` is a class of this file
         return Claim(c.path or path, c.chain, c.via)
 
+    # names declared inside some function: `api.run()` there may not be the file's `api`
+    hidden = p.parameter_names | {name for fn, name in p.locals if fn != -1}
     for callee, fn, cls in p.calls:
         obj, prop = callee.child_by_field_name("object"), callee.child_by_field_name("property")
         if obj is None or prop is None or obj.type == "this":
             continue  # this.m(): the tags rules bind it
         found = [here(c) for c in p.values(obj, fn, cls)]
+        at = (prop.start_point[0] + 1, prop.start_point[1])
         if len(found) == 1:  # a query edge names one definition
             c = found[0]
-            at = (prop.start_point[0] + 1, prop.start_point[1])
             out.calls[at] = Claim(c.path, chains.attr(c.chain, text(prop)), c.via)
+        elif not found and obj.type == "identifier" and text(obj) not in hidden:
+            # `C.create()`, `api.run()`: a member of a class, object or function
+            # the file defines or imports
+            owner = resolve(text(obj))
+            if owner is not None:
+                member = f"{owner[1]}.{text(prop)}"
+                out.calls[at] = Claim(
+                    owner[0], member, f"{text(obj)}.{text(prop)}: a member of {owner[1]}"
+                )
     # an annotation is the holder's type, as a type checker reads it: its
     # other values are not followed (`c: C` set to `make()` in a method)
     typed: set[str] = set()

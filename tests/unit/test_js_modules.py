@@ -214,3 +214,30 @@ def test_a_default_import_binds_to_what_the_module_exports_as_default() -> None:
     assert got[("call", "Kay", 5)] == ("bound", "k.tsx::K")  # `export default K;`
     assert got[("call", "z", 5)] == ("bound", "m.ts::make")  # `{ default as z }`
     assert got[("import", "N", 3)][0] == "candidate"  # an object: no definition
+
+
+def test_members_of_imported_classes_and_objects_bind() -> None:
+    files: dict[str, bytes] = {
+        "a.ts": (
+            b"export class C {\n  static create() { return new C(); }\n}\n"
+            b"export const api = { run() {} };\n"
+        ),
+        "b.ts": (
+            b'import { C, api } from "./a";\nimport React from "react";\n'
+            b"C.create(); api.run(); React.useState(); Math.max(1);\n"
+        ),
+        # a parameter of the same name may hide the import: left alone
+        "c.ts": b'import { api } from "./a";\nfunction f(api) { api.run(); }\n',
+    }
+    edges, linker = linked(files)
+    got = {}
+    for e in edges:
+        if e["kind"] == "call" and e["path"] in ("b.ts", "c.ts"):
+            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+            where = f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None
+            got[(e["path"], e["target"])] = (link.binding, where)
+    assert got[("b.ts", "create")] == ("bound", "a.ts::C.create")  # a static method
+    assert got[("b.ts", "run")] == ("bound", "a.ts::api.run")  # an object's method
+    assert got[("b.ts", "useState")][0] != "bound"
+    assert got[("b.ts", "max")][0] == "candidate"
+    assert got[("c.ts", "run")][0] == "candidate"
