@@ -96,25 +96,11 @@
 ; CommonJS: `const m = require("./m")` binds the module, `const { a, b: c } =
 ; require("./m")` its members
 (variable_declarator
-  name: (identifier) @name
-  value: (call_expression
-    function: (identifier) @_require
-    arguments: (arguments . (string (string_fragment) @module) .))
-  (#eq? @_require "require")) @reference.import
-
-(variable_declarator
-  name: (object_pattern
-    (shorthand_property_identifier_pattern) @name)
-  value: (call_expression
-    function: (identifier) @_require
-    arguments: (arguments . (string (string_fragment) @module) .))
-  (#eq? @_require "require")) @reference.import
-
-(variable_declarator
-  name: (object_pattern
-    (pair_pattern
-      key: (property_identifier) @name
-      value: (identifier) @alias))
+  name: [
+    (identifier) @name
+    (object_pattern (shorthand_property_identifier_pattern) @name)
+    (object_pattern (pair_pattern key: (property_identifier) @name value: (identifier) @alias))
+  ]
   value: (call_expression
     function: (identifier) @_require
     arguments: (arguments . (string (string_fragment) @module) .))
