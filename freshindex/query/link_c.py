@@ -293,22 +293,21 @@ class IncludeLinker:
                 return typed
         return None
 
-    def bases_of(self, path: str, cls: Row) -> list[Row]:
+    def bases_of(self, path: str, cls: Row) -> Iterator[Row]:
         """The classes ``cls`` derives from (its ``inherit`` rows, at most
         MAX_BASES), each as ``path`` sees it: in the class's scope, then at
-        the top."""
+        the top; one at a time, so a caller that finds what it needs in the
+        first looks no further."""
         scope = cls["qualname"].rpartition(".")[0]
         written = [
             str(e["target"]).replace("::", ".")
             for e in self.edges(cls["path"])
             if e["kind"] == EdgeKind.INHERIT and e["source"] == cls["qualname"]
         ]
-        out = []
         for base in written[:MAX_BASES]:
             found = self._class(path, f"{scope}.{base}" if scope else base, base, ())
             if found is not None:
-                out.append(found)
-        return out
+                yield found
 
     def class_of(self, path: str, qualname: str) -> Row | None:
         """The class or struct ``qualname`` that ``path`` sees (``Impl`` for
