@@ -220,11 +220,11 @@ def test_members_of_imported_classes_and_objects_bind() -> None:
     files: dict[str, bytes] = {
         "a.ts": (
             b"export class C {\n  static create() { return new C(); }\n}\n"
-            b"export const api = { run() {} };\n"
+            b"export const api = { run() {}, walk: () => 1 };\n"
         ),
         "b.ts": (
             b'import { C, api } from "./a";\nimport React from "react";\n'
-            b"C.create(); api.run(); React.useState(); Math.max(1);\n"
+            b"C.create(); api.run(); React.useState(); Math.max(1); api.walk();\n"
         ),
         # a parameter of the same name may hide the import: left alone
         "c.ts": b'import { api } from "./a";\nfunction f(api) { api.run(); }\n',
@@ -238,6 +238,7 @@ def test_members_of_imported_classes_and_objects_bind() -> None:
             got[(e["path"], e["target"])] = (link.binding, where)
     assert got[("b.ts", "create")] == ("bound", "a.ts::C.create")  # a static method
     assert got[("b.ts", "run")] == ("bound", "a.ts::api.run")  # an object's method
+    assert got[("b.ts", "walk")] == ("bound", "a.ts::api.walk")  # a key holding a function
     assert got[("b.ts", "useState")][0] != "bound"
     assert got[("b.ts", "max")][0] == "candidate"
     assert got[("c.ts", "run")][0] == "candidate"

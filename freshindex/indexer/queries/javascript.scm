@@ -39,6 +39,25 @@
         name: (identifier) @name
         value: [(number) (string) (template_string) (object) (array) (new_expression) (call_expression)]) @definition.constant)))
 
+; a top-level object's keys holding functions (`const api = { get: () => ... }`):
+; its methods, as `run() {}` in it is
+(program
+  (lexical_declaration
+    (variable_declarator
+      value: (object
+        (pair
+          key: (property_identifier) @name
+          value: [(arrow_function) (function_expression)]) @definition.method))))
+
+(program
+  (export_statement
+    (lexical_declaration
+      (variable_declarator
+        value: (object
+          (pair
+            key: (property_identifier) @name
+            value: [(arrow_function) (function_expression)]) @definition.method)))))
+
 (call_expression
   function: (identifier) @name) @reference.call
 
