@@ -28,7 +28,7 @@ class LanguageSpec:
     module: str  # the grammar wheel's import name
     factory: str  # the function in it that returns the language pointer
     distribution: str  # the wheel's name, whose version goes into the manifest
-    query: str  # indexer/queries/<query>.scm
+    query: str  # indexer/queries/<query>.scm; "a+b": a.scm, then b.scm
     extensions: tuple[str, ...]
 
 
@@ -48,7 +48,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             "tree_sitter_javascript",
             "language",
             "tree-sitter-javascript",
-            "javascript",
+            "javascript+ecmascript",
             (".js", ".jsx", ".mjs", ".cjs"),
         ),
         LanguageSpec(
@@ -56,7 +56,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             "tree_sitter_typescript",
             "language_typescript",
             "tree-sitter-typescript",
-            "typescript",
+            "typescript+ecmascript",
             (".ts", ".mts", ".cts"),
         ),
         LanguageSpec(
@@ -64,7 +64,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             "tree_sitter_typescript",
             "language_tsx",
             "tree-sitter-typescript",
-            "typescript",
+            "typescript+ecmascript",
             (".tsx",),
         ),
         LanguageSpec("go", "tree_sitter_go", "language", "tree-sitter-go", "go", (".go",)),
@@ -124,7 +124,8 @@ def ts_language(name: str) -> ts.Language:
 @functools.cache
 def ts_query(name: str) -> ts.Query:
     spec = LANGUAGES[name]
-    return ts.Query(ts_language(name), (QUERY_DIR / f"{spec.query}.scm").read_text())
+    text = "\n".join((QUERY_DIR / f"{part}.scm").read_text() for part in spec.query.split("+"))
+    return ts.Query(ts_language(name), text)
 
 
 @functools.cache

@@ -58,25 +58,6 @@
         name: (identifier) @name
         value: [(number) (string) (template_string) (object) (array) (new_expression) (call_expression)]) @definition.constant)))
 
-; a top-level object's keys holding functions (`const api = { get: () => ... }`):
-; its methods, as `run() {}` in it is
-(program
-  (lexical_declaration
-    (variable_declarator
-      value: (object
-        (pair
-          key: (property_identifier) @name
-          value: [(arrow_function) (function_expression)]) @definition.method))))
-
-(program
-  (export_statement
-    (lexical_declaration
-      (variable_declarator
-        value: (object
-          (pair
-            key: (property_identifier) @name
-            value: [(arrow_function) (function_expression)]) @definition.method)))))
-
 (call_expression
   function: (identifier) @name) @reference.call
 
@@ -117,22 +98,4 @@
 
 (import_statement
   (import_clause (namespace_import (identifier) @name))
-  source: (string (string_fragment) @module)) @reference.import
-
-; re-exports: a barrel file's `export * from "./x"` and `export { a, b as c } from "./x"`
-; are imports the linker follows to the file that defines the name
-(export_statement
-  "*" @name
-  .
-  "from"
-  source: (string (string_fragment) @module)) @reference.import
-
-(export_statement
-  (export_clause
-    (export_specifier name: (identifier) @name !alias))
-  source: (string (string_fragment) @module)) @reference.import
-
-(export_statement
-  (export_clause
-    (export_specifier name: (identifier) @name alias: (identifier) @alias))
   source: (string (string_fragment) @module)) @reference.import
