@@ -120,23 +120,16 @@ def test_super_reaches_a_partial_class_base_or_says_it_is_outside() -> None:
     )
     assert csharp[("R/PyInt.Cmp.cs", 3, "Same", 38)] == ("bound", "R/PyObject.cs::R.PyObject.Same")
     # a base from outside the repository: the call is external, not a name match
-    kotlin = linked_calls(
-        {
-            "a/V.kt": (
-                "package a\n\nimport android.view.ViewGroup\n\nclass V : ViewGroup() {\n"
-                "    override fun onLayout() {\n        super.onLayout()\n    }\n}\n"
-            )
-        },
-        "kotlin",
-    )
-    assert kotlin[("a/V.kt", 7, "onLayout", 14)] == ("external", None)
-    python = linked_calls(
-        {
-            "m.py": (
-                "from django.db import models\n\n\nclass M(models.Model):\n"
-                "    def save(self):\n        super().save()\n"
-            )
-        },
-        "python",
-    )
-    assert python[("m.py", 6, "save", 16)] == ("external", None)
+    outside = {
+        ("kotlin", "a/V.kt", 7, "onLayout", 14): (
+            "package a\n\nimport android.view.ViewGroup\n\nclass V : ViewGroup() {\n"
+            "    override fun onLayout() {\n        super.onLayout()\n    }\n}\n"
+        ),
+        ("python", "m.py", 6, "save", 16): (
+            "from django.db import models\n\n\nclass M(models.Model):\n"
+            "    def save(self):\n        super().save()\n"
+        ),
+    }
+    for (language, path, line, name, col), source in outside.items():
+        got = linked_calls({path: source}, language)
+        assert got[(path, line, name, col)] == ("external", None), language
