@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from freshindex.indexer.extract import extract
-from freshindex.indexer.resolve import PathIndex
+from freshindex.indexer.resolve import PathIndex, wanted
 from freshindex.indexer.schema import EDGES, SYMBOLS
 from freshindex.query.link import Linker, table_linker
 
@@ -15,15 +15,21 @@ Row = dict[str, Any]
 
 
 def rows_of(files: dict[str, str | bytes], language: str = "python") -> tuple[list[Row], list[Row]]:
-    paths = PathIndex(files)
+    manifests = {p: _bytes(t) for p, t in files.items() if wanted(p)}
+    paths = PathIndex.of_tree(list(files), {}, (), None, manifests)
     symbols: list[Row] = []
     edges: list[Row] = []
     for path, text in files.items():
-        data = text.encode() if isinstance(text, str) else text
-        rows = extract(path, language, data, paths)
+        if path in manifests:  # read by the path index, not extracted
+            continue
+        rows = extract(path, language, _bytes(text), paths)
         symbols += [dict(zip(SYMBOLS.names, r, strict=True)) for r in rows.symbols]
         edges += [dict(zip(EDGES.names, r, strict=True)) for r in rows.edges]
     return symbols, edges
+
+
+def _bytes(text: str | bytes) -> bytes:
+    return text.encode() if isinstance(text, str) else text
 
 
 def bound_calls(

@@ -37,8 +37,10 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from freshindex.indexer import types_go
 from freshindex.indexer.languages import pattern_query
 from freshindex.indexer.schema import EdgeRow, value_row
+from freshindex.indexer.types_go import TypeName, first_result, named_type
 
 PREDECLARED = frozenset(
     {
@@ -87,8 +89,6 @@ class Claim:
     declared: bool = False  # receiver_type is what a variable was declared with
 
 
-# a named type as written: (the package's local name, "" for this package; the type)
-TypeName = tuple[str, str]
 # the package of a TypeName that is what a function of this package returns,
 # declared in another of its files: (RETURNED, "NewRepo"), read when linking
 RETURNED = "()"
@@ -128,7 +128,7 @@ class GoScopes:
         for top in root.named_children:
             if top.type == "function_declaration":
                 name = top.child_by_field_name("name")
-                made = named_type(top.child_by_field_name("result"), self._text)
+                made = named_type(first_result(top.child_by_field_name("result")), self._text)
                 if name is not None and made is not None:
                     self.results[self._text(name)] = made
                     self._result_names[self._text(name)] = name
@@ -191,7 +191,7 @@ class GoScopes:
         stack = [function]
         if function.type == "method_declaration":
             node = function.child_by_field_name("receiver")
-            receiver = _receiver(node, self._text) if node is not None else None
+            receiver = types_go.receiver(node, self._text) if node is not None else None
             stack = [c for c in function.named_children if c != node]
         while stack:
             node = stack.pop()
@@ -212,11 +212,20 @@ class GoScopes:
                     names.update(declared)
                     right = node.child_by_field_name("right")
                     rights = right.named_children if right is not None else []
-                    pairwise = node.type == "short_var_declaration" and len(rights) == len(declared)
+                    short = node.type == "short_var_declaration"
+                    pairwise = short and len(rights) == len(declared)
                     for i, n in enumerate(declared):
-                        _type_once(typed, n, self._made(rights[i]) if pairwise else None)
+                        kind = self._made(rights[i]) if pairwise else None
+                        if short and i == 0 and len(rights) == 1 < len(declared):
+                            kind = self._made(rights[0])  # `r, err := Open()`: the first result
+                        _type_once(typed, n, kind)
             stack.extend(node.named_children)
-        known = {n: kind for n, kind in typed.items() if kind is not None}
+        # a local that hides a package's name hides what `pkg.F()` returns too
+        known = {
+            n: kind
+            for n, kind in typed.items()
+            if kind is not None and not (kind[0] not in ("", RETURNED) and kind[0] in names)
+        }
         return _Function(frozenset(names), receiver, known)
 
     def _made(self, value: ts.Node) -> TypeName | None:
@@ -234,6 +243,11 @@ class GoScopes:
                     return self.results[called]
                 if called not in PREDECLARED:  # another file's: what it returns
                     return (RETURNED, called)
+            if fn is not None and fn.type == "selector_expression":
+                package, member = fn.child_by_field_name("operand"), fn.child_by_field_name("field")
+                if package is not None and member is not None and package.type == "identifier":
+                    # store.Open(): what a function of an imported package returns
+                    return (self._text(package), self._text(member) + RETURNED)
         return None
 
     def result_facts(self, path: str) -> list[EdgeRow]:
@@ -260,47 +274,6 @@ def _type_once(typed: dict[str, TypeName | None], name: str, kind: TypeName | No
         typed[name] = None
     else:
         typed.setdefault(name, kind)
-
-
-def named_type(node: ts.Node | None, text: Callable[[ts.Node], str]) -> TypeName | None:
-    """``Repo``, ``*Repo``, ``store.DB``, ``*store.DB`` as (package, type);
-    None for any other type (slices, maps, interfaces written inline...)."""
-    if node is not None and node.type == "pointer_type" and node.named_child_count == 1:
-        node = node.named_children[0]
-    if node is None:
-        return None
-    if node.type == "type_identifier":
-        return ("", text(node))
-    if node.type == "qualified_type":
-        pkg, name = node.child_by_field_name("package"), node.child_by_field_name("name")
-        if pkg is not None and name is not None:
-            return (text(pkg), text(name))
-    return None
-
-
-def receiver_type_name(method: ts.Node, text: Callable[[ts.Node], str]) -> str:
-    """A method declaration's receiver type (``T`` of ``(s *T)``, ``(T)``,
-    ``(s T[K])``): its container."""
-    node = method.child_by_field_name("receiver")
-    found = _receiver(node, text) if node is not None else None
-    return found[1] if found else ""
-
-
-def _receiver(params: ts.Node, text: Callable[[ts.Node], str]) -> tuple[str, str] | None:
-    """(name, type name) of a receiver parameter list; name "" when unnamed."""
-    for decl in params.named_children:
-        if decl.type != "parameter_declaration":
-            continue
-        names = decl.children_by_field_name("name")
-        todo = [decl.child_by_field_name("type")]
-        while todo:
-            n = todo.pop(0)
-            if n is None:
-                continue
-            if n.type == "type_identifier":
-                return (text(names[0]) if names else ""), text(n)
-            todo.extend(n.named_children)
-    return None
 
 
 def _identifiers(node: ts.Node) -> list[ts.Node]:
@@ -349,6 +322,10 @@ def _typed_claim(typed: TypeName, written: str, imports: dict[str, str]) -> Clai
     package, name = typed
     if package == RETURNED:
         return Claim(None, written, receiver_type=f"{name}{RETURNED}", declared=True)
+    if package and name.endswith(RETURNED):  # r := store.Open(): read in the package
+        if package not in imports:
+            return None
+        return Claim(imports[package], written, receiver_type=name)
     if package and package not in imports:
         return None
     return Claim(imports[package] if package else None, written, receiver_type=name, declared=True)

@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 import tree_sitter as ts
 
+from freshindex.indexer import chains
 from freshindex.indexer.languages import in_source_order, within_open
 
 _PATTERNS = """
@@ -35,6 +36,11 @@ _PATTERNS = """
 """
 # smart pointers a method call sees through
 _DEREF = frozenset({"Box", "Rc", "Arc"})
+# the step of a chain for what `?`, `.unwrap()` or `.expect()` gives of a
+# Result or an Option (indexer/chains.py)
+UNWRAPPED = "." + chains.UNWRAP
+_UNWRAPS = frozenset({"unwrap", "expect"})
+_WRAPPERS = frozenset({"Result", "Option"})
 
 
 def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, tuple[str, str]]:
@@ -65,7 +71,7 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
             if pattern is not None and pattern.type == "identifier":
                 typed = type_name(node.child_by_field_name("type"), text, own)
                 value = node.child_by_field_name("value")
-                made = _made(value, text, own, returns) if value is not None else None
+                made = _made(value, text, own, returns, scope, fields) if value else None
                 scope[text(pattern)] = typed or made or ""
         else:
             fn = node.child_by_field_name("function")
@@ -116,29 +122,60 @@ def _path_type(path: ts.Node, text: Callable[[ts.Node], str], own: str) -> str |
 
 
 def _made(
-    value: ts.Node, text: Callable[[ts.Node], str], own: str, returns: dict[str, str]
+    value: ts.Node,
+    text: Callable[[ts.Node], str],
+    own: str,
+    returns: dict[str, tuple[str, bool]],
+    scope: dict[str, str],
+    fields: dict[str, dict[str, str]],
 ) -> str | None:
-    """The type a ``let``'s value is made as: ``Repo { .. }``, or ``Repo::new()``
-    of an associated function this file declares returning ``Self`` or ``Repo``."""
+    """The type a ``let``'s value is made as: ``Repo { .. }``, or what a call
+    returns: ``Repo::new()`` of an associated function this file declares
+    returning ``Self`` or ``Repo``; otherwise a chain the linker walks over
+    the callee's return facts (``Repo.open()``, ``make()``, ``Repo.open().?``
+    for ``Repo::open()?`` or ``.unwrap()`` of a ``Result``/``Option``)."""
     if value.type == "struct_expression":
         return type_name(value.child_by_field_name("name"), text, own)
-    if value.type == "call_expression":
+    unwrapped = ""
+    if value.type == "try_expression" and value.named_child_count == 1:  # open()?
+        value, unwrapped = value.named_children[0], UNWRAPPED
+    elif value.type == "call_expression":  # open().unwrap(), open().expect("...")
         fn = value.child_by_field_name("function")
-        if fn is not None and fn.type == "scoped_identifier":
-            path, name = fn.child_by_field_name("path"), fn.child_by_field_name("name")
-            owner = _path_type(path, text, own) if path is not None else None
-            if owner and name is not None:
-                return returns.get(f"{owner}.{text(name)}")
-    return None
+        field = fn.child_by_field_name("field") if fn is not None else None
+        inner = fn.child_by_field_name("value") if fn is not None else None
+        if field is not None and inner is not None and text(field) in _UNWRAPS:
+            value, unwrapped = inner, UNWRAPPED
+    if value.type != "call_expression":
+        return None
+    fn = value.child_by_field_name("function")
+    called = None
+    if fn is not None and fn.type == "scoped_identifier":  # Repo::open()
+        path, name = fn.child_by_field_name("path"), fn.child_by_field_name("name")
+        owner = _path_type(path, text, own) if path is not None else None
+        called = f"{owner}.{text(name)}" if owner and name is not None else None
+    elif fn is not None and fn.type == "identifier":  # make()
+        called = text(fn)
+    elif fn is not None and fn.type == "field_expression":  # repo.session()
+        receiver, name = fn.child_by_field_name("value"), fn.child_by_field_name("field")
+        typed = _receiver(receiver, scope, fields, text) if receiver is not None else None
+        called = f"{typed}.{text(name)}" if typed and name is not None else None
+    if called is None:
+        return None
+    if called in returns:
+        made, wrapped = returns[called]
+        return made if wrapped == bool(unwrapped) else None
+    chain = f"{called}(){unwrapped}"
+    return chain if chains.length(chain) <= chains.MAX_STEPS else None
 
 
 def _declared(
     root: ts.Node, text: Callable[[ts.Node], str]
-) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
+) -> tuple[dict[str, dict[str, str]], dict[str, tuple[str, bool]]]:
     """The file's struct fields (struct -> field -> type) and what its
-    associated functions return (``Repo.new`` -> ``Repo``)."""
+    functions return (``Repo.new`` -> (``Repo``, False); a ``Result`` or an
+    ``Option`` of ``Repo``: (``Repo``, True))."""
     fields: dict[str, dict[str, str]] = {}
-    returns: dict[str, str] = {}
+    returns: dict[str, tuple[str, bool]] = {}
     for top in root.named_children:
         if top.type == "struct_item":
             name, body = top.child_by_field_name("name"), top.child_by_field_name("body")
@@ -152,15 +189,56 @@ def _declared(
                 )
                 if f.type == "field_declaration" and field is not None and kind:
                     own[text(field)] = kind
-        elif top.type == "impl_item":
+    for holder, (made, wrapped), _name in returned(root, text):
+        returns[holder] = (made, wrapped)
+    return fields, returns
+
+
+def returned(
+    root: ts.Node, text: Callable[[ts.Node], str]
+) -> list[tuple[str, tuple[str, bool], ts.Node]]:
+    """What each function at the top of the file or in an ``impl`` block
+    returns, when that is a named type: (``Repo.open``, (type as written,
+    whether a ``Result`` or an ``Option`` wraps it), the function's name)."""
+    out = []
+    for top in root.named_children:
+        owner, items = "", [top]
+        if top.type == "impl_item":
             owner = type_name(top.child_by_field_name("type"), text) or ""
             body = top.child_by_field_name("body")
-            for item in body.named_children if owner and body is not None else []:
-                name = item.child_by_field_name("name")
-                made = type_name(item.child_by_field_name("return_type"), text, owner)
-                if item.type == "function_item" and name is not None and made:
-                    returns[f"{owner}.{text(name)}"] = made
-    return fields, returns
+            items = body.named_children if owner and body is not None else []
+        for item in items:
+            name = item.child_by_field_name("name")
+            if item.type != "function_item" or name is None:
+                continue
+            made = _returned_type(item.child_by_field_name("return_type"), text, owner)
+            if made is not None:
+                out.append((f"{owner}.{text(name)}" if owner else text(name), made, name))
+    return out
+
+
+def return_facts(root: ts.Node, text: Callable[[ts.Node], str]) -> list[tuple[str, str, ts.Node]]:
+    """(holder, type as written, where) of each function's return: the holder
+    is ``Repo.open()``, or ``Repo.open().?`` for a ``Result``/``Option`` of it."""
+    return [
+        (f"{holder}(){UNWRAPPED if wrapped else ''}", made, name)
+        for holder, (made, wrapped), name in returned(root, text)
+    ]
+
+
+def _returned_type(
+    node: ts.Node | None, text: Callable[[ts.Node], str], own: str
+) -> tuple[str, bool] | None:
+    """(named type, wrapped) of a return type: ``Repo``, ``Self``, or
+    ``Result<Repo, E>``/``Option<Repo>``/``io::Result<Repo>`` (wrapped)."""
+    if node is not None and node.type == "generic_type":
+        head, args = node.child_by_field_name("type"), node.child_by_field_name("type_arguments")
+        if head is not None and text(head).rsplit("::", 1)[-1] in _WRAPPERS:
+            first = args.named_children[0] if args is not None and args.named_children else None
+            inner = type_name(first, text, own)
+            return (inner, True) if inner else None
+    made = type_name(node, text, own)
+    return (made, False) if made else None
 
 
 def _bounds(function: ts.Node, text: Callable[[ts.Node], str]) -> dict[str, str]:

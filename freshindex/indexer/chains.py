@@ -10,7 +10,9 @@ parenthesis, so the two cannot be confused:
   holds in ``client`` (set by ``self.client = ...`` in any of its methods);
 - ``Pool.__enter__()``: what a ``with Pool(...) as p`` binds ``p`` to;
 - ``Service().users.[]``: an element of what ``Service`` instances hold in
-  ``users``, annotated ``list[User]`` (``.[i]``: an item, ``users[k]``).
+  ``users``, annotated ``list[User]`` (``.[i]``: an item, ``users[k]``);
+- ``Repo.open().?``: what Rust's ``Repo::open()?`` gives of the ``Result``
+  it returns.
 
 The Python binder (indexer/bind_python.py) writes chains in ``target_qualname``
 and, as rows of kind ``value``, what each *holder* may hold: a function's
@@ -30,7 +32,10 @@ CALL = "()"
 # gives): steps after a holder annotated as a container (`users: list[User]`)
 ELEMENT = "[]"
 ITEM = "[i]"
-CONTENTS = (ELEMENT, ITEM)
+# what Rust's `?`, `.unwrap()` or `.expect()` gives of a function's
+# `Result<T, E>` or `Option<T>`: a step after its call (`open().?`)
+UNWRAP = "?"
+CONTENTS = (ELEMENT, ITEM, UNWRAP)
 
 # a chain with more steps than this is not followed: the rows stay candidates
 MAX_STEPS = 12

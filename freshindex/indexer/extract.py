@@ -11,10 +11,10 @@ module only applies the capture convention documented in ``python.scm``:
 
 from __future__ import annotations
 
+import bisect
 import ctypes
 import functools
 import hashlib
-import posixpath
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,14 +31,16 @@ from freshindex.indexer import (
     bind_php,
     bind_python,
     bind_rust,
+    chains,
     flow_js,
     pointers_cpp,
     receivers_cpp,
     scope_cpp,
+    types_go,
 )
 from freshindex.indexer.languages import pattern_query, ts_language, ts_query
 from freshindex.indexer.resolve import Resolver
-from freshindex.indexer.schema import Binding, EdgeKind, EdgeRow, edge_row
+from freshindex.indexer.schema import Binding, EdgeKind, EdgeRow, edge_row, value_row
 from freshindex.indexer.summary import summarize
 
 # tree-sitter calls the parse progress callback about once per 100 parser
@@ -290,7 +292,7 @@ def extract(
     if language == "go":
         for d in ordered:
             if d.kind == "method" and d.node.type == "method_declaration":
-                d.container = bind_go.receiver_type_name(d.node, text)
+                d.container = types_go.receiver_type_name(d.node, text)
             # an interface's method_elem keeps its interface as container
 
     rows = FileRows()
@@ -497,12 +499,18 @@ def _query_edges(
     ref_list = sorted(refs.values(), key=lambda r: (r[0].start_byte, r[1]))
     # JS/TS: `import * as z from "./m"`: local name -> the module
     namespaces: dict[str, str] = {}
+    # Rust: the names a `use` at the top of the file brings, when nothing in
+    # the file defines the name too (a `use` in a function or a nested `mod`
+    # is scoped to it, and an item of a nested `mod` may share its name)
+    rust_items = _rust_top_uses(root, ordered) if language == "rust" else None
     for name_node, kind, module, alias, outer in ref_list:
         if kind == "import":
             name = _last_segment(language, text(name_node))
             # a Kotlin or PHP import names its module only in the whole path (`lib.Store`)
             spec = module or (text(name_node) if language in ("kotlin", "php") else "")
             bindings[alias or name] = (spec, name)
+            if rust_items is not None:
+                rust_items.note(alias or name, name_node.start_byte)
             held = _parent(name_node, outer) if language in _JS_LANGUAGES else None
             # `import * as z from "./m"`; CommonJS's `const z = require("./m")`
             if held is not None and held.type in ("namespace_import", "variable_declarator"):
@@ -542,7 +550,10 @@ def _query_edges(
                 # `export * from "./x"` (a JS/TS barrel) and `import * as z` name the
                 # module, as Python's `import *` and `import m` do
                 whole = target == "*" or namespaces.get(target) == module
-                qualname = "" if language in _MODULE_IMPORTS or whole else target
+                # `use crate::store::Repo`: an item of store.rs, which the
+                # linker follows through `pub use` re-exports
+                item = language == "rust" and not _rust_module_file(resolved, target)
+                qualname = "" if (language in _MODULE_IMPORTS and not item) or whole else target
                 if bindings.get(target) == (module, flow_js.DEFAULT):  # the module's default
                     qualname = flow_js.DEFAULT
                 binding, via = Binding.BOUND, f"import of {module}"
@@ -564,7 +575,15 @@ def _query_edges(
             if bound is not None:
                 module = bound[0]
                 resolved = resolve(language, path, bound[0], bound[1]) if resolve else None
-                if resolved and language not in _MODULE_IMPORTS:
+                if resolved and (
+                    language not in _MODULE_IMPORTS
+                    # `use crate::store::make; make()`: an item of store.rs
+                    or (
+                        rust_items is not None
+                        and target in rust_items.names
+                        and not _rust_module_file(resolved, bound[1])
+                    )
+                ):
                     qualname, binding = bound[1], Binding.BOUND
                     via = f"imported from {module}"
                 elif not resolved and not _relative_spec(language, module):
@@ -685,13 +704,15 @@ def _query_edges(
                 and language in _TYPES
                 and kind == EdgeKind.CALL
                 and (receiver := declared.get(name_node.start_byte)) is not None
-                and (owner := _TYPES[language](path, receiver[1], visible))
+                and (owner := _typed_owner(language, path, receiver[1], visible))
             ):  # `repo.save()` on `Repo repo`: Repo.save, through Repo's bases if need be
                 resolved, binding = owner[0], owner[2]
                 qualname = f"{owner[1]}.{target}" if resolved else None
                 written, cls = receiver
                 word = "type" if language == "rust" else "class"
                 via = f"{word} {cls}" if written == cls else f"{written} is a {cls}"
+                if chains.CALL in cls:  # `let r = Repo::open()?`: a chain the linker walks
+                    via = f"{written} holds what {_called(cls)}"
                 via += "" if resolved else f", imported from {owner[1]}"
             elif (
                 # Kotlin: a base, or `Repo()` (its constructor, or a function in Repo.kt)
@@ -733,7 +754,49 @@ def _query_edges(
         )
     if go_scopes is not None:  # what this file's functions return, for the package's other files
         edges += go_scopes.result_facts(path)
+    if language == "rust" and root is not None:
+        edges += _rust_returns(path, root, text, visible)
     return edges
+
+
+def _typed_owner(language: str, path: str, written: str, seen: _Visible) -> _Owner | None:
+    """``_TYPES``' answer for a receiver's type as written, or for what a
+    call returns (``Repo.open()``, ``make().?``): the callee found as a type's
+    member is, the call steps after it kept as a chain (indexer/chains.py);
+    a callee outside the repository says nothing."""
+    callee, paren, steps = written.partition("(")
+    owner = _TYPES[language](path, callee, seen)
+    if not paren or owner is None:
+        return owner
+    if owner[0] is None:
+        return None
+    return owner[0], f"{owner[1]}({steps}", owner[2]
+
+
+def _called(chain: str) -> str:
+    """``Repo.open().?`` -> ``Repo.open() returns, unwrapped``: a chain's value in words."""
+    unwrapped = chain.endswith(chains.UNWRAP)
+    callee = chain.removesuffix("." + chains.UNWRAP).removesuffix(chains.CALL)
+    return f"{callee}() returns" + (", unwrapped" if unwrapped else "")
+
+
+def _rust_returns(
+    path: str, root: ts.Node, text: Callable[[ts.Node], str], seen: _Visible
+) -> list[EdgeRow]:
+    """What this file's functions return, as ``value`` rows (holder
+    ``Repo.open()``, or ``Repo.open().?`` unwrapped) that ``let r =
+    Repo::open()?; r.save()`` in another file reads when linking."""
+    out = []
+    for holder, written, at in bind_rust.return_facts(root, text):
+        owner = _rust_type(path, written, seen)
+        if owner is not None and owner[0] is not None:
+            via = f"returns {written.replace('.', '::')}"
+            out.append(
+                value_row(
+                    path, holder, "rust", at.start_point, at.end_point, owner[0], owner[1], via
+                )
+            )
+    return out
 
 
 def _go_edge(
@@ -753,12 +816,17 @@ def _go_edge(
         found = resolve("go", path, spec, kind) if resolve else None
         if found:
             via = f"{claim.qualifier}.{target}: a method of {kind}, package {spec}"
+            if kind.endswith(bind_go.RETURNED):  # r := store.Open(): a chain in that package
+                via = (
+                    f"{claim.qualifier}.{target}: a method of what {kind} of package {spec} returns"
+                )
             return found, f"{kind}.{target}", Binding.BOUND, via, spec
+        what = f"what {kind} of package {spec} returns" if kind.endswith(bind_go.RETURNED) else ""
         return (
             None,
             None,
             Binding.EXTERNAL,
-            f"a {kind} of package {spec}, not in the repository",
+            f"{what or f'a {kind} of package {spec}'}, not in the repository",
             spec,
         )
     if claim.receiver_type:
@@ -974,13 +1042,41 @@ def _rust_type(path: str, written: str, seen: _Visible) -> _Owner | None:
         return None
     module, name = bindings[head]
     found = resolve("rust", path, module, name) if resolve else None
-    if found and rest and posixpath.splitext(found)[0].split("/")[-1] in (name, "mod"):
+    if found and rest and _rust_module_file(found, name):
         return found, rest, Binding.BOUND  # `use crate::store; store::Repo`: the module's file
     if found:
         return found, f"{name}.{rest}" if rest else name, Binding.BOUND
     if _relative_spec("rust", module):
         return None  # crate::, self::, super:: not found: a broken path, a candidate
     return None, f"{module}::{name}", Binding.EXTERNAL
+
+
+class _RustUses:
+    """The local names the ``use`` lines at the top of a Rust file bring,
+    less the names any definition of the file has (see ``_rust_top_uses``)."""
+
+    def __init__(self, spans: list[tuple[int, int]], defined: set[str]):
+        self._spans = spans  # in source order: looked up by bisection
+        self._defined = defined
+        self.names: set[str] = set()
+
+    def note(self, local: str, at: int) -> None:
+        i = bisect.bisect_right(self._spans, (at, sys.maxsize)) - 1
+        if local not in self._defined and i >= 0 and at < self._spans[i][1]:
+            self.names.add(local)
+
+
+def _rust_top_uses(root: ts.Node | None, ordered: list[_Def]) -> _RustUses:
+    top = root.named_children if root is not None else []
+    spans = [(c.start_byte, c.end_byte) for c in top if c.type == "use_declaration"]
+    return _RustUses(spans, {d.qualname.rsplit(".", 1)[-1] for d in ordered})
+
+
+def _rust_module_file(found: str, name: str) -> bool:
+    """Whether a ``use`` of ``name`` resolved to the file of module ``name``
+    (``store.rs``, ``store/mod.rs``) rather than to the file of the module
+    that defines an item ``name`` (indexer/resolve.py)."""
+    return f"/{found}".endswith((f"/{name}.rs", f"/{name}/mod.rs"))
 
 
 def _class_of(language: str, path: str, written: str, seen: _Visible) -> _Owner | None:

@@ -15,7 +15,7 @@ import posixpath
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 
-from freshindex.indexer import bind_c
+from freshindex.indexer import bind_c, js_modules, rust_crates
 from freshindex.indexer.js_modules import JsModules
 
 # Resolves (language, importing path, module spec, imported name) to the path
@@ -34,6 +34,7 @@ class PathIndex:
         links: Mapping[str, str] | None = None,
         include_roots: Iterable[str] = (),
         js: JsModules | None = None,
+        crates: Mapping[str, str] | None = None,
     ):
         """``links``: symlinks of the tree (path -> the link's text). A link to
         a folder of the repository makes its files importable under the link's
@@ -43,9 +44,12 @@ class PathIndex:
         order, before the roots found by suffix (indexer/bind_c.py reads them
         from the configuration and compile_commands.json; "" is the top).
         ``js``: the tree's tsconfig aliases and workspace packages, for
-        imports that do not start with a dot (indexer/js_modules.py)."""
+        imports that do not start with a dot (indexer/js_modules.py).
+        ``crates``: the tree's Rust crates, library name -> root folder
+        (indexer/rust_crates.py), for ``use tokio::...`` outside ``tokio/src``."""
         self.paths = frozenset(paths)
         self.js = js
+        self.crates = dict(sorted((crates or {}).items()))
         self.links = dict(sorted((links or {}).items()))
         self.include_roots = tuple(include_roots)
         # alias or real path -> real path
@@ -77,14 +81,17 @@ class PathIndex:
         links: Mapping[str, str],
         include_paths: Iterable[str],
         compile_db: bytes | None,
-        js_files: Mapping[str, bytes] | None = None,
+        manifests: Mapping[str, bytes] | None = None,
     ) -> PathIndex:
         """A tree's index with its C include roots: ``include_paths`` from
-        the configuration, then those of its compile_commands.json; and its
-        JavaScript aliases and packages from ``js_files`` (the contents of
-        its tsconfig/jsconfig/package.json files, js_modules.wanted)."""
+        the configuration, then those of its compile_commands.json; its
+        JavaScript aliases and packages and its Rust crates from
+        ``manifests`` (the contents of its tsconfig/jsconfig/package.json
+        and Cargo.toml files: ``wanted``)."""
         roots = bind_c.include_roots(include_paths, compile_db, frozenset(paths))
-        return cls(paths, links, roots, JsModules(js_files) if js_files else None)
+        js = {p: data for p, data in (manifests or {}).items() if js_modules.wanted(p)}
+        crates = rust_crates.crates(manifests) if manifests else None
+        return cls(paths, links, roots, JsModules(js) if js else None, crates)
 
     @functools.cached_property
     def digest(self) -> str:
@@ -98,6 +105,8 @@ class PathIndex:
             h.update(f"{root}\2".encode("utf-8", "surrogateescape"))
         for part in self.js.digest_parts() if self.js is not None else ():
             h.update(f"{part}\3".encode("utf-8", "surrogateescape"))
+        for name, root in self.crates.items():
+            h.update(f"{name}\0{root}\4".encode("utf-8", "surrogateescape"))
         return h.hexdigest()
 
     def at(self, path: str) -> str | None:
@@ -302,22 +311,43 @@ class PathIndex:
         else:
             # `use de::Visitor`: a module the current one declares (2018), or
             # one at the crate's root (2015 paths, and lib.rs's own modules),
-            # in the crate the file is in; else another crate: None
+            # in the crate the file is in; `use tokio::runtime` in tokio's
+            # tests: the crate of that name in the tree; else another crate: None
             here = posixpath.dirname(from_path)
             stem = posixpath.basename(from_path).removesuffix(".rs")
             current = here if stem in ("mod", "lib", "main") else posixpath.join(here, stem)
             roots = list(dict.fromkeys([current, crate]))
+            named = self.crates.get(parts[0])
+            if named is not None and not any(self._rust_module(r, parts[0]) for r in roots):
+                parts.pop(0)
+                roots = [named]
         for root in roots:
             stem = posixpath.join(root, *parts) if parts else root
+            # an item of the crate's root module (`use crate::open`): lib.rs or main.rs
+            top = (
+                (posixpath.join(root, "lib.rs"), posixpath.join(root, "main.rs"))
+                if not parts
+                else ()
+            )
             for candidate in (
                 f"{stem}/{name}.rs",
                 f"{stem}/{name}/mod.rs",
                 f"{stem}.rs",
                 f"{stem}/mod.rs",
+                *top,
             ):
                 if candidate in self._real:
                     return self._real[candidate]
         return None
+
+    def _rust_module(self, root: str, name: str) -> bool:
+        stem = posixpath.join(root, name)
+        return f"{stem}.rs" in self._real or f"{stem}/mod.rs" in self._real
+
+
+def wanted(path: str) -> bool:
+    """Whether a tree path is a manifest ``PathIndex.of_tree`` reads."""
+    return js_modules.wanted(path) or rust_crates.wanted(path)
 
 
 def _unroot(path: str) -> str:

@@ -307,7 +307,7 @@ class Linker:
             i < len(tokens)
             and tokens[i] != chains.CALL
             and tokens[i] not in chains.CONTENTS
-            and tokens[i + 1 : i + 2] not in ([chains.ELEMENT], [chains.ITEM])
+            and not _contents_next(tokens, i)
         ):
             names.append(tokens[i])
             i += 1
@@ -323,7 +323,7 @@ class Linker:
                 for v in values:
                     after.extend(self.entered(v, hops))
                 i += 3
-            elif tokens[i + 1 : i + 2] in ([chains.ELEMENT], [chains.ITEM]):  # `users.[]`
+            elif _contents_next(tokens, i):  # `users.[]`, `open().?`
                 for v in values:
                     after.extend(self.contents(v, tokens[i], tokens[i + 1], hops))
                 i += 2
@@ -565,6 +565,12 @@ def table_linker(symbols: list[Row], edges: list[Row]) -> Linker:
         lambda name: by_name.get(name, []),
         lambda p: includers.get(p, []),
     )
+
+
+def _contents_next(tokens: list[str], i: int) -> bool:
+    """Whether the step after ``tokens[i]`` reads its contents (``.[]``,
+    ``.[i]``, ``.?``): the two are read together."""
+    return i + 1 < len(tokens) and tokens[i + 1] in chains.CONTENTS
 
 
 def _unique(values: list[_Value]) -> list[_Value]:

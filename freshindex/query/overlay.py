@@ -27,7 +27,7 @@ import zstandard
 
 from freshindex.core import gitrepo
 from freshindex.core.tree import TreeEntry
-from freshindex.indexer import js_modules
+from freshindex.indexer import js_modules, resolve
 from freshindex.indexer.bind_c import COMPILE_DB
 from freshindex.indexer.config import IndexConfig
 from freshindex.indexer.document import SNIFF_BYTES, classify
@@ -232,9 +232,9 @@ def worktree_index(
         links = {p: t for p, t in gitrepo.symlinks(repo, head).items() if wt.changed.get(p) is None}
         db = next((e for e in head if e.path == COMPILE_DB), None)
         data = gitrepo.read_blob(repo, db.oid) if db is not None else None
-        # HEAD's tsconfig and package.json files: a changed one rebuilds (rebuild_patterns)
-        js = gitrepo.small_blobs(repo, head, js_modules.wanted, *js_modules.BOUNDS)
-        hit = (paths, PathIndex.of_tree(paths, links, include_paths, data, js))
+        # HEAD's tsconfig, package.json and Cargo.toml files: a changed one rebuilds (rebuild_patterns)
+        manifests = gitrepo.small_blobs(repo, head, resolve.wanted, *js_modules.BOUNDS)
+        hit = (paths, PathIndex.of_tree(paths, links, include_paths, data, manifests))
         with _WORKTREE_LOCK:
             while len(_WORKTREE_CACHE) >= _WORKTREE_CACHE_SIZE:
                 _WORKTREE_CACHE.pop(next(iter(_WORKTREE_CACHE)))

@@ -20,7 +20,7 @@ import pygit2
 from freshindex.core import gitrepo
 from freshindex.core.exceptions import UnknownRevision
 from freshindex.core.tree import TreeEntry
-from freshindex.indexer import js_modules
+from freshindex.indexer import js_modules, resolve
 from freshindex.indexer.bind_c import COMPILE_DB
 from freshindex.indexer.config import CONFIG_FILE, IndexConfig, parse_config
 from freshindex.indexer.resolve import PathIndex
@@ -96,7 +96,7 @@ def path_index(
         gitrepo.symlinks(repo, entries),
         include_paths,
         gitrepo.read_blob(repo, db.oid) if db is not None else None,
-        gitrepo.small_blobs(repo, entries, js_modules.wanted, *js_modules.BOUNDS),
+        gitrepo.small_blobs(repo, entries, resolve.wanted, *js_modules.BOUNDS),
     )
 
 

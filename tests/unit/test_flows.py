@@ -23,7 +23,7 @@ import textwrap
 import pytest
 
 from freshindex.indexer import bind_python
-from tests.linked import call_graph, rows_of
+from tests.linked import bound_calls, call_graph, rows_of
 
 Case = tuple[str | dict[str, str], set[str]]
 
@@ -1251,6 +1251,24 @@ GO: dict[str, tuple[dict[str, str], set[str]]] = {
         },
         {"use -> store/db.go::DB.Query"},
     ),
+    "what_a_function_of_another_package_returns": (
+        {
+            "app/m.go": 'package app\nimport "example.com/x/store"\n'
+            "func use() {\n  a := store.New()\n  a.Query()\n  b, err := store.Open()\n"
+            "  b.Query()\n  _ = err\n}\n"
+            "func hidden(store *Other) {\n  c := store.New()\n  c.Query()\n}\n",
+            "store/db.go": "package store\ntype DB struct{}\nfunc (d *DB) Query() {}\n",
+            "store/open.go": "package store\nfunc New() *DB { return &DB{} }\n"
+            "func Open() (*DB, error) { return &DB{}, nil }\n",
+        },
+        {
+            "use -> store/open.go::New",
+            "use -> store/open.go::Open",
+            "use -> store/db.go::DB.Query",
+            "store/open.go::New -> store/db.go::DB",
+            "store/open.go::Open -> store/db.go::DB",
+        },
+    ),
     "declared_twice_with_two_types_names_neither": (
         {
             "app/m.go": "package app\ntype A struct{}\nfunc (a A) M() {}\ntype B struct{}\nfunc (b B) M() {}\n"
@@ -1286,6 +1304,43 @@ RUST: dict[str, tuple[dict[str, str], set[str]]] = {
             "  pub fn put(&mut self) {}\n}\n",
         },
         {"main -> src/store.rs::Store.put", "main -> src/store.rs::Store.open"},
+    ),
+    "what_a_function_of_another_module_returns": (
+        {
+            "src/main.rs": "use crate::store::{Store, make};\n"
+            "fn main() -> Result<(), E> {\n  let a = Store::new();\n  a.put();\n"
+            "  let b = make();\n  b.put();\n  let c = Store::open()?;\n  c.put();\n"
+            "  let d = Store::open().unwrap();\n  d.put();\n  let e = d.child();\n  e.put();\n"
+            "  let f = Store::open();\n  f.put();\n  Ok(())\n}\n",
+            "src/store.rs": "pub struct Store;\nimpl Store {\n  pub fn new() -> Self { Store }\n"
+            "  pub fn open() -> Result<Store, E> { Ok(Store) }\n"
+            "  pub fn child(&self) -> Store { Store }\n  pub fn put(&mut self) {}\n}\n"
+            "pub fn make() -> Store { Store }\n",
+        },
+        {
+            "main -> src/store.rs::Store.new",
+            "main -> src/store.rs::Store.open",
+            "main -> src/store.rs::Store.child",
+            "main -> src/store.rs::make",
+            # a, b, c, d, e; not f: an Ok or an Err, not a Store
+            "main -> src/store.rs::Store.put",
+        },
+    ),
+    "the_crate_by_its_name_outside_its_src_and_through_a_re_export": (
+        {
+            "Cargo.toml": '[package]\nname = "my-db"\n',
+            "tests/it.rs": "use my_db::store::Store;\nuse my_db::open;\n"
+            "fn main() {\n  let s = open();\n  s.put();\n  Store::new();\n}\n",
+            "src/lib.rs": "pub mod store;\npub use store::open;\n",
+            "src/store/mod.rs": "mod inner;\npub use self::inner::{Store, open};\n",
+            "src/store/inner.rs": "pub struct Store;\nimpl Store {\n  pub fn new() -> Self { Store }\n"
+            "  pub fn put(&self) {}\n}\npub fn open() -> Store { Store }\n",
+        },
+        {
+            "tests/it.rs::main -> src/store/inner.rs::open",
+            "tests/it.rs::main -> src/store/inner.rs::Store.put",
+            "tests/it.rs::main -> src/store/inner.rs::Store.new",
+        },
     ),
     "a_module_path_is_not_a_type": (
         {"src/main.rs": "mod util;\nfn main() {\n  util::helper();\n}\n"},
@@ -1351,6 +1406,19 @@ def test_declared_type_call_edges(language: str, name: str) -> None:
     main, cases = DECLARED[language]
     files, expected = cases[name]
     assert call_graph(dict(files), main=main, language=language) == expected
+
+
+def test_a_rust_result_is_a_store_only_once_unwrapped() -> None:
+    """``let f = Store::open(); f.put()``: ``f`` is an Ok or an Err, whose
+    methods are not Store's; ``?`` and ``.unwrap()`` make it the Store."""
+    files, _expected = RUST["what_a_function_of_another_module_returns"]
+    lines = files["src/main.rs"].splitlines()
+    bound = {
+        lines[e["start_line"] - 1].strip()
+        for e, _reached, _linker in bound_calls(dict(files), language="rust")
+        if e["target"] == "put"
+    }
+    assert bound == {"a.put();", "b.put();", "c.put();", "d.put();", "e.put();"}
 
 
 def test_a_go_call_on_a_type_from_outside_the_repository_is_external() -> None:
