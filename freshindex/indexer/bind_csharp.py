@@ -19,6 +19,7 @@ call stays a candidate. Generic arguments are dropped (``List<T>`` is a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import tree_sitter as ts
@@ -27,6 +28,8 @@ from freshindex.indexer.languages import in_source_order, within_open
 
 # a name declared with no type this pass can name, hiding a field of that name
 _UNKNOWN = ""
+# what a call a `var` is made with holds, as a chain (``_returned``)
+_Returned = Callable[[ts.Node], "str | None"]
 
 _PATTERNS = """
 [(class_declaration) (struct_declaration) (interface_declaration)
@@ -44,20 +47,25 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
     written, the type it was declared with as written: ``Repository``,
     ``Models.Repository``)."""
     out: dict[int, tuple[str, str]] = {}
-    # (where it ends, the names declared in scope, the members of the enclosing types)
-    stack: list[tuple[int, dict[str, str], dict[str, str]]] = [(root.end_byte, {}, {})]
+    # (where it ends, the names declared in scope, the members of the
+    # enclosing types, the innermost type's name)
+    stack: list[tuple[int, dict[str, str], dict[str, str], str]] = [(root.end_byte, {}, {}, "")]
     for node, kind in within_open(in_source_order("csharp", _PATTERNS, root), stack):
-        _end, scope, members = stack[-1]
+        _end, scope, members, own = stack[-1]
         if kind == "type":
             inner = {**members, **_members(node.child_by_field_name("body"), text)}
-            stack.append((node.end_byte, {}, inner))
+            name = node.child_by_field_name("name")
+            stack.append((node.end_byte, {}, inner, text(name) if name is not None else ""))
         elif kind == "scope":
             # a copy: a lambda sees what is in scope, what it declares stays inside
             local = {**scope}
             _parameters(node.child_by_field_name("parameters"), local, text)
-            stack.append((node.end_byte, local, members))
+            stack.append((node.end_byte, local, members, own))
         elif kind == "declare":
-            _declared_by(node, scope, text)
+            returned = functools.partial(
+                _returned, scope=scope, members=members, own=own, text=text
+            )
+            _declared_by(node, scope, text, returned)
         else:
             called = node.child_by_field_name("function")
             receiver = called.child_by_field_name("expression") if called is not None else None
@@ -88,6 +96,34 @@ def _receiver(
     return None
 
 
+def _returned(
+    call: ts.Node,
+    scope: dict[str, str],
+    members: dict[str, str],
+    own: str,
+    text: Callable[[ts.Node], str],
+) -> str | None:
+    """What ``var r = Repository.Open()``, ``var r = Make()`` or ``var r =
+    repo.Child()`` holds, as a chain the linker walks over the method's
+    return fact (holder ``Repository.Open()``, written by extract.py): the
+    type the method is called on (this type for an unqualified call; a
+    capitalised name no variable has is a type, by C#'s convention), the
+    method, ``()``."""
+    called = call.child_by_field_name("function")
+    if called is not None and called.type == "identifier":
+        return f"{own}.{text(called)}()" if own else None
+    if called is None or called.type != "member_access_expression":
+        return None
+    receiver, name = called.child_by_field_name("expression"), called.child_by_field_name("name")
+    if receiver is None or name is None or name.type != "identifier":
+        return None
+    typed = _receiver(receiver, scope, members, text)
+    written = text(receiver)
+    if typed is None and receiver.type == "identifier" and written[:1].isupper():
+        typed = None if written in scope or written in members else written
+    return f"{typed}.{text(name)}()" if typed else None
+
+
 def _members(body: ts.Node | None, text: Callable[[ts.Node], str]) -> dict[str, str]:
     """A type's fields and properties, by name."""
     out: dict[str, str] = {}
@@ -104,7 +140,12 @@ def _members(body: ts.Node | None, text: Callable[[ts.Node], str]) -> dict[str, 
     return out
 
 
-def _declared_by(node: ts.Node, scope: dict[str, str], text: Callable[[ts.Node], str]) -> None:
+def _declared_by(
+    node: ts.Node,
+    scope: dict[str, str],
+    text: Callable[[ts.Node], str],
+    returned: _Returned | None = None,
+) -> None:
     """A local, ``using`` or ``foreach`` variable, or a caught exception."""
     if node.type == "foreach_statement":
         kind = type_name(node.child_by_field_name("type"), text)
@@ -116,16 +157,21 @@ def _declared_by(node: ts.Node, scope: dict[str, str], text: Callable[[ts.Node],
         return
     declaration = next((c for c in node.named_children if c.type == "variable_declaration"), None)
     if declaration is not None:
-        _variables(declaration, scope, text)
+        _variables(declaration, scope, text, returned)
 
 
-def _variables(declaration: ts.Node, scope: dict[str, str], text: Callable[[ts.Node], str]) -> None:
+def _variables(
+    declaration: ts.Node,
+    scope: dict[str, str],
+    text: Callable[[ts.Node], str],
+    returned: _Returned | None = None,
+) -> None:
     kind = declaration.child_by_field_name("type")
     for d in declaration.named_children:
         if d.type == "variable_declarator":
             name = d.child_by_field_name("name")
             value = d.named_children[-1] if d.named_child_count > 1 else None
-            _declare(scope, name, _type_of(kind, value, text), text)
+            _declare(scope, name, _type_of(kind, value, text, returned), text)
 
 
 def _parameters(
@@ -152,11 +198,17 @@ def _declare(
 
 
 def _type_of(
-    kind: ts.Node | None, value: ts.Node | None, text: Callable[[ts.Node], str]
+    kind: ts.Node | None,
+    value: ts.Node | None,
+    text: Callable[[ts.Node], str],
+    returned: _Returned | None = None,
 ) -> str | None:
     """What a declaration's type names; ``var r = new Repository()``: the
-    created type, any other ``var``: none."""
+    created type; ``var r = Repository.Open()``: what the call returns (a
+    chain, ``returned``); any other ``var``: none."""
     if kind is not None and kind.type == "implicit_type":
+        if value is not None and value.type == "invocation_expression" and returned is not None:
+            return returned(value)
         if value is None or value.type != "object_creation_expression":
             return None
         return type_name(value.child_by_field_name("type"), text)

@@ -18,6 +18,7 @@ stays a candidate. Generic arguments are dropped (``List<C>`` is a ``List``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import tree_sitter as ts
@@ -48,21 +49,24 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
     file's extraction); a stack of the classes and methods still open gives
     each its scope."""
     out: dict[int, tuple[str, str]] = {}
-    # (where it ends, the declarations in scope, the fields of the enclosing classes)
-    stack: list[tuple[int, dict[str, str], dict[str, str]]] = [(root.end_byte, {}, {})]
+    # (where it ends, the declarations in scope, the fields of the enclosing
+    # classes, the innermost class's name)
+    stack: list[tuple[int, dict[str, str], dict[str, str], str]] = [(root.end_byte, {}, {}, "")]
     for node, kind in within_open(in_source_order("java", _PATTERNS, root), stack):
-        _end, scope, fields = stack[-1]
+        _end, scope, fields, own = stack[-1]
         if kind == "class":
             fields = {**fields, **_fields(node, node.child_by_field_name("body"), text)}
-            stack.append((node.end_byte, {}, fields))
+            name = node.child_by_field_name("name")
+            stack.append((node.end_byte, {}, fields, text(name) if name is not None else ""))
         elif kind == "scope":
             # a copy: what an anonymous class's method or a lambda captures
             # stays visible, what it declares stays inside
             inner = {**scope}
             _parameters(node, inner, text)
-            stack.append((node.end_byte, inner, fields))
+            stack.append((node.end_byte, inner, fields, own))
         elif kind == "declare":
-            _declared_by(node, scope, text)
+            returned = functools.partial(_returned, scope=scope, fields=fields, own=own, text=text)
+            _declared_by(node, scope, text, returned)
         else:
             receiver, name = node.child_by_field_name("object"), node.child_by_field_name("name")
             typed = _receiver(receiver, scope, fields, text) if receiver is not None else None
@@ -71,19 +75,41 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
     return out
 
 
-def _declared_by(node: ts.Node, scope: dict[str, str], text: Callable[[ts.Node], str]) -> None:
+def _declared_by(
+    node: ts.Node,
+    scope: dict[str, str],
+    text: Callable[[ts.Node], str],
+    returned: Callable[[ts.Node], str | None],
+) -> None:
     """A local declaration, a loop variable, a resource or a catch parameter."""
     kind = node.child_by_field_name("type")
     if node.type == "local_variable_declaration":
         for d in node.children_by_field_name("declarator"):
             name, value = d.child_by_field_name("name"), d.child_by_field_name("value")
-            _declare(scope, name, kind, value, text)
+            _declare(scope, name, kind, value, text, returned)
         return
     if node.type == "catch_formal_parameter":  # catch (E e): one class, not E1 | E2
         caught = next((c for c in node.named_children if c.type == "catch_type"), None)
         kind = caught.named_children[0] if caught and caught.named_child_count == 1 else None
     name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
-    _declare(scope, name, kind, value, text)
+    _declare(scope, name, kind, value, text, returned)
+
+
+def _returned(
+    call: ts.Node,
+    scope: dict[str, str],
+    fields: dict[str, str],
+    own: str,
+    text: Callable[[ts.Node], str],
+) -> str | None:
+    """What ``var r = Repo.open()``, ``var r = make()`` or ``var r =
+    repo.child()`` holds, as a chain the linker walks over the method's
+    return fact (holder ``Repo.open()``, written by extract.py): the class
+    the method is called on (this class for an unqualified call), the
+    method, ``()``."""
+    receiver, name = call.child_by_field_name("object"), call.child_by_field_name("name")
+    owner = own if receiver is None else _receiver(receiver, scope, fields, text)
+    return f"{owner}.{text(name)}()" if owner and name is not None else None
 
 
 def _receiver(
@@ -159,17 +185,18 @@ def _declare(
     kind: ts.Node | None,
     value: ts.Node | None,
     text: Callable[[ts.Node], str],
+    returned: Callable[[ts.Node], str | None] | None = None,
 ) -> None:
     if name is None or name.type != "identifier":
         return
     declared = class_name(kind, text)
-    if declared == "var":  # var c = new C()
-        made = (
-            value.child_by_field_name("type")
-            if value is not None and value.type == "object_creation_expression"
-            else None
-        )
-        declared = class_name(made, text)
+    if declared == "var":  # var c = new C(), var c = C.open()
+        if value is not None and value.type == "object_creation_expression":
+            declared = class_name(value.child_by_field_name("type"), text)
+        elif value is not None and value.type == "method_invocation" and returned is not None:
+            declared = returned(value)
+        else:
+            declared = None
     scope[text(name)] = declared or _UNKNOWN
 
 

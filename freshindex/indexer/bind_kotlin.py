@@ -31,11 +31,17 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
     """The start byte of each called function's name -> (the receiver as
     written, the class it was declared with as written)."""
     out: dict[int, tuple[str, str]] = {}
-    stack: list[tuple[int, dict[str, str], dict[str, str]]] = [(root.end_byte, {}, {})]
+    # (where it ends, the declarations in scope, the enclosing classes'
+    # properties, the innermost class and its functions' names)
+    stack: list[tuple[int, dict[str, str], dict[str, str], _Own]] = [
+        (root.end_byte, {}, {}, ("", frozenset()))
+    ]
     for node, kind in within_open(in_source_order("kotlin", _PATTERNS, root), stack):
-        _end, scope, fields = stack[-1]
+        _end, scope, fields, own = stack[-1]
         if kind == "class":
-            stack.append((node.end_byte, {}, {**fields, **_properties(node, text)}))
+            name = _child(node, "identifier") or _child(node, "type_identifier")
+            own = (text(name) if name is not None else "", _functions(node, text))
+            stack.append((node.end_byte, {}, {**fields, **_properties(node, text)}, own))
         elif kind == "scope":
             inner = {**scope}
             params = _child(node, "function_value_parameters")
@@ -43,9 +49,12 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
                 named = _named_typed(p, text) if p.type == "parameter" else None
                 if named is not None:
                     inner[named[0]] = named[1]
-            stack.append((node.end_byte, inner, fields))
+            stack.append((node.end_byte, inner, fields, own))
         elif kind == "declare":
             declared = _declared(node, text)
+            if declared is not None and not declared[1]:
+                made = _returned(node, scope, fields, own, text)
+                declared = (declared[0], made or "")
             if declared is not None:
                 scope[declared[0]] = declared[1]
         else:
@@ -59,6 +68,41 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
             if typed:
                 out[parts[1].start_byte] = (text(parts[0]), typed)
     return out
+
+
+# a class's name and the names of the functions its body declares
+_Own = tuple[str, frozenset[str]]
+
+
+def _functions(cls: ts.Node, text: Callable[[ts.Node], str]) -> frozenset[str]:
+    body = _child(cls, "class_body")
+    members = body.named_children if body is not None else []
+    found = [_child(m, "identifier") for m in members if m.type == "function_declaration"]
+    return frozenset(text(n) for n in found if n is not None)
+
+
+def _returned(
+    declaration: ts.Node,
+    scope: dict[str, str],
+    fields: dict[str, str],
+    own: _Own,
+    text: Callable[[ts.Node], str],
+) -> str | None:
+    """What ``val r = open()`` or ``val r = Repo.open()`` holds, as a chain
+    the linker walks over the function's return fact (extract.py): a
+    function of this class (``Main.open()``), a top-level or imported one
+    (``open()``), or one of what the receiver is (``Repo.open()``: a
+    companion's or an object's, or a typed value's)."""
+    value = next((c for c in declaration.named_children if c.type == "call_expression"), None)
+    fn = value.named_children[0] if value is not None and value.named_child_count else None
+    if fn is not None and fn.type == "identifier" and not text(fn)[:1].isupper():
+        called = text(fn)
+        return f"{own[0]}.{called}()" if called in own[1] else f"{called}()"
+    if fn is not None and fn.type == "navigation_expression" and fn.named_child_count == 2:
+        receiver, member = fn.named_children
+        typed = _receiver(receiver, scope, fields, text) if member.type == "identifier" else None
+        return f"{typed}.{text(member)}()" if typed else None
+    return None
 
 
 def _receiver(
@@ -117,11 +161,11 @@ def _declared(node: ts.Node, text: Callable[[ts.Node], str]) -> tuple[str, str] 
 def _named_typed(param: ts.Node, text: Callable[[ts.Node], str]) -> tuple[str, str] | None:
     """(name, class or "") of a parameter, past its modifiers (``private val``)."""
     name = _child(param, "identifier")
-    kind = next((c for c in param.named_children if c.type in _TYPES), None)
+    kind = next((c for c in param.named_children if c.type in TYPES), None)
     return (text(name), class_name(kind, text) or "") if name is not None else None
 
 
-_TYPES = ("user_type", "nullable_type")
+TYPES = ("user_type", "nullable_type")
 
 
 def _child(node: ts.Node, kind: str) -> ts.Node | None:

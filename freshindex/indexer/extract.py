@@ -531,6 +531,10 @@ def _query_edges(
     java_types = functools.cache(
         lambda: frozenset(d.qualname for d in ordered if d.kind in _JAVA_TYPES)
     )
+    # (class, name) of each member this file defines, for Kotlin's bare calls
+    members = functools.cache(
+        lambda: frozenset((d.parent.qualname, d.name) for d in ordered if d.parent is not None)
+    )
     # asked for only by a Java call on `this` or a bare one, once per file
     anonymous = functools.cache(
         lambda: _anonymous_bodies(language, root) if root is not None else []
@@ -607,7 +611,11 @@ def _query_edges(
             elif (
                 kind == EdgeKind.CALL
                 and language in _THIS_LANGUAGES
-                and (this := _this_class(language, name_node, parent, ordered, anonymous))
+                and (
+                    this := _this_class(
+                        language, name_node, target, parent, ordered, anonymous, members
+                    )
+                )
             ):
                 cls, word = this
                 resolved, qualname = path, f"{cls}.{target}"
@@ -695,10 +703,13 @@ def _query_edges(
                 and kind == EdgeKind.CALL
                 and (receiver := declared.get(name_node.start_byte)) is not None
                 and (claimed := _csharp_type(receiver[1], within, file_types)) is not None
-            ):  # `repo.Find()` on `Repository repo`: the type's, as `new Repository()` finds it
+            ):  # `repo.Find()` on `Repository repo`: the type's, as `new Repository()` finds it;
+                # `var r = Repository.Open()`: a chain over Open's return fact
                 resolved, binding = path, Binding.BOUND
                 qualname = f"{claimed[0]}.{target}"
                 via = f"{claimed[1]}: {receiver[1]}.{target}"
+                if chains.CALL in receiver[1]:
+                    via = f"{receiver[0]} holds what {_called(receiver[1])}"
             elif (
                 declared is not None
                 and language in _TYPES
@@ -711,7 +722,7 @@ def _query_edges(
                 written, cls = receiver
                 word = "type" if language == "rust" else "class"
                 via = f"{word} {cls}" if written == cls else f"{written} is a {cls}"
-                if chains.CALL in cls:  # `let r = Repo::open()?`: a chain the linker walks
+                if chains.CALL in cls:  # `let r = Repo::open()?`, `var r = Repo.open()`: a chain
                     via = f"{written} holds what {_called(cls)}"
                 via += "" if resolved else f", imported from {owner[1]}"
             elif (
@@ -756,7 +767,61 @@ def _query_edges(
         edges += go_scopes.result_facts(path)
     if language == "rust" and root is not None:
         edges += _rust_returns(path, root, text, visible)
+    if language in _RETURN_TYPES:
+        edges += _returns(path, language, ordered, text, visible, file_types)
     return edges
+
+
+def _returns(
+    path: str,
+    language: str,
+    ordered: list[_Def],
+    text: Callable[[ts.Node], str],
+    seen: _Visible,
+    file_types: Callable[[], dict[str, str]],
+) -> list[EdgeRow]:
+    """What this file's methods return when their declared return type is a
+    class of the repository, as ``value`` rows (holder ``Repo.open()``): ``var
+    r = Repo.open(); r.save()`` in any file reads them when linking. C#'s
+    type is claimed in the namespace around the method, as a call's is."""
+    out = []
+    for d in ordered:
+        if d.kind not in ("method", "function"):
+            continue
+        written = _RETURN_TYPES[language](d.node, text)
+        owner: _Owner | None = None
+        if written and language == "csharp":
+            claimed = _csharp_type(written, d, file_types)
+            owner = (path, claimed[0], Binding.BOUND) if claimed else None
+        elif written:
+            owner = _TYPES[language](path, written, seen)
+        if owner is not None and owner[0] is not None:
+            at, end = d.name_node.start_point, d.name_node.end_point
+            holder, via = f"{d.qualname}{chains.CALL}", f"returns {written}"
+            out.append(value_row(path, holder, language, at, end, owner[0], owner[1], via))
+    return out
+
+
+def _java_return(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
+    return bind_java.class_name(node.child_by_field_name("type"), text)
+
+
+def _kotlin_return(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
+    """``fun open(): Repo`` (``Repo?`` too): the type after the parameters."""
+    declared = next((c for c in node.named_children if c.type in bind_kotlin.TYPES), None)
+    return bind_kotlin.class_name(declared, text)
+
+
+def _csharp_return(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
+    return bind_csharp.type_name(node.child_by_field_name("returns"), text)
+
+
+# a method's declared return type, as written, by language
+_RETURN_TYPES: dict[str, Callable[[ts.Node, Callable[[ts.Node], str]], str | None]] = {
+    "java": _java_return,
+    "kotlin": _kotlin_return,
+    "csharp": _csharp_return,
+}
 
 
 def _typed_owner(language: str, path: str, written: str, seen: _Visible) -> _Owner | None:
@@ -903,9 +968,11 @@ _CSHARP_TYPES = ("class", "struct", "interface")
 def _this_class(
     language: str,
     name_node: ts.Node,
+    name: str,
     parent: ts.Node | None,
     ordered: list[_Def],
     anonymous: Callable[[], list[tuple[int, int]]],
+    members: Callable[[], frozenset[tuple[str, str]]],
 ) -> tuple[str, str] | None:
     """The class whose method a call names by its own rules: ``this.m()`` in
     a JS/TS class; ``m()`` or ``this.m()`` in Java (a bare call is always a
@@ -932,13 +999,16 @@ def _this_class(
         kinds = _JAVA_TYPES
         obj = parent.child_by_field_name("object")
         bare = obj is None
-    elif language == "kotlin":  # this.run(), super.run(); a bare run() may be top-level
-        if parent.type != "navigation_expression" or parent.named_children[-1] != name_node:
-            return None
+    elif language == "kotlin":  # this.run(), super.run(); a bare run() below
         kinds = ("class", "object")
-        obj = parent.named_children[0]
-        if obj.type == "this_expression" and obj.named_child_count:
-            return None  # this@Outer: the label's class, not the innermost
+        if parent.type == "call_expression" and parent.named_children[0] == name_node:
+            bare, obj = True, None  # the class's own run(), if it defines one here
+        elif parent.type != "navigation_expression" or parent.named_children[-1] != name_node:
+            return None
+        else:
+            obj = parent.named_children[0]
+            if obj.type == "this_expression" and obj.named_child_count:
+                return None  # this@Outer: the label's class, not the innermost
     elif language == "csharp":
         kinds = _CSHARP_TYPES
         if parent.type == "invocation_expression":  # Save(): bare, the function itself
@@ -962,6 +1032,12 @@ def _this_class(
     innermost = max(holding, key=lambda d: d.start)
     if any(innermost.start < start <= at < end for start, end in anonymous()):
         return None  # an anonymous class inside it: its own methods come first
+    if (
+        bare
+        and language == "kotlin"
+        and not any(d.parent is innermost and d.name == name for d in ordered)
+    ):
+        return None  # a bare run() the class does not define: a base's, or a top-level one
     return innermost.qualname, word
 
 
@@ -976,7 +1052,14 @@ def _csharp_type(
     """The C# type a bare ``name`` claims and how: the one this file defines
     by that name, else the name in the namespace around the reference (the
     same namespace needs no ``using``; its other files are looked in when
-    the index is read). None outside any namespace."""
+    the index is read). None outside any namespace. What a method returns
+    (``Repository.Open()``, bind_csharp.py) claims the type the same way,
+    the call kept after it as a chain."""
+    callee, paren, steps = name.partition("(")
+    if paren:
+        owner, _, method = callee.rpartition(".")
+        claimed = _csharp_type(owner, within, file_types) if owner else None
+        return (f"{claimed[0]}.{method}({steps}", claimed[1]) if claimed else None
     own = file_types().get(name)
     if own is not None:
         return own, "a type defined in this file"

@@ -426,7 +426,8 @@ def test_go_names_bind_across_the_files_of_their_package() -> None:
     assert found[("store/store_test.go", 5, "max")] == ("bound", "store/util.go::max")
     assert found[("store/util.go", 4, "len")] == ("external", None)
     assert found[("store/store.go", 8, "Println")] == ("external", None)  # not in the repo
-    assert found[("cmd/main.go", 10, "Close")] == ("candidate", None)  # a variable's member
+    # a variable's member: s holds what store.Open returns, a *Store
+    assert found[("cmd/main.go", 10, "Close")] == ("bound", "store/store.go::Store.Close")
     assert found[("cmd/main.go", 13, "helper")] == ("candidate", None)  # a local closure
     assert found[("cmd/main.go", 14, "missing")] == ("candidate", None)  # defined nowhere
     # a method's receiver has a known type: its methods in any file of the
@@ -1318,6 +1319,34 @@ def test_csharp_member_calls_bind_by_the_receivers_declared_type() -> None:
     # a lambda's parameter hides the field of its name; a namespace's other folder
     assert got[(9, "Count")] == [("candidate", None)]
     assert got[(9, "Print")] == [("bound", "Shop.Ticket.Print")]
+
+
+def test_a_csharp_var_holds_what_its_call_returns() -> None:
+    files: dict[str, str | bytes] = {
+        "src/Shop/Orders.cs": "namespace Shop {\n"
+        "  class Orders {\n"
+        "    Cart Make() => new Cart();\n"
+        "    void Save() {\n"
+        "      var a = Cart.Open();\n      a.Add();\n"
+        "      var b = Make();\n      b.Add();\n"
+        "      var c = a.Child();\n      c.Add();\n"
+        "      var d = Cart.Count();\n      d.Add();\n"
+        "    }\n"
+        "  }\n"
+        "}\n",
+        "src/Shop/Cart.cs": "namespace Shop { public class Cart {\n"
+        "  public static Cart Open() => new Cart();\n  public Cart Child() => this;\n"
+        "  public static int Count() => 0;\n  public void Add() {}\n} }\n",
+    }
+    got = {
+        line: (binding, where.partition("::")[2] if where else None)
+        for (path, line, name, _col), (binding, where) in linked_calls(files, "csharp").items()
+        if path == "src/Shop/Orders.cs" and name == "Add"
+    }
+    add = ("bound", "Shop.Cart.Add")
+    # a static method of the type, one of this class, one of what a holds;
+    # not what Count() returns: an int
+    assert got == {6: add, 8: add, 10: add, 12: ("candidate", None)}
 
 
 def test_a_smart_pointer_is_its_pointee_through_arrow_and_its_own_through_dot() -> None:

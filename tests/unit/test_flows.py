@@ -1206,6 +1206,27 @@ JAVA: dict[str, tuple[dict[str, str], set[str]]] = {
         },
         set(),
     ),
+    "what_a_method_returns": (
+        {
+            "app/Main.java": "package app;\nimport lib.Store;\nclass Main {\n"
+            "  Repo make() { return new Repo(); }\n  void run(Repo p) {\n"
+            "    var a = Repo.open();\n    a.save();\n    var b = make();\n    b.save();\n"
+            "    var c = p.child();\n    c.save();\n    var d = Store.get();\n    d.save();\n  }\n}\n",
+            "app/Repo.java": "package app;\nclass Repo {\n  static Repo open() { return new Repo(); }\n"
+            "  Repo child() { return this; }\n  void save() {}\n}\n",
+            "lib/Store.java": "package lib;\npublic class Store {\n  public static Object get() { return null; }\n}\n",
+        },
+        {
+            "Main.make -> app/Repo.java::Repo",
+            "Main.run -> Main.make",
+            "Main.run -> app/Repo.java::Repo.open",
+            "Main.run -> app/Repo.java::Repo.child",
+            "Main.run -> lib/Store.java::Store.get",
+            # a, b and c; not d: Store.get returns an Object
+            "Main.run -> app/Repo.java::Repo.save",
+            "app/Repo.java::Repo.open -> app/Repo.java::Repo",
+        },
+    ),
     "primitive_and_array_receivers_name_nothing": (
         {
             "app/Main.java": "package app;\nclass Repo {\n  void save() {}\n}\nclass Main {\n"
@@ -1366,6 +1387,25 @@ KOTLIN: dict[str, tuple[dict[str, str], set[str]]] = {
             "Main.run -> app/Cache.kt::Cache.get",
         },
     ),
+    "what_a_function_returns": (
+        {
+            "app/Main.kt": "package app\nclass Main {\n  fun make(): Repo = Repo()\n"
+            "  fun run(p: Repo) {\n    val a = Repo.open()\n    a.save()\n    val b = make()\n"
+            "    b.save()\n    val c = p.child()\n    c.save()\n    val d = helper()\n    d.save()\n  }\n}\n"
+            "fun helper(): Repo? = null\n",
+            "app/Repo.kt": "package app\nclass Repo {\n  fun child(): Repo = this\n  fun save() {}\n"
+            "  companion object {\n    fun open(): Repo = Repo()\n  }\n}\n",
+        },
+        {
+            "Main.make -> app/Repo.kt::Repo",
+            "Main.run -> Main.make",
+            "Main.run -> helper",
+            "Main.run -> app/Repo.kt::Repo.child",
+            "Main.run -> app/Repo.kt::Repo.open",
+            "Main.run -> app/Repo.kt::Repo.save",
+            "app/Repo.kt::Repo.open -> app/Repo.kt::Repo",
+        },
+    ),
 }
 
 PHP: dict[str, tuple[dict[str, str], set[str]]] = {
@@ -1408,17 +1448,31 @@ def test_declared_type_call_edges(language: str, name: str) -> None:
     assert call_graph(dict(files), main=main, language=language) == expected
 
 
-def test_a_rust_result_is_a_store_only_once_unwrapped() -> None:
-    """``let f = Store::open(); f.put()``: ``f`` is an Ok or an Err, whose
-    methods are not Store's; ``?`` and ``.unwrap()`` make it the Store."""
-    files, _expected = RUST["what_a_function_of_another_module_returns"]
-    lines = files["src/main.rs"].splitlines()
+# (language, case, main file, method): the calls of it that bind, by line.
+# Rust: `let f = Store::open(); f.put()`: f is an Ok or an Err, whose methods
+# are not Store's; `?` and `.unwrap()` make it the Store. Java: `Store.get()`
+# returns an Object.
+RETURNED_LINES = [
+    ("rust", "what_a_function_of_another_module_returns", "src/main.rs", "put",
+     {"a.put();", "b.put();", "c.put();", "d.put();", "e.put();"}),
+    ("java", "what_a_method_returns", "app/Main.java", "save", {"a.save();", "b.save();", "c.save();"}),
+    ("kotlin", "what_a_function_returns", "app/Main.kt", "save",
+     {"a.save()", "b.save()", "c.save()", "d.save()"}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("language", "case", "main", "method", "lines"), RETURNED_LINES)
+def test_a_local_holds_what_its_call_returns_and_no_more(
+    language: str, case: str, main: str, method: str, lines: set[str]
+) -> None:
+    files, _expected = DECLARED[language][1][case]
+    source = files[main].splitlines()
     bound = {
-        lines[e["start_line"] - 1].strip()
-        for e, _reached, _linker in bound_calls(dict(files), language="rust")
-        if e["target"] == "put"
+        source[e["start_line"] - 1].strip()
+        for e, _reached, _linker in bound_calls(dict(files), language=language)
+        if e["target"] == method and e["path"] == main
     }
-    assert bound == {"a.put();", "b.put();", "c.put();", "d.put();", "e.put();"}
+    assert bound == lines
 
 
 def test_a_go_call_on_a_type_from_outside_the_repository_is_external() -> None:
