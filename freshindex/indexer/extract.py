@@ -558,8 +558,12 @@ def _query_edges(
                 # linker follows through `pub use` re-exports
                 item = language == "rust" and not _rust_module_file(resolved, target)
                 qualname = "" if (language in _MODULE_IMPORTS and not item) or whole else target
-                if bindings.get(target) == (module, flow_js.DEFAULT):  # the module's default
-                    qualname = flow_js.DEFAULT
+                if not alias and bindings.get(target) == (module, flow_js.DEFAULT):
+                    # the module's default: `import x from "./m"` is `import { default
+                    # as x }`, filed under `default` so that `refs` of what ./m
+                    # exports as default finds it
+                    qualname, alias = flow_js.DEFAULT, target if target != flow_js.DEFAULT else ""
+                    target = flow_js.DEFAULT
                 binding, via = Binding.BOUND, f"import of {module}"
             elif not _relative_spec(language, module):
                 binding, via = Binding.EXTERNAL, f"import of {module}, not in the repository"

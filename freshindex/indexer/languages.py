@@ -48,7 +48,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             "tree_sitter_javascript",
             "language",
             "tree-sitter-javascript",
-            "javascript+ecmascript",
+            "javascript+ecmascript+jsx",
             (".js", ".jsx", ".mjs", ".cjs"),
         ),
         LanguageSpec(
@@ -64,7 +64,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             "tree_sitter_typescript",
             "language_tsx",
             "tree-sitter-typescript",
-            "typescript+ecmascript",
+            "typescript+ecmascript+jsx",
             (".tsx",),
         ),
         LanguageSpec("go", "tree_sitter_go", "language", "tree-sitter-go", "go", (".go",)),

@@ -45,6 +45,7 @@ from typing import Any
 from freshindex.indexer import bind_c, chains, scope_cpp
 from freshindex.indexer.bind_go import PREDECLARED_VIA
 from freshindex.indexer.extract import CSHARP_NAMESPACE_VIA
+from freshindex.indexer.flow_js import DEFAULT
 from freshindex.indexer.schema import EdgeKind
 from freshindex.query.include_rows import IncludeGraph
 from freshindex.query.link_c import IncludeLinker
@@ -209,6 +210,16 @@ class Linker:
         defs = self.defs(path)
         if not skip_self and qual in defs:
             return defs[qual]
+        if qual == DEFAULT and not skip_self:
+            # `export default Button` (JS/TS): a value row names the definition;
+            # read here so `export { default as Button } from` finds it too
+            for e in self.edges(path):
+                held, where = e.get("target_qualname"), e.get("resolved_path")
+                plain = held and not chains.is_chain(held)
+                if e["kind"] == "value" and e["source"] == DEFAULT and where and plain:
+                    hit = self.find(where, str(held), False, depth + 1, seen)
+                    if hit is not None:
+                        return hit
         if path.endswith(_FOLDER_SCOPED) and not skip_self:
             # one Go package is one folder; a C# namespace's files (and a
             # partial class's parts) sit together by convention

@@ -23,6 +23,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from freshindex.core.exceptions import BadInput, UnknownTarget
+from freshindex.indexer.flow_js import DEFAULT
 from freshindex.query import lookup
 from freshindex.query.dispatch import dispatched, through_instance
 from freshindex.query.freshness import Freshness
@@ -212,6 +213,12 @@ def references(
         place(r)
     for r in returned:
         place(r, quiet=True)
+    if linking and any(_exported_as_default(view, d) for d in defs):
+        # `import x from "./m"` names what m exports as default, under any
+        # local name: filed under `default` (indexer/extract.py); only those
+        # that link to an asked definition are kept
+        for r in view.refs(DEFAULT):
+            place(r, quiet=True)
     if linking:
         for d in defs:
             for r in instantiations(view, d, link_row):
@@ -325,6 +332,19 @@ def _implicit_constructor(
     if inherited:
         return list(inherited.values()), []
     return [], classes
+
+
+def _exported_as_default(view: RowView, d: Result) -> bool:
+    """Whether a JavaScript or TypeScript file exports ``d`` as its default
+    (``export default d``, or a default function or class)."""
+    if d.get("language") not in ("javascript", "typescript", "tsx"):
+        return False
+    return any(
+        e["kind"] == "value"
+        and e["source"] == DEFAULT
+        and e.get("target_qualname") == d["qualname"]
+        for e in view.edges_now(str(d["path"]))
+    )
 
 
 def _instantiations_only(

@@ -23,6 +23,12 @@ from tests.linked import rows_of
 from tests.repos import build_template, copy_built, make_repo
 
 FILES: dict[str, str | bytes] = {
+    # a React component exported as default, re-exported by a barrel, used
+    # as an element under other names
+    "web/Banner.tsx": "export default function Banner() {\n  return null;\n}\n",
+    "web/index.ts": 'export { default as Banner } from "./Banner";\n',
+    "web/page.tsx": 'import Hero from "./Banner";\nimport { Banner } from "./index";\n'
+    "export const Page = () => <main><Hero /><Banner /></main>;\n",
     "app/__init__.py": "",
     "app/jobs.py": "class Job:\n    def run_job(self):\n        pass\n\n\ndef go(j):\n    j.run_job()\n",
     "app/models/__init__.py": "from .base import Model, helper\nfrom .mixins import *\n",
@@ -270,6 +276,19 @@ def test_refs_of_a_method_are_bound_then_candidates(built: tuple[Path, str, Any]
     assert [r["binding"] for r in doc["results"]] == ["bound", "bound"] + ["candidate"] * len(
         doc["candidates"]
     ) + ["external"] * len(doc["external"])
+
+
+def test_refs_of_a_default_export_follow_it_under_any_name(built: tuple[Path, str, Any]) -> None:
+    _repo, _store, q = built
+    doc = q("Banner")
+    assert places(doc["bound"]) == [
+        ("web/index.ts", 1),  # export { default as Banner }
+        ("web/page.tsx", 1),  # import Hero from "./Banner"
+        ("web/page.tsx", 2),
+        ("web/page.tsx", 3),  # <Hero />
+        ("web/page.tsx", 3),  # <Banner />
+    ]
+    assert doc["candidates"] == []
 
 
 def test_a_qualifier_narrows_and_a_bare_name_groups(built: tuple[Path, str, Any]) -> None:

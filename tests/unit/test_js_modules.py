@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from freshindex.indexer.extract import extract
+from freshindex.indexer.languages import language_for
 from freshindex.indexer.resolve import PathIndex
 from freshindex.indexer.schema import EDGES, SYMBOLS
 from freshindex.query.link import table_linker
@@ -54,9 +55,9 @@ def linked(files: dict[str, bytes], paths: PathIndex | None = None) -> tuple[lis
     symbols: list[Row] = []
     edges: list[Row] = []
     for path, data in files.items():
-        if not path.endswith((".ts", ".tsx", ".js")):
+        language = language_for(path)
+        if language not in ("javascript", "typescript", "tsx"):
             continue
-        language = {".tsx": "tsx", ".js": "javascript"}.get(path[path.rfind(".") :], "typescript")
         rows = extract(path, language, data, paths)
         symbols += [dict(zip(SYMBOLS.names, r, strict=True)) for r in rows.symbols]
         edges += [dict(zip(EDGES.names, r, strict=True)) for r in rows.edges]
@@ -213,7 +214,37 @@ def test_a_default_import_binds_to_what_the_module_exports_as_default() -> None:
     assert got[("call", "build", 5)] == ("bound", "m.ts::make")  # another local name
     assert got[("call", "Kay", 5)] == ("bound", "k.tsx::K")  # `export default K;`
     assert got[("call", "z", 5)] == ("bound", "m.ts::make")  # `{ default as z }`
-    assert got[("import", "N", 3)][0] == "candidate"  # an object: no definition
+    # filed as `import { default as N }`: refs of what n.ts exports as default finds it
+    assert got[("import", "default", 3)][0] == "candidate"  # an object: no definition
+    assert got[("import", "default", 1)] == ("bound", "m.ts::make")
+
+
+def test_a_barrel_re_exports_defaults_under_names() -> None:
+    files: dict[str, bytes] = {
+        "ui/Button/Button.tsx": b"export default function Button() { return null; }\n",
+        "ui/Card/index.ts": b"const Card = () => null;\nexport default Card;\n",
+        "ui/index.ts": (
+            b'export { default as Button } from "./Button/Button";\n'
+            b'export { default as Card, default } from "./Card";\n'
+        ),
+        "app.tsx": (
+            b'import { Button, Card } from "./ui";\nimport Main from "./ui";\n'
+            b"Button(); Card(); Main();\n"
+        ),
+    }
+    edges, linker = linked(files)
+    got = {}
+    for e in edges:
+        if e["path"] == "app.tsx" and e["kind"] == "call":
+            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+            got[e["target"]] = (
+                f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None
+            )
+    assert got == {
+        "Button": "ui/Button/Button.tsx::Button",
+        "Card": "ui/Card/index.ts::Card",
+        "Main": "ui/Card/index.ts::Card",  # the barrel's own default: Card's
+    }
 
 
 def test_members_of_imported_classes_and_objects_bind() -> None:
@@ -242,3 +273,28 @@ def test_members_of_imported_classes_and_objects_bind() -> None:
     assert got[("b.ts", "useState")][0] != "bound"
     assert got[("b.ts", "max")][0] == "candidate"
     assert got[("c.ts", "run")][0] == "candidate"
+
+
+def test_a_jsx_element_of_a_component_is_a_call_of_it() -> None:
+    files: dict[str, bytes] = {
+        "ui/Button.tsx": b"export default function Button() { return null; }\n",
+        "ui/kit.ts": b"export function Card() { return null; }\n",
+        "page.jsx": (
+            b'import Btn from "./ui/Button";\nimport * as kit from "./ui/kit";\n'
+            b"export const Page = () => <div><Btn /><kit.Card>x</kit.Card><span /></div>;\n"
+        ),
+    }
+    files["page.tsx"] = files["page.jsx"]
+    for page in ("page.jsx", "page.tsx"):
+        edges, linker = linked(
+            {k: v for k, v in files.items() if k in (page, "ui/Button.tsx", "ui/kit.ts")}
+        )
+        got = {}
+        for e in edges:
+            if e["path"] == page and e["kind"] == "call":
+                link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+                got[e["target"]] = (
+                    f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None
+                )
+        # one call per element, not its closing tag; `div` and `span` are the host's
+        assert got == {"Btn": "ui/Button.tsx::Button", "Card": "ui/kit.ts::Card"}, page

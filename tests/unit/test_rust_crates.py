@@ -55,3 +55,14 @@ def test_a_module_of_the_same_name_in_the_crate_comes_first() -> None:
     # `use util::f` in src/main.rs: its own module util.rs (2015 paths), not crate x's
     assert index.resolve("rust", "src/main.rs", "util", "f") == "src/util.rs"
     assert index.resolve("rust", "src/main.rs", "x", "f") == "x/src/lib.rs"
+
+
+def test_a_hostile_manifest_adds_nothing() -> None:
+    deep = b"[package]\nname = " + b"[" * 100_000 + b"]" * 100_000 + b"\n"
+    files = {
+        "a/Cargo.toml": deep,
+        "b/Cargo.toml": b"\xff\xfe[package]",
+        "c/Cargo.toml": b'[package]\nname = "c"\n[lib]\npath = 7\n',
+        "d/Cargo.toml": b'package = "x"\nlib = [1]\n',
+    }
+    assert crates(files) == {"c": "c/src"}

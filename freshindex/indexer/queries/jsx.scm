@@ -1,0 +1,19 @@
+; JSX (JavaScript and TSX): an element named by a component is a call of
+; it, as React calls it: `<Button />`, `<ui.Card>`. Lower-case names are the
+; host's elements (`<div>`), not references.
+
+(jsx_opening_element
+  name: (identifier) @name
+  (#match? @name "^[A-Z]")) @reference.call
+
+(jsx_self_closing_element
+  name: (identifier) @name
+  (#match? @name "^[A-Z]")) @reference.call
+
+(jsx_opening_element
+  name: (member_expression
+    property: (property_identifier) @name)) @reference.call
+
+(jsx_self_closing_element
+  name: (member_expression
+    property: (property_identifier) @name)) @reference.call
