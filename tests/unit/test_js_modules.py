@@ -49,6 +49,15 @@ FILES: dict[str, bytes] = {
 }
 
 
+def reached(linker: Any, e: Row) -> tuple[str, str | None]:
+    """What an edge links to: its binding, and ``path::qualname`` or None."""
+    link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+    return (
+        link.binding,
+        f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None,
+    )
+
+
 def linked(files: dict[str, bytes], paths: PathIndex | None = None) -> tuple[list[Row], Any]:
     """Every file's edge rows (the language by suffix) and a linker over them."""
     paths = paths or PathIndex(list(files))
@@ -208,9 +217,7 @@ def test_a_default_import_binds_to_what_the_module_exports_as_default() -> None:
     got = {}
     for e in edges:
         if e["path"] == "u.ts":
-            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
-            where = f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None
-            got[(e["kind"], e["target"], e["start_line"])] = (link.binding, where)
+            got[(e["kind"], e["target"], e["start_line"])] = reached(linker, e)
     assert got[("call", "build", 5)] == ("bound", "m.ts::make")  # another local name
     assert got[("call", "Kay", 5)] == ("bound", "k.tsx::K")  # `export default K;`
     assert got[("call", "z", 5)] == ("bound", "m.ts::make")  # `{ default as z }`
@@ -236,10 +243,7 @@ def test_a_barrel_re_exports_defaults_under_names() -> None:
     got = {}
     for e in edges:
         if e["path"] == "app.tsx" and e["kind"] == "call":
-            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
-            got[e["target"]] = (
-                f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None
-            )
+            got[e["target"]] = reached(linker, e)[1]
     assert got == {
         "Button": "ui/Button/Button.tsx::Button",
         "Card": "ui/Card/index.ts::Card",
@@ -292,9 +296,6 @@ def test_a_jsx_element_of_a_component_is_a_call_of_it() -> None:
         got = {}
         for e in edges:
             if e["path"] == page and e["kind"] == "call":
-                link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
-                got[e["target"]] = (
-                    f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None
-                )
+                got[e["target"]] = reached(linker, e)[1]
         # one call per element, not its closing tag; `div` and `span` are the host's
         assert got == {"Btn": "ui/Button.tsx::Button", "Card": "ui/kit.ts::Card"}, page
