@@ -91,6 +91,9 @@ class _Pass:
         # otherwise be walked once per path through them
         self.memo: dict[tuple[int, str], list[Claim]] = {}
         self.steps_left = FLOW_STEPS_FLOOR  # and one per byte, once walked
+        # names some function declares (a parameter, a local), which may not be
+        # the file's top-level name there: set once the walk is done
+        self.hidden: frozenset[str] = frozenset()
 
     def walk(self, root: ts.Node) -> None:
         # node, enclosing function (start byte, -1: the file), its qualname, class
@@ -226,8 +229,13 @@ class _Pass:
             head = node.child_by_field_name("constructor" if t == "new_expression" else "function")
             if t == "call_expression" and head is not None and head.type == "member_expression":
                 # obj.make(): what the method returns, read from its holder
+                spelled = self.text(head)
                 return [
-                    Claim(c.path, c.chain + chains.CALL, c.via)
+                    Claim(
+                        c.path,
+                        c.chain + chains.CALL,
+                        f"{spelled}()" if len(spelled) < 80 else c.via,
+                    )
                     for c in self.values(head, fn, cls, depth + 1)
                     if chains.length(c.chain) < chains.MAX_STEPS
                 ]
@@ -264,10 +272,18 @@ class _Pass:
             return []
         name = self.text(node)
         key = (fn, name) if (fn, name) in self.locals else (-1, name)
+        if key not in self.locals:
+            if not depth or name in self.hidden:
+                return []
+            # a class or function the file defines or imports, inside a value:
+            # `t = Store.create()` holds what the method returns (a call on the
+            # name itself, `Store.create()`, is read by flows())
+            found = self.resolve(name)
+            return [Claim(found[0], found[1], name)] if found else []
         if key in self.memo:  # also ends a cycle (`a = b`, `b = a`): [] while in progress
             return self.memo[key]
         self.memo[key] = []
-        written = self.locals.get(key, [])
+        written = self.locals[key]
         out: list[Claim] = []
         for value, where, context in written[: MAX_VALUES + 1]:
             if context == "type":  # const x: C = ...
@@ -297,7 +313,7 @@ def flows(path: str, root: ts.Node, text: Callable[[ts.Node], str], resolve: Nam
         return Claim(c.path or path, c.chain, c.via)
 
     # names declared inside some function: `api.run()` there may not be the file's `api`
-    hidden = p.parameter_names | {name for fn, name in p.locals if fn != -1}
+    p.hidden = frozenset(p.parameter_names | {name for fn, name in p.locals if fn != -1})
     for callee, fn, cls in p.calls:
         obj, prop = callee.child_by_field_name("object"), callee.child_by_field_name("property")
         if obj is None or prop is None or obj.type == "this":
@@ -307,7 +323,7 @@ def flows(path: str, root: ts.Node, text: Callable[[ts.Node], str], resolve: Nam
         if len(found) == 1:  # a query edge names one definition
             c = found[0]
             out.calls[at] = Claim(c.path, chains.attr(c.chain, text(prop)), c.via)
-        elif not found and obj.type == "identifier" and text(obj) not in hidden:
+        elif not found and obj.type == "identifier" and text(obj) not in p.hidden:
             # `C.create()`, `api.run()`: a member of a class, object or function
             # the file defines or imports
             owner = resolve(text(obj))

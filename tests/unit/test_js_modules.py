@@ -254,7 +254,7 @@ def test_a_barrel_re_exports_defaults_under_names() -> None:
 def test_members_of_imported_classes_and_objects_bind() -> None:
     files: dict[str, bytes] = {
         "a.ts": (
-            b"export class C {\n  static create() { return new C(); }\n}\n"
+            b"export class C {\n  static create() { return new C(); }\n  go() {}\n}\n"
             b"export const api = { run() {}, walk: () => 1 };\n"
         ),
         "b.ts": (
@@ -263,20 +263,21 @@ def test_members_of_imported_classes_and_objects_bind() -> None:
         ),
         # a parameter of the same name may hide the import: left alone
         "c.ts": b'import { api } from "./a";\nfunction f(api) { api.run(); }\n',
+        # what the static method returns, held by a local
+        "d.ts": b'import { C } from "./a";\nconst c = C.create();\nc.go();\n',
     }
     edges, linker = linked(files)
     got = {}
     for e in edges:
-        if e["kind"] == "call" and e["path"] in ("b.ts", "c.ts"):
-            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
-            where = f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None
-            got[(e["path"], e["target"])] = (link.binding, where)
+        if e["kind"] == "call" and e["path"] in ("b.ts", "c.ts", "d.ts"):
+            got[(e["path"], e["target"])] = reached(linker, e)
     assert got[("b.ts", "create")] == ("bound", "a.ts::C.create")  # a static method
     assert got[("b.ts", "run")] == ("bound", "a.ts::api.run")  # an object's method
     assert got[("b.ts", "walk")] == ("bound", "a.ts::api.walk")  # a key holding a function
     assert got[("b.ts", "useState")][0] != "bound"
     assert got[("b.ts", "max")][0] == "candidate"
     assert got[("c.ts", "run")][0] == "candidate"
+    assert got[("d.ts", "go")] == ("bound", "a.ts::C.go")
 
 
 def test_a_jsx_element_of_a_component_is_a_call_of_it() -> None:
