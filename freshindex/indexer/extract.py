@@ -617,7 +617,7 @@ def _query_edges(
                 and language in _THIS_LANGUAGES
                 and (
                     this := _this_class(
-                        language, name_node, target, parent, ordered, anonymous, members
+                        language, name_node, target, parent, within, anonymous, members
                     )
                 )
             ):
@@ -974,7 +974,7 @@ def _this_class(
     name_node: ts.Node,
     name: str,
     parent: ts.Node | None,
-    ordered: list[_Def],
+    within: _Def | None,
     anonymous: Callable[[], list[tuple[int, int]]],
     members: Callable[[], frozenset[tuple[str, str]]],
 ) -> tuple[str, str] | None:
@@ -1030,17 +1030,16 @@ def _this_class(
     if word is None:
         return None
     at = name_node.start_byte
-    holding = [d for d in ordered if d.kind in kinds and d.start <= at < d.end]
-    if not holding:
+    # the innermost class holding the call: up from the innermost definition
+    # (a scan of the file's definitions per call was quadratic in a big file)
+    innermost = within
+    while innermost is not None and innermost.kind not in kinds:
+        innermost = innermost.parent
+    if innermost is None:
         return None
-    innermost = max(holding, key=lambda d: d.start)
     if any(innermost.start < start <= at < end for start, end in anonymous()):
         return None  # an anonymous class inside it: its own methods come first
-    if (
-        bare
-        and language == "kotlin"
-        and not any(d.parent is innermost and d.name == name for d in ordered)
-    ):
+    if bare and language == "kotlin" and (innermost.qualname, name) not in members():
         return None  # a bare run() the class does not define: a base's, or a top-level one
     return innermost.qualname, word
 
