@@ -33,6 +33,9 @@ _PATTERNS = """
 (function_item) @function
 (let_declaration) @let
 (call_expression) @call
+(macro_invocation (token_tree (identifier) @token . (token_tree)))
+(macro_invocation (token_tree (token_tree (identifier) @token . (token_tree))))
+(macro_invocation (token_tree (token_tree (token_tree (identifier) @token . (token_tree)))))
 """
 # smart pointers a method call sees through
 _DEREF = frozenset({"Box", "Rc", "Arc"})
@@ -73,6 +76,10 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
                 value = node.child_by_field_name("value")
                 made = _made(value, text, own, returns, scope, fields) if value else None
                 scope[text(pattern)] = typed or made or ""
+        elif kind == "token":  # `assert!(r.ok())` (the calls extract.py keeps)
+            found = _token_receiver(node, scope, fields, text, stack[-1][2])
+            if found is not None and found[1]:
+                out[node.start_byte] = (text(found[0]), found[1])
         else:
             fn = node.child_by_field_name("function")
             if fn is None:
@@ -88,6 +95,33 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
             if typed and name is not None and receiver is not None:
                 out[name.start_byte] = (text(receiver), typed)
     return out
+
+
+def token_call(name: ts.Node, data: bytes) -> bool:
+    """Whether a name among a macro's tokens is called: its next token is a
+    parenthesised token tree (`make(...)`, not `format!(...)` or `a[0]`)."""
+    after = name.next_sibling
+    return after is not None and after.type == "token_tree" and data[after.start_byte] == 40
+
+
+def _token_receiver(
+    name: ts.Node,
+    scope: dict[str, str],
+    fields: dict[str, dict[str, str]],
+    text: Callable[[ts.Node], str],
+    own: str,
+) -> tuple[ts.Node, str | None] | None:
+    """A method or associated function called among a macro's tokens: the
+    receiver token and its type (``s.get(..)`` on a typed ``s``, ``Repo::new(..)``)."""
+    before = name.prev_sibling
+    if before is None or before.type not in (".", "::"):
+        return None
+    receiver = before.prev_sibling
+    if receiver is None or receiver.type not in ("identifier", "self"):
+        return None
+    if before.type == ".":
+        return receiver, _receiver(receiver, scope, fields, text)
+    return receiver, _path_type(receiver, text, own)
 
 
 def _receiver(

@@ -279,6 +279,13 @@ def extract(
                     and not bind_c.in_body(nodes[0])
                 ):
                     continue  # a call misread as a declaration is one only in a body
+                elif (
+                    kind == EdgeKind.CALL
+                    and nodes[0].type == "macro_invocation"
+                    and name_node != nodes[0].child_by_field_name("macro")
+                    and not bind_rust.token_call(name_node, data)
+                ):
+                    continue  # a name in a macro's tokens not followed by `(`
                 refs.setdefault(
                     (name_node.start_byte, kind), (name_node, kind, module, alias, nodes[0])
                 )
@@ -941,7 +948,11 @@ def _parent(name_node: ts.Node, outer: ts.Node) -> ts.Node | None:
 
 def _bare_name(name_node: ts.Node, parent: ts.Node | None) -> bool:
     """The name is not a member of something else (`obj.f`, `pkg.F`, `a::f`);
-    ``parent``: its parent node."""
+    ``parent``: its parent node. In a Rust macro's tokens, the token before
+    the name says."""
+    if parent is not None and parent.type == "token_tree":
+        before = name_node.prev_sibling
+        return before is None or before.type not in (".", "::")
     return parent is None or parent.type not in _MEMBER or parent.child(0) == name_node
 
 

@@ -1363,6 +1363,21 @@ RUST: dict[str, tuple[dict[str, str], set[str]]] = {
             "tests/it.rs::main -> src/store/inner.rs::Store.new",
         },
     ),
+    "calls_in_a_macros_arguments": (
+        {
+            "src/main.rs": "struct Repo;\nimpl Repo {\n  fn new() -> Self { Repo }\n"
+            "  fn ok(&self) -> bool { true }\n}\nfn helper() -> i32 { 1 }\nfn index() {}\n"
+            "fn main() {\n  let r = Repo::new();\n  assert!(r.ok());\n"
+            '  assert_eq!(helper(), 1);\n  println!("{}", format!("{:?}", Repo::new()));\n'
+            "  let v = vec![0; 3];\n  let w = vec![v[0], v.index(1)];\n}\n"
+        },
+        {
+            "main -> Repo.new",
+            "main -> Repo.ok",
+            "main -> helper",
+            # not `format` (a macro), nor `v[0]` (an index), nor v.index (a Vec's)
+        },
+    ),
     "a_module_path_is_not_a_type": (
         {"src/main.rs": "mod util;\nfn main() {\n  util::helper();\n}\n"},
         set(),

@@ -49,6 +49,19 @@
 (macro_invocation
   macro: (identifier) @name) @reference.call
 
+; a call written in a macro's arguments (`assert_eq!(s.get(), make())`): the
+; grammar keeps them as tokens, a name then `(...)`; extract.py keeps those
+; whose next token is the parenthesis (not `format!(...)`, not `a[0]`),
+; three token trees deep
+(macro_invocation
+  (token_tree (identifier) @name . (token_tree))) @reference.call
+
+(macro_invocation
+  (token_tree (token_tree (identifier) @name . (token_tree)))) @reference.call
+
+(macro_invocation
+  (token_tree (token_tree (token_tree (identifier) @name . (token_tree))))) @reference.call
+
 (struct_expression
   name: [
     (type_identifier) @name
