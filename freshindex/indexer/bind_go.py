@@ -59,6 +59,8 @@ PREDECLARED = frozenset(
 # the claim of a predeclared name: the linker makes it external unless the
 # package declares the name itself
 PREDECLARED_VIA = "predeclared in Go, unless its package declares it"
+# how many locals `c := b.X(); b := a.Y()` is followed through
+_LOCAL_DEPTH = 4
 
 _FUNCTION_QUERY = "[(function_declaration) (method_declaration) (func_literal)] @f"
 # node types whose `name` children declare names in the function's scope
@@ -126,12 +128,16 @@ class GoScopes:
             if not self._outermost or f.start_byte >= self._outermost[-1][1]:
                 self._outermost.append((f.start_byte, f.end_byte, f))
         for top in root.named_children:
-            if top.type == "function_declaration":
+            if top.type in ("function_declaration", "method_declaration"):
                 name = top.child_by_field_name("name")
                 made = named_type(first_result(top.child_by_field_name("result")), self._text)
                 if name is not None and made is not None:
-                    self.results[self._text(name)] = made
-                    self._result_names[self._text(name)] = name
+                    # a method's holder is `Repo.Child`: no bare call names it
+                    owner = types_go.receiver_type_name(top, self._text)
+                    key = f"{owner}.{self._text(name)}" if owner else self._text(name)
+                    if top.type == "function_declaration" or owner:
+                        self.results[key] = made
+                        self._result_names[key] = name
             elif top.type == "type_declaration":
                 for spec in top.named_children:
                     body = spec.child_by_field_name("type") if spec.type == "type_spec" else None
@@ -151,9 +157,26 @@ class GoScopes:
         f = self._function(node)
         if f is None:
             return None
+        return self._local(f, name, 0)
+
+    def _local(self, f: _Function, name: str, depth: int) -> TypeName | None:
         if f.receiver is not None and f.receiver[0] == name and name not in f.declared:
             return ("", f.receiver[1])
-        return f.typed.get(name)
+        kind = f.typed.get(name)
+        if kind is None or not kind[1].endswith(RETURNED) or kind[0] in ("", RETURNED):
+            return kind
+        owner, member = kind
+        is_receiver = f.receiver is not None and f.receiver[0] == owner
+        if owner not in f.declared and not is_receiver:
+            return kind  # `store.Open()`: a function of an imported package
+        # `c := r.Child()`: a method of what the local r is, followed
+        # through locals a few deep (`a := b.X(); b := a.Y()` ends)
+        base = self._local(f, owner, depth + 1) if depth < _LOCAL_DEPTH else None
+        if base is None:
+            return None
+        if base[0] == RETURNED:  # r := NewRepo(): NewRepo().Child()
+            return (RETURNED, f"{base[1]}{RETURNED}.{member.removesuffix(RETURNED)}")
+        return (base[0], f"{base[1]}.{member}")
 
     def shadowed(self, node: ts.Node, name: str) -> bool:
         """Whether ``name`` is declared in the function holding ``node``
@@ -220,12 +243,8 @@ class GoScopes:
                             kind = self._made(rights[0])  # `r, err := Open()`: the first result
                         _type_once(typed, n, kind)
             stack.extend(node.named_children)
-        # a local that hides a package's name hides what `pkg.F()` returns too
-        known = {
-            n: kind
-            for n, kind in typed.items()
-            if kind is not None and not (kind[0] not in ("", RETURNED) and kind[0] in names)
-        }
+        # `x.M()` of a local x (or the receiver) is x's method, read when asked
+        known = {n: kind for n, kind in typed.items() if kind is not None}
         return _Function(frozenset(names), receiver, known)
 
     def _made(self, value: ts.Node) -> TypeName | None:

@@ -1290,6 +1290,32 @@ GO: dict[str, tuple[dict[str, str], set[str]]] = {
             "store/open.go::Open -> store/db.go::DB",
         },
     ),
+    "what_a_method_returns": (
+        {
+            "app/m.go": 'package app\nimport "example.com/x/store"\n'
+            "func use(db *store.DB) {\n  t := db.Begin()\n  t.Commit()\n  r := NewRepo()\n"
+            "  c := r.Child()\n  c.Save()\n  n := store.Open()\n  x := n.Begin()\n  x.Commit()\n}\n"
+            "func (r *Repo) Run() {\n  k := r.Child()\n  k.Save()\n}\n",
+            "app/repo.go": "package app\ntype Repo struct{}\nfunc NewRepo() *Repo { return &Repo{} }\n"
+            "func (r *Repo) Child() *Repo { return r }\nfunc (r *Repo) Save() {}\n",
+            "store/db.go": "package store\ntype DB struct{}\ntype Tx struct{}\n"
+            "func Open() *DB { return &DB{} }\nfunc (d *DB) Begin() *Tx { return &Tx{} }\n"
+            "func (t *Tx) Commit() {}\n",
+        },
+        {
+            "use -> store/db.go::DB.Begin",
+            "use -> store/db.go::Tx.Commit",
+            "use -> store/db.go::Open",
+            "use -> app/repo.go::NewRepo",
+            "use -> app/repo.go::Repo.Child",
+            "use -> app/repo.go::Repo.Save",
+            "Repo.Run -> app/repo.go::Repo.Child",
+            "Repo.Run -> app/repo.go::Repo.Save",
+            "app/repo.go::NewRepo -> app/repo.go::Repo",
+            "store/db.go::Open -> store/db.go::DB",
+            "store/db.go::DB.Begin -> store/db.go::Tx",
+        },
+    ),
     "declared_twice_with_two_types_names_neither": (
         {
             "app/m.go": "package app\ntype A struct{}\nfunc (a A) M() {}\ntype B struct{}\nfunc (b B) M() {}\n"
