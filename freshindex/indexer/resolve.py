@@ -15,7 +15,7 @@ import posixpath
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 
-from freshindex.indexer import bind_c, js_modules, rust_crates
+from freshindex.indexer import bind_c, go_modules, js_modules, rust_crates
 from freshindex.indexer.js_modules import JsModules
 
 # Resolves (language, importing path, module spec, imported name) to the path
@@ -35,6 +35,7 @@ class PathIndex:
         include_roots: Iterable[str] = (),
         js: JsModules | None = None,
         crates: Mapping[str, str] | None = None,
+        go_modules: Mapping[str, str] | None = None,
     ):
         """``links``: symlinks of the tree (path -> the link's text). A link to
         a folder of the repository makes its files importable under the link's
@@ -46,10 +47,14 @@ class PathIndex:
         ``js``: the tree's tsconfig aliases and workspace packages, for
         imports that do not start with a dot (indexer/js_modules.py).
         ``crates``: the tree's Rust crates, library name -> root folder
-        (indexer/rust_crates.py), for ``use tokio::...`` outside ``tokio/src``."""
+        (indexer/rust_crates.py), for ``use tokio::...`` outside ``tokio/src``.
+        ``go_modules``: the tree's Go modules, module path -> folder
+        (indexer/go_modules.py), for import paths under a module's prefix."""
         self.paths = frozenset(paths)
         self.js = js
         self.crates = dict(sorted((crates or {}).items()))
+        # longest module path first: a nested module wins over its parent
+        self.go_modules = sorted((go_modules or {}).items(), key=lambda m: (-len(m[0]), m[0]))
         self.links = dict(sorted((links or {}).items()))
         self.include_roots = tuple(include_roots)
         # alias or real path -> real path
@@ -91,7 +96,8 @@ class PathIndex:
         roots = bind_c.include_roots(include_paths, compile_db, frozenset(paths))
         js = {p: data for p, data in (manifests or {}).items() if js_modules.wanted(p)}
         crates = rust_crates.crates(manifests) if manifests else None
-        return cls(paths, links, roots, JsModules(js) if js else None, crates)
+        modules = go_modules.modules(manifests) if manifests else None
+        return cls(paths, links, roots, JsModules(js) if js else None, crates, modules)
 
     @functools.cached_property
     def digest(self) -> str:
@@ -107,6 +113,8 @@ class PathIndex:
             h.update(f"{part}\3".encode("utf-8", "surrogateescape"))
         for name, root in self.crates.items():
             h.update(f"{name}\0{root}\4".encode("utf-8", "surrogateescape"))
+        for name, root in self.go_modules:
+            h.update(f"{name}\0{root}\5".encode("utf-8", "surrogateescape"))
         return h.hexdigest()
 
     def at(self, path: str) -> str | None:
@@ -281,9 +289,16 @@ class PathIndex:
         return None
 
     def _go(self, from_path: str, module: str) -> str | None:
-        # an import path names a package directory; the module prefix
-        # (example.com/org/repo) is not in the tree, so match trailing segments,
-        # longest first, and answer with the package's first non-test file
+        # an import path names a package directory: under a go.mod's module
+        # path, the folder beside it; else, the module prefix
+        # (example.com/org/repo) not being in the tree, match trailing
+        # segments, longest first; answer with the package's first non-test file
+        for prefix, folder in self.go_modules:
+            if module == prefix or module.startswith(prefix + "/"):
+                rest = module[len(prefix) :].strip("/")
+                found = self._go_file(posixpath.join(folder, rest) if rest else folder)
+                if found is not None:
+                    return found
         parts = module.split("/")
         for k in range(len(parts), 0, -1):
             dirs = self._dir_suffix.get("/".join(parts[-k:]))
@@ -294,6 +309,10 @@ class PathIndex:
                 ]
                 return files[0] if files else None
         return None
+
+    def _go_file(self, folder: str) -> str | None:
+        files = self._dirs.get(folder, [])
+        return next((f for f in files if f.endswith(".go") and not f.endswith("_test.go")), None)
 
     def _rust(self, from_path: str, module: str, name: str) -> str | None:
         parts = [p for p in module.split("::") if p]
@@ -347,7 +366,7 @@ class PathIndex:
 
 def wanted(path: str) -> bool:
     """Whether a tree path is a manifest ``PathIndex.of_tree`` reads."""
-    return js_modules.wanted(path) or rust_crates.wanted(path)
+    return js_modules.wanted(path) or rust_crates.wanted(path) or go_modules.wanted(path)
 
 
 def _unroot(path: str) -> str:
