@@ -133,8 +133,13 @@ class JsModules:
             sub = "/".join(parts[k:])
             if not sub:
                 return self._entry(p, stem)
-            exported = dict(p.subpaths).get(sub)
-            if exported:  # "exports": {"./mini": {"import": "./mini/index.js"}}
+            # "exports": {"./mini": {"import": "./mini/index.js"}}, then the
+            # patterns ("./utils/*": "./src/utils/*.ts"), the longest head first
+            for key, files in p.subpaths:
+                rest = _match(key, sub)
+                if rest is None:
+                    continue
+                exported = tuple(f.replace("*", rest) for f in files)
                 found = self._entry(p._replace(entries=exported), stem, fallback=False)
                 if found:
                     return found
@@ -238,19 +243,25 @@ def _entries(doc: dict[str, Any]) -> tuple[str, ...]:
 
 
 def _subpaths(doc: dict[str, Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """``exports`` subpaths without a ``*``, each with every file its
-    conditions name (``{"@zod/source": "./src/mini/index.ts", "import":
-    ...}``), in the order written."""
+    """``exports`` subpaths, each with every file its conditions name
+    (``{"@zod/source": "./src/mini/index.ts", "import": ...}``): the exact
+    ones in the order written, then those with one ``*`` (``./utils/*``),
+    the longest part before it first, as Node picks among them; a file of
+    a pattern has a ``*`` too."""
     exports = doc.get("exports")
     if not isinstance(exports, dict):
         return ()
-    out = []
+    exact: list[tuple[str, tuple[str, ...]]] = []
+    patterns: list[tuple[str, tuple[str, ...]]] = []
     for key, value in exports.items():
-        if isinstance(key, str) and key.startswith("./") and "*" not in key and key != "./":
-            files = tuple(dict.fromkeys(_strings(value, 0)))
-            if files:
-                out.append((key[2:], files))
-    return tuple(out)
+        if not isinstance(key, str) or not key.startswith("./") or key == "./":
+            continue
+        stars = key.count("*")
+        files = tuple(dict.fromkeys(f for f in _strings(value, 0) if f.count("*") == stars <= 1))
+        if files and stars <= 1:
+            (patterns if stars else exact).append((key[2:], files))
+    patterns.sort(key=lambda kv: -len(kv[0].partition("*")[0]))
+    return tuple(exact + patterns)
 
 
 def _strings(value: Any, depth: int) -> list[str]:

@@ -94,6 +94,30 @@ def test_tsconfig_aliases_and_workspace_packages_resolve() -> None:
     assert paths("typescript", "packages/utils/src/index.ts", "@/lib/db", "connect") is None
 
 
+def test_exports_patterns_map_a_subpath_to_its_file() -> None:
+    files: dict[str, bytes] = {
+        "packages/kit/package.json": (
+            b'{"name": "kit", "exports": {".": "./src/index.ts", "./fmt": "./src/fmt/main.ts",'
+            b' "./*": "./src/*.ts", "./icons/*": {"import": "./dist/icons/*.js"},'
+            b' "./bad/*": "./src/bad.ts"}}'
+        ),
+        "packages/kit/src/index.ts": b"export const a = 1;\n",
+        "packages/kit/src/fmt/main.ts": b"export const f = 1;\n",
+        "packages/kit/src/date.ts": b"export const d = 1;\n",
+        "packages/kit/dist/icons/arrow.ts": b"export const arrow = 1;\n",
+        "app/main.ts": b"",
+    }
+    paths = index(files)
+    at = "app/main.ts"
+    assert paths("typescript", at, "kit", "a") == "packages/kit/src/index.ts"
+    assert paths("typescript", at, "kit/fmt", "f") == "packages/kit/src/fmt/main.ts"  # exact first
+    assert paths("typescript", at, "kit/date", "d") == "packages/kit/src/date.ts"
+    # the longer head wins: ./icons/* before ./*; a built .js as its .ts source
+    assert paths("typescript", at, "kit/icons/arrow", "x") == "packages/kit/dist/icons/arrow.ts"
+    # a pattern whose file has no `*` is not one Node would read: not followed
+    assert paths("typescript", at, "kit/bad/x", "x") is None
+
+
 def test_calls_through_aliases_bind_and_the_digest_sees_the_configs() -> None:
     paths = index(FILES)
     edges, linker = linked(FILES, paths)
