@@ -24,6 +24,7 @@ from collections.abc import Callable
 
 import tree_sitter as ts
 
+from freshindex.indexer import chains
 from freshindex.indexer.languages import in_source_order, within_open
 
 # a name declared with no type this pass can name, hiding a field of that name
@@ -121,7 +122,8 @@ def _returned(
     written = text(receiver)
     if typed is None and receiver.type == "identifier" and written[:1].isupper():
         typed = None if written in scope or written in members else written
-    return f"{typed}.{text(name)}()" if typed else None
+    long = typed is not None and chains.length(typed) >= chains.MAX_STEPS
+    return f"{typed}.{text(name)}()" if typed and not long else None
 
 
 def _members(body: ts.Node | None, text: Callable[[ts.Node], str]) -> dict[str, str]:

@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 import tree_sitter as ts
 
+from freshindex.indexer import chains
 from freshindex.indexer.languages import in_source_order, within_open
 
 # a name declared without a class, shadowing a field of that name
@@ -109,7 +110,9 @@ def _returned(
     method, ``()``."""
     receiver, name = call.child_by_field_name("object"), call.child_by_field_name("name")
     owner = own if receiver is None else _receiver(receiver, scope, fields, text)
-    return f"{owner}.{text(name)}()" if owner and name is not None else None
+    if not owner or name is None or chains.length(owner) >= chains.MAX_STEPS:
+        return None  # `var b = a.next()` a thousand times: a chain this long is not followed
+    return f"{owner}.{text(name)}()"
 
 
 def _receiver(

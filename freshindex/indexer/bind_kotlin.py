@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import tree_sitter as ts
 
+from freshindex.indexer import chains
 from freshindex.indexer.bind_java import declared_class
 from freshindex.indexer.languages import in_source_order, within_open
 
@@ -101,7 +102,8 @@ def _returned(
     if fn is not None and fn.type == "navigation_expression" and fn.named_child_count == 2:
         receiver, member = fn.named_children
         typed = _receiver(receiver, scope, fields, text) if member.type == "identifier" else None
-        return f"{typed}.{text(member)}()" if typed else None
+        long = typed is not None and chains.length(typed) >= chains.MAX_STEPS
+        return f"{typed}.{text(member)}()" if typed and not long else None
     return None
 
 
