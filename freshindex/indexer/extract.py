@@ -720,7 +720,7 @@ def _query_edges(
                 qualname = f"{claimed[0]}.{target}"
                 via = f"{claimed[1]}: {receiver[1]}.{target}"
                 if chains.CALL in receiver[1]:
-                    via = f"{receiver[0]} holds what {_called(receiver[1])}"
+                    via = f"{''.join(receiver[0].split())} holds what {_called(receiver[1])}"
             elif (
                 declared is not None
                 and language in _TYPES
@@ -731,6 +731,7 @@ def _query_edges(
                 resolved, binding = owner[0], owner[2]
                 qualname = f"{owner[1]}.{target}" if resolved else None
                 written, cls = receiver
+                written = "".join(written.split())  # `self\n    .cmd`: one line
                 word = "type" if language == "rust" else "class"
                 via = f"{word} {cls}" if written == cls else f"{written} is a {cls}"
                 if chains.CALL in cls:  # `let r = Repo::open()?`, `var r = Repo.open()`: a chain

@@ -1561,6 +1561,16 @@ def test_a_local_holds_what_its_call_returns_and_no_more(
     assert bound == lines
 
 
+def test_a_receiver_written_over_lines_is_one_line_in_the_via() -> None:
+    program = (
+        "struct Cmd;\nimpl Cmd {\n  fn name(&self) {}\n}\nstruct P { cmd: Cmd }\n"
+        "impl P {\n  fn run(&self) {\n    self\n      .cmd\n      .name();\n  }\n}\n"
+    )
+    _symbols, edges = rows_of({"src/main.rs": program}, language="rust")
+    (name,) = [e for e in edges if e["kind"] == "call" and e["target"] == "name"]
+    assert (name["binding"], name["via"]) == ("bound", "self.cmd is a Cmd")
+
+
 def test_a_go_call_on_a_type_from_outside_the_repository_is_external() -> None:
     program = 'package app\nimport "testing"\nfunc TestX(t *testing.T) {\n  t.Fatal("x")\n}\n'
     _symbols, edges = rows_of({"app/m_test.go": program}, language="go")
