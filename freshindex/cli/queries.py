@@ -87,9 +87,11 @@ def _human_refs(doc: dict) -> None:
     then what resolved outside the repository: never mixed."""
 
     def line(r: dict) -> str:
+        # one row per line whatever a via holds (it quotes source text)
+        via = " ".join(str(r.get("via") or "").split())
         return (
             f"{r['path']}:{r['startLine']}:{r['startCol'] + 1}\t{r['kind']}\t"
-            f"{r.get('caller') or '<module>'}\t{r.get('via') or ''}"
+            f"{r.get('caller') or '<module>'}\t{via}"
         )
 
     for g in doc["groups"]:

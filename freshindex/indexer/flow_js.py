@@ -229,7 +229,7 @@ class _Pass:
             head = node.child_by_field_name("constructor" if t == "new_expression" else "function")
             if t == "call_expression" and head is not None and head.type == "member_expression":
                 # obj.make(): what the method returns, read from its holder
-                spelled = self.text(head)
+                spelled = "".join(self.text(head).split())  # `this\n  .repo.make`
                 return [
                     Claim(
                         c.path,
