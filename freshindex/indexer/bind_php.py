@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 import tree_sitter as ts
 
+from freshindex.indexer import chains
 from freshindex.indexer.languages import in_source_order, within_open
 
 _PATTERNS = """
@@ -58,7 +59,8 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
                     if right.type == "object_creation_expression" and right.named_child_count
                     else None
                 )
-                scope[text(left)] = class_name(made, text) or ""
+                held = class_name(made, text) or _returned(right, scope, fields, own, text)
+                scope[text(left)] = held or ""
         else:
             name = node.child_by_field_name("name")
             if node.type == "member_call_expression":
@@ -71,6 +73,36 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
             if typed and name is not None and receiver is not None:
                 out[name.start_byte] = (text(receiver), typed)
     return out
+
+
+def _returned(
+    call: ts.Node,
+    scope: dict[str, str],
+    fields: dict[str, str],
+    own: str,
+    text: Callable[[ts.Node], str],
+) -> str | None:
+    """What ``$r = Repo::open()``, ``$r = $repo->child()`` or ``$r = make()``
+    holds, as a chain the linker walks over the method's return fact
+    (holder ``App.Repo.open()``, written by extract.py)."""
+    name = call.child_by_field_name("name")
+    if call.type == "function_call_expression":
+        called = call.child_by_field_name("function")
+        return f"{text(called)}()" if called is not None and called.type == "name" else None
+    if name is None or name.type != "name":
+        return None
+    if call.type == "scoped_call_expression":
+        receiver = call.child_by_field_name("scope")
+        written = text(receiver) if receiver is not None else ""
+        typed = own if written in _OWN else class_name(receiver, text)
+    elif call.type == "member_call_expression":
+        receiver = call.child_by_field_name("object")
+        typed = _receiver(receiver, scope, fields, text) if receiver is not None else None
+    else:
+        return None
+    if not typed or chains.length(typed) >= chains.MAX_STEPS:
+        return None
+    return f"{typed}.{text(name)}()"
 
 
 def _receiver(

@@ -801,6 +801,8 @@ def _returns(
         if d.kind not in ("method", "function"):
             continue
         written = _RETURN_TYPES[language](d.node, text)
+        if written == "self":  # PHP's `: self`, `: static`: the method's class
+            written = d.parent.name if d.parent is not None else None
         owner: _Owner | None = None
         if written and language == "csharp":
             claimed = _csharp_type(written, d, file_types)
@@ -828,26 +830,36 @@ def _csharp_return(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
     return bind_csharp.type_name(node.child_by_field_name("returns"), text)
 
 
+def _php_return(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
+    """``: Repo``, ``: ?Repo``; ``: self`` and ``: static`` as ``self``."""
+    declared = node.child_by_field_name("return_type")
+    words = text(declared).lstrip("?") if declared is not None else ""
+    return "self" if words in ("self", "static") else bind_php.class_name(declared, text)
+
+
 # a method's declared return type, as written, by language
 _RETURN_TYPES: dict[str, Callable[[ts.Node, Callable[[ts.Node], str]], str | None]] = {
     "java": _java_return,
     "kotlin": _kotlin_return,
     "csharp": _csharp_return,
+    "php": _php_return,
 }
 
 
 def _typed_owner(language: str, path: str, written: str, seen: _Visible) -> _Owner | None:
     """``_TYPES``' answer for a receiver's type as written, or for what a
-    call returns (``Repo.open()``, ``make().?``): the callee found as a type's
-    member is, the call steps after it kept as a chain (indexer/chains.py);
-    a callee outside the repository says nothing."""
+    call returns (``Repo.open()``, ``make().?``): the callee's type (or the
+    function itself) found as a type is, its member and the call steps after
+    it kept as a chain (indexer/chains.py); a callee outside the repository
+    says nothing."""
     callee, paren, steps = written.partition("(")
-    owner = _TYPES[language](path, callee, seen)
-    if not paren or owner is None:
-        return owner
-    if owner[0] is None:
+    if not paren:
+        return _TYPES[language](path, written, seen)
+    head, dot, member = callee.rpartition(".")
+    owner = _TYPES[language](path, head if dot else callee, seen)
+    if owner is None or owner[0] is None:
         return None
-    return owner[0], f"{owner[1]}({steps}", owner[2]
+    return owner[0], f"{owner[1]}.{member}({steps}" if dot else f"{owner[1]}({steps}", owner[2]
 
 
 def _called(chain: str) -> str:

@@ -1513,6 +1513,28 @@ PHP: dict[str, tuple[dict[str, str], set[str]]] = {
             "App.Main.run -> src/Lib/Store.php::Lib.Store.put",
         },
     ),
+    "what_a_method_returns": (
+        {
+            "src/Main.php": "<?php\nnamespace App;\nuse Lib\\Store;\nfunction make(): ?Repo { return new Repo(); }\n"
+            "class Main {\n  public function run() {\n    $a = Repo::open();\n    $a->save();\n"
+            "    $b = $a->child();\n    $b->save();\n    $c = make();\n    $c->save();\n"
+            "    $d = Store::get();\n    $d->put();\n  }\n}\n",
+            "src/Repo.php": "<?php\nnamespace App;\nclass Repo {\n"
+            "  public static function open(): self { return new Repo(); }\n"
+            "  public function child(): static { return $this; }\n  public function save() {}\n}\n",
+            "src/Lib/Store.php": "<?php\nnamespace Lib;\nclass Store {\n"
+            "  public static function get(): int { return 1; }\n  public function put() {}\n}\n",
+        },
+        {
+            "App.Main.run -> src/Repo.php::App.Repo.open",
+            "App.Main.run -> src/Repo.php::App.Repo.child",
+            "App.Main.run -> src/Repo.php::App.Repo.save",
+            "App.Main.run -> src/Lib/Store.php::Lib.Store.get",
+            # not put: Store::get returns an int
+            "App.make -> src/Repo.php::App.Repo",
+            "src/Repo.php::App.Repo.open -> src/Repo.php::App.Repo",
+        },
+    ),
 }
 
 # declared types: (language, the file whose callers are named bare, cases)
@@ -1544,6 +1566,9 @@ RETURNED_LINES = [
     ("java", "what_a_method_returns", "app/Main.java", "save", {"a.save();", "b.save();", "c.save();"}),
     ("kotlin", "what_a_function_returns", "app/Main.kt", "save",
      {"a.save()", "b.save()", "c.save()", "d.save()"}),
+    ("php", "what_a_method_returns", "src/Main.php", "save",
+     {"$a->save();", "$b->save();", "$c->save();"}),
+    ("php", "what_a_method_returns", "src/Main.php", "put", set()),
 ]  # fmt: skip
 
 
