@@ -30,6 +30,7 @@ from freshindex.indexer import (
     bind_kotlin,
     bind_php,
     bind_python,
+    bind_ruby,
     bind_rust,
     chains,
     flow_js,
@@ -730,6 +731,8 @@ def _query_edges(
             ):  # `repo.save()` on `Repo repo`: Repo.save, through Repo's bases if need be
                 resolved, binding = owner[0], owner[2]
                 qualname = f"{owner[1]}.{target}" if resolved else None
+                if language == "ruby" and target == "new" and resolved:
+                    qualname = owner[1]  # Repo.new makes a Repo: the class, as Repo() is
                 written, cls = receiver
                 written = "".join(written.split())  # `self\n    .cmd`: one line
                 word = "type" if language == "rust" else "class"
@@ -977,9 +980,10 @@ _RECEIVERS = {
     "rust": bind_rust.receiver_types,
     "kotlin": bind_kotlin.receiver_types,
     "php": bind_php.receiver_types,
+    "ruby": bind_ruby.receiver_types,
 }
 # where a call may name a method of its own class by its own rules
-_THIS_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "java", "csharp", "kotlin"})
+_THIS_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "java", "csharp", "kotlin", "ruby"})
 # a member call's object that names the class's own methods (node type ->
 # the word): this.m(), super.m(), C#'s base.M(), Kotlin's this/super
 _SELF_WORDS = {
@@ -987,6 +991,7 @@ _SELF_WORDS = {
     "super": "super",
     "base": "base",
     "this_expression": "this",
+    "self": "self",  # Ruby
     "super_expression": "super",
 }
 # C#'s kinds whose body a bare `M()` or `this.M()` is a method of
@@ -1037,6 +1042,12 @@ def _this_class(
             obj = parent.named_children[0]
             if obj.type == "this_expression" and obj.named_child_count:
                 return None  # this@Outer: the label's class, not the innermost
+    elif language == "ruby":  # self.run, or run(...) the class defines here
+        if parent.type != "call" or parent.child_by_field_name("method") != name_node:
+            return None
+        kinds = ("class", "module")
+        obj = parent.child_by_field_name("receiver")
+        bare = obj is None
     elif language == "csharp":
         kinds = _CSHARP_TYPES
         if parent.type == "invocation_expression":  # Save(): bare, the function itself
@@ -1063,7 +1074,7 @@ def _this_class(
         return None
     if any(innermost.start < start <= at < end for start, end in anonymous()):
         return None  # an anonymous class inside it: its own methods come first
-    if bare and language == "kotlin" and (innermost.qualname, name) not in members():
+    if bare and language in ("kotlin", "ruby") and (innermost.qualname, name) not in members():
         return None  # a bare run() the class does not define: a base's, or a top-level one
     return innermost.qualname, word
 
@@ -1260,11 +1271,19 @@ def _visible(
 
 
 # the file and qualname of a type a receiver was declared with, per language
+def _ruby_class(path: str, written: str, seen: _Visible) -> _Owner | None:
+    """A Ruby constant as written (``Repo``, ``Admin.User``): claimed in this
+    file, where the linker looks for it and then in the files this one
+    requires (a required file's constants are everywhere, as `import *`)."""
+    return path, written, Binding.BOUND
+
+
 _TYPES: dict[str, Callable[[str, str, _Visible], _Owner | None]] = {
     "java": functools.partial(_class_of, "java"),
     "kotlin": functools.partial(_class_of, "kotlin"),
     "rust": _rust_type,
     "php": _php_class,
+    "ruby": _ruby_class,
 }
 
 

@@ -53,6 +53,7 @@ from freshindex.query.link_c import IncludeLinker
 Row = dict[str, Any]
 
 CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "object", "module"})
+_RUBY = (".rb", ".rake")
 MAX_DEPTH = 12  # re-export and inheritance chains longer than this are not followed
 # a chain's holders are followed this deep; a step keeps at most this many values
 MAX_HOPS = 8
@@ -253,7 +254,8 @@ class Linker:
             if e["kind"] != "import" or e.get("source"):
                 continue
             target_path, target_qual = e.get("resolved_path"), e.get("target_qualname")
-            if e["target"] == "*":
+            # `import *`, and a Ruby `require`: every constant of the file
+            if e["target"] == "*" or (target_qual == "" and path.endswith(_RUBY)):
                 if target_path and e.get("binding") == "bound":
                     stars.append(target_path)
                 continue

@@ -1537,8 +1537,29 @@ PHP: dict[str, tuple[dict[str, str], set[str]]] = {
     ),
 }
 
+RUBY: dict[str, tuple[dict[str, str], set[str]]] = {
+    "constants_new_and_own_methods": (
+        {
+            "lib/repo.rb": "class Repo\n  def self.open\n    new\n  end\n  def save\n  end\nend\n",
+            "lib/main.rb": "require_relative 'repo'\nmodule App\n  class Main\n    def run\n"
+            "      r = Repo.new\n      r.save\n      Repo.open\n      helper(1)\n      self.helper\n"
+            "      [1].each do |x|\n        r.save\n      end\n      r = 1\n      r.save()\n"
+            "      other(2)\n      Missing.go\n    end\n    def helper(x = 1)\n    end\n  end\nend\n",
+        },
+        {
+            "App.Main.run -> lib/repo.rb::Repo",  # Repo.new
+            "App.Main.run -> lib/repo.rb::Repo.save",  # r, in the method and its block
+            "App.Main.run -> lib/repo.rb::Repo.open",
+            "App.Main.run -> App.Main.helper",  # helper(1), self.helper
+            # not other(2): the class does not define it; not Missing.go; not
+            # r.save once r is 1
+        },
+    ),
+}
+
 # declared types: (language, the file whose callers are named bare, cases)
 DECLARED = {
+    "ruby": ("lib/main.rb", RUBY),
     "php": ("src/Main.php", PHP),
     "kotlin": ("app/Main.kt", KOTLIN),
     "java": ("app/Main.java", JAVA),
@@ -1569,6 +1590,7 @@ RETURNED_LINES = [
     ("php", "what_a_method_returns", "src/Main.php", "save",
      {"$a->save();", "$b->save();", "$c->save();"}),
     ("php", "what_a_method_returns", "src/Main.php", "put", set()),
+    ("ruby", "constants_new_and_own_methods", "lib/main.rb", "save", {"r.save"}),
 ]  # fmt: skip
 
 
