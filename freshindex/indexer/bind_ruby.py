@@ -21,8 +21,8 @@ from freshindex.indexer.languages import in_source_order, within_open
 
 _PATTERNS = """
 [(method) (singleton_method) (block) (do_block) (lambda)] @scope
-(assignment) @declare
-(call) @call
+(assignment left: (identifier)) @declare
+(call receiver: [(constant) (scope_resolution) (identifier)]) @call
 """
 
 
