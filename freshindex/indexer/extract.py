@@ -824,9 +824,20 @@ def _java_return(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
 
 
 def _kotlin_return(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
-    """``fun open(): Repo`` (``Repo?`` too): the type after the parameters."""
+    """``fun open(): Repo`` (``Repo?`` too): the type after the parameters;
+    with none, ``fun open() = Repo(..)``: the class an expression body makes."""
     declared = next((c for c in node.named_children if c.type in bind_kotlin.TYPES), None)
-    return bind_kotlin.class_name(declared, text)
+    if declared is not None:
+        return bind_kotlin.class_name(declared, text)
+    body = next((c for c in node.named_children if c.type == "function_body"), None)
+    if body is None or body.child_count < 2 or body.children[0].type != "=":
+        return None  # a block body `{ ... }`: no return here
+    made = body.named_children[0] if body.named_child_count == 1 else None
+    if made is None or made.type != "call_expression" or not made.named_child_count:
+        return None
+    called = made.named_children[0]
+    written = text(called) if called.type == "identifier" else ""
+    return written if written[:1].isupper() else None  # Repo(..): a constructor, by convention
 
 
 def _csharp_return(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
@@ -1145,6 +1156,8 @@ class _Visible(NamedTuple):
     resolve: Resolver | None
     namespace: str = ""  # PHP: the file's namespace, dotted
     defined: frozenset[str] = frozenset()  # PHP: the qualnames this file defines
+    # Ruby: a class or module's last name -> the qualnames of those defined here
+    nested: dict[str, list[str]] | None = None
 
 
 # (the file that defines a type, its qualname there, the binding)
@@ -1236,7 +1249,7 @@ def _php_class(path: str, written: str, seen: _Visible) -> _Owner | None:
     through a ``use`` (outside the repository: external), fully qualified
     (``\\Lib\\Store``), or in this file's namespace, defined here or in a file
     PSR-4's layout names; None when nothing says."""
-    bindings, _top, resolve, namespace, defined = seen
+    bindings, _top, resolve, namespace, defined, _nested = seen
     qualified = written.startswith("\\")
     spelled = written.lstrip("\\").replace("\\", ".")
     head, _, rest = spelled.partition(".")
@@ -1262,6 +1275,12 @@ def _visible(
     ordered: list[_Def],
     text: Callable[[ts.Node], str],
 ) -> _Visible:
+    if language == "ruby":  # the classes and modules, for a constant named inside one
+        nested: dict[str, list[str]] = {}
+        for d in ordered:
+            if d.kind in ("class", "module"):
+                nested.setdefault(d.qualname.rsplit(".", 1)[-1], []).append(d.qualname)
+        return _Visible(bindings, top_level, resolve, nested=nested)
     if language != "php" or root is None:
         return _Visible(bindings, top_level, resolve)
     declared = next((c for c in root.named_children if c.type == "namespace_definition"), None)
@@ -1274,7 +1293,12 @@ def _visible(
 def _ruby_class(path: str, written: str, seen: _Visible) -> _Owner | None:
     """A Ruby constant as written (``Repo``, ``Admin.User``): claimed in this
     file, where the linker looks for it and then in the files this one
-    requires (a required file's constants are everywhere, as `import *`)."""
+    requires (a required file's constants are everywhere, as `import *`).
+    ``Main`` written inside ``module App`` that defines ``App::Main`` here is
+    that class (one such in the file; two would need the lexical scope)."""
+    here = (seen.nested or {}).get(written, [])
+    if len(here) == 1:  # `Main`, or `App::Main` itself
+        return path, here[0], Binding.BOUND
     return path, written, Binding.BOUND
 
 

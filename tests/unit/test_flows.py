@@ -1473,6 +1473,15 @@ KOTLIN: dict[str, tuple[dict[str, str], set[str]]] = {
             "Main.run -> app/Cache.kt::Cache.get",
         },
     ),
+    "an_expression_body_makes_its_class": (
+        {
+            "app/Main.kt": "package app\nclass Repo {\n  fun save() {}\n}\nfun make() = Repo()\n"
+            "fun setup() { Repo() }\nfun run() {\n  val a = make()\n  a.save()\n"
+            "  val b = setup()\n  b.save()\n}\n"
+        },
+        # `= Repo()` returns a Repo; a block body that calls Repo() returns Unit
+        {"make -> Repo", "setup -> Repo", "run -> make", "run -> setup", "run -> Repo.save"},
+    ),
     "what_a_function_returns": (
         {
             "app/Main.kt": "package app\nclass Main {\n  fun make(): Repo = Repo()\n"
@@ -1538,6 +1547,13 @@ PHP: dict[str, tuple[dict[str, str], set[str]]] = {
 }
 
 RUBY: dict[str, tuple[dict[str, str], set[str]]] = {
+    "a_constant_named_inside_its_module": (
+        {
+            "lib/main.rb": "module App\n  class Helper\n    def self.go\n    end\n  end\n"
+            "  class Main\n    def run\n      Helper.go\n    end\n  end\nend\n",
+        },
+        {"App.Main.run -> App.Helper.go"},
+    ),
     "constants_new_and_own_methods": (
         {
             "lib/repo.rb": "class Repo\n  def self.open\n    new\n  end\n  def save\n  end\nend\n",
@@ -1591,6 +1607,7 @@ RETURNED_LINES = [
      {"$a->save();", "$b->save();", "$c->save();"}),
     ("php", "what_a_method_returns", "src/Main.php", "put", set()),
     ("ruby", "constants_new_and_own_methods", "lib/main.rb", "save", {"r.save"}),
+    ("kotlin", "an_expression_body_makes_its_class", "app/Main.kt", "save", {"a.save()"}),
 ]  # fmt: skip
 
 
