@@ -122,8 +122,7 @@ def _returned(
     written = text(receiver)
     if typed is None and receiver.type == "identifier" and written[:1].isupper():
         typed = None if written in scope or written in members else written
-    long = typed is not None and chains.length(typed) >= chains.MAX_STEPS
-    return f"{typed}.{text(name)}()" if typed and not long else None
+    return chains.returned_by(typed, text(name))
 
 
 def _members(body: ts.Node | None, text: Callable[[ts.Node], str]) -> dict[str, str]:

@@ -110,9 +110,7 @@ def _returned(
     method, ``()``."""
     receiver, name = call.child_by_field_name("object"), call.child_by_field_name("name")
     owner = own if receiver is None else _receiver(receiver, scope, fields, text)
-    if not owner or name is None or chains.length(owner) >= chains.MAX_STEPS:
-        return None  # `var b = a.next()` a thousand times: a chain this long is not followed
-    return f"{owner}.{text(name)}()"
+    return chains.returned_by(owner, text(name)) if name is not None else None
 
 
 def _receiver(

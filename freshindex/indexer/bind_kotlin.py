@@ -102,8 +102,7 @@ def _returned(
     if fn is not None and fn.type == "navigation_expression" and fn.named_child_count == 2:
         receiver, member = fn.named_children
         typed = _receiver(receiver, scope, fields, text) if member.type == "identifier" else None
-        long = typed is not None and chains.length(typed) >= chains.MAX_STEPS
-        return f"{typed}.{text(member)}()" if typed and not long else None
+        return chains.returned_by(typed, text(member))
     return None
 
 

@@ -100,9 +100,7 @@ def _returned(
         typed = _receiver(receiver, scope, fields, text) if receiver is not None else None
     else:
         return None
-    if not typed or chains.length(typed) >= chains.MAX_STEPS:
-        return None
-    return f"{typed}.{text(name)}()"
+    return chains.returned_by(typed, text(name))
 
 
 def _receiver(

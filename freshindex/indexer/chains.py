@@ -86,6 +86,15 @@ def length(chain: str) -> int:
     return chain.count(".") + chain.count(CALL) + 1
 
 
+def returned_by(owner: str | None, method: str) -> str | None:
+    """The chain of what ``owner``'s ``method`` returns (``Repo.open()``); None
+    without an owner, or for one already ``MAX_STEPS`` long: `var b =
+    a.next()` a thousand times would build strings quadratic in the count."""
+    if not owner or length(owner) >= MAX_STEPS:
+        return None
+    return f"{owner}.{method}{CALL}"
+
+
 def holder_of_return(qualname: str) -> str:
     """The holder key of what a function or method returns."""
     return qualname + CALL
