@@ -232,7 +232,8 @@ def worktree_index(
         links = {p: t for p, t in gitrepo.symlinks(repo, head).items() if wt.changed.get(p) is None}
         db = next((e for e in head if e.path == COMPILE_DB), None)
         data = gitrepo.read_blob(repo, db.oid) if db is not None else None
-        # HEAD's tsconfig, package.json and Cargo.toml files: a changed one rebuilds (rebuild_patterns)
+        # HEAD's manifests (tsconfig, package.json, Cargo.toml, go.mod): a changed
+        # one rebuilds (rebuild_patterns)
         manifests = gitrepo.small_blobs(repo, head, resolve.wanted, *js_modules.BOUNDS)
         hit = (paths, PathIndex.of_tree(paths, links, include_paths, data, manifests))
         with _WORKTREE_LOCK:
