@@ -15,7 +15,7 @@ import posixpath
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 
-from freshindex.indexer import bind_c, go_modules, js_modules, rust_crates
+from freshindex.indexer import bind_c, go_modules, js_modules, python_modules, rust_crates
 from freshindex.indexer.js_modules import JsModules
 
 # Resolves (language, importing path, module spec, imported name) to the path
@@ -126,7 +126,7 @@ class PathIndex:
 
     def resolve(self, language: str, from_path: str, module: str, name: str) -> str | None:
         if language == "python":
-            return self._python(from_path, module, name)
+            return python_modules.resolve(self._real, self._by_suffix, from_path, module, name)
         if language in ("javascript", "typescript", "tsx"):
             return self._js(from_path, module)
         if language == "java":
@@ -235,34 +235,6 @@ class PathIndex:
         # ambiguous: the candidate sharing the longest directory prefix with the importer
         return max(found, key=lambda p: (len(posixpath.commonprefix([p, from_path])), -len(p)))
 
-    def _python(self, from_path: str, module: str, name: str) -> str | None:
-        dots = len(module) - len(module.lstrip("."))
-        rest = module[dots:]
-        if dots:
-            base = posixpath.dirname(from_path)
-            for _ in range(dots - 1):
-                base = posixpath.dirname(base)
-            stem = posixpath.join(base, rest.replace(".", "/")) if rest else base
-            candidates = [
-                f"{stem}/{name}.py",
-                f"{stem}/{name}/__init__.py",
-                f"{stem}.py",
-                f"{stem}/__init__.py",
-            ]
-            return next((self._real[c] for c in map(_unroot, candidates) if c in self._real), None)
-        stem = rest.replace(".", "/")
-        # `from pkg import mod` names a submodule when one exists, else a symbol of pkg
-        for suffix in (
-            f"{stem}/{name}.py",
-            f"{stem}/{name}/__init__.py",
-            f"{stem}.py",
-            f"{stem}/__init__.py",
-        ):
-            hit = self._suffix(suffix, from_path)
-            if hit:
-                return hit
-        return None
-
     def _js(self, from_path: str, module: str) -> str | None:
         if not module.startswith("."):
             # a tsconfig alias or a workspace package; else a package from outside
@@ -367,10 +339,6 @@ class PathIndex:
 def wanted(path: str) -> bool:
     """Whether a tree path is a manifest ``PathIndex.of_tree`` reads."""
     return js_modules.wanted(path) or rust_crates.wanted(path) or go_modules.wanted(path)
-
-
-def _unroot(path: str) -> str:
-    return path.lstrip("/")
 
 
 def _aliases(paths: frozenset[str], links: Mapping[str, str]) -> dict[str, str]:

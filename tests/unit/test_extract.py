@@ -103,6 +103,44 @@ def test_relative_and_js_resolution() -> None:
     assert index("go", "go/main.go", "example.com/m/pkg/util", "util") == "go/pkg/util/u.go"
 
 
+def test_python_import_prefers_the_folder_on_the_importers_path() -> None:
+    index = PathIndex(
+        [
+            "src/flask/__init__.py",
+            "src/flask/helpers.py",
+            "tests/apps/inner/flask.py",
+            "tests/apps/inner/run.py",
+            "examples/app.py",
+            "services/a/app/models.py",
+            "services/a/app/views.py",
+            "services/b/app/models.py",
+            "pkg/__init__.py",
+            "pkg/mod.py",
+            "pkg.py",
+            "tool/__init__.py",
+            "tool/tool.py",
+            "tool/utils/__init__.py",
+            "tool/sub/run.py",
+        ]
+    )
+    # a src/ layout's package, not a same-named module deep in test data
+    assert index("python", "examples/app.py", "flask", "url_for") == "src/flask/__init__.py"
+    assert index("python", "examples/app.py", "flask.helpers", "f") == "src/flask/helpers.py"
+    # a script beside the module sees its own folder first
+    assert index("python", "tests/apps/inner/run.py", "flask", "x") == "tests/apps/inner/flask.py"
+    # the copy under the importer's own tree
+    assert index("python", "services/a/app/views.py", "app.models", "M") == (
+        "services/a/app/models.py"
+    )
+    # in one folder: a package before a module, a submodule before a symbol
+    assert index("python", "examples/app.py", "pkg", "") == "pkg/__init__.py"
+    assert index("python", "examples/app.py", "pkg", "mod") == "pkg/mod.py"
+    assert index("python", "examples/app.py", "pkg", "other") == "pkg/__init__.py"
+    # a package's own folder is not on the path: `from tool import utils`
+    # inside tool/ is the package's utils, not tool/tool.py's
+    assert index("python", "tool/sub/run.py", "tool", "utils") == "tool/utils/__init__.py"
+
+
 def test_deeply_nested_expression_is_bounded() -> None:
     # nesting real code never reaches is skipped before any walk: a node's
     # parent costs its depth, so a name at every level cost depth squared
