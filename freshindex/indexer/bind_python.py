@@ -32,7 +32,7 @@ from itertools import repeat
 
 import tree_sitter as ts
 
-from freshindex.indexer import chains
+from freshindex.indexer import chains, fixtures_python
 from freshindex.indexer.annotations import (
     class_expr,
     forward_reference,
@@ -139,6 +139,13 @@ class _Binder(ValueFlow):
         self.callables: set[str] = set()
         # the modules of the repository this file imports * from
         self.stars: list[str] = []
+        # pytest (indexer/fixtures_python.py): this file's fixture functions,
+        # and its fixtures by name (read when a test first asks)
+        self.fixtures: set[str] = set()
+        self.module_fixtures: dict[str, str] | None = None
+        self.conftest: str | None = None  # the nearest conftest.py, with module_fixtures
+        self.test_module = fixtures_python.is_test_module(path)
+        self.root: ts.Node | None = None
 
     def text(self, node: ts.Node) -> str:
         return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
@@ -149,6 +156,7 @@ class _Binder(ValueFlow):
     # -- walk -----------------------------------------------------------------
 
     def run(self, root: ts.Node) -> list[Site]:
+        self.root = root
         module = Scope("module", "", None, node=root)
         # an explicit stack: a 10,000-deep expression must not recurse
         todo: list[tuple[ts.Node, Scope]] = [(c, module) for c in reversed(root.named_children)]
@@ -457,6 +465,11 @@ class _Binder(ValueFlow):
         method = inner.cls is not None and "staticmethod" not in decorators
         if method and names:
             inner.receiver = names[0]
+        fixture = fixtures_python.fixture_name(node, self.text) if decorators else None
+        if fixture is not None:
+            self.fixture(qual, fixture, node, scope)
+        if params is not None and (fixture is not None or self.is_test(qual, scope)):
+            self.fixture_parameters(node, params, inner, method)
         # a call through an instance or the class passes the first parameter
         self.functions[qual] = (inner, positional, method)
         ret = node.child_by_field_name("return_type")
@@ -503,9 +516,67 @@ class _Binder(ValueFlow):
         how = f"{qual} yields {' '.join(self.text(value).split())[:40]}"
         step = "iter" if delegated else ""
         self.holders.append((holder, Flow(value, scope, how, step=step, verbatim=True), value))
+        if qual in self.fixtures and not delegated:  # what a test's parameter holds
+            flow = Flow(value, scope, how, verbatim=True)
+            self.holders.append((chains.holder_of_return(qual), flow, value))
         if qual in self.context_managers and not delegated:
             flow = Flow(value, scope, how, verbatim=True)
             self.holders.append((chains.holder_of_enter(qual), flow, value))
+
+    def fixture(self, qual: str, name: str, node: ts.Node, scope: Scope) -> None:
+        """``qual`` is the pytest fixture ``name``; ``@pytest.fixture(name="db")``:
+        the name holds the function, for a test's ``db`` in another file."""
+        self.fixtures.add(qual)
+        if scope.kind == "module" and name != qual:
+            value = Value(self.path, qual, f"fixture {name} is {qual}")
+            flow = Flow(None, None, value.how, value=value, verbatim=True)
+            self.holders.append((name, flow, node.child_by_field_name("name") or node))
+
+    def is_test(self, qual: str, scope: Scope) -> bool:
+        """A function pytest collects: ``test*`` at the top of a test module,
+        or in a ``Test*`` class there."""
+        if not self.test_module or not qual.rpartition(".")[2].startswith("test"):
+            return False
+        if scope.kind == "module":
+            return True
+        return (
+            scope.kind == "class"
+            and scope.qualname.startswith("Test")
+            and "." not in scope.qualname
+        )
+
+    def fixture_parameters(
+        self, node: ts.Node, params: ts.Node, inner: Scope, method: bool
+    ) -> None:
+        """A test's (or a fixture's) plain parameters hold the fixtures of
+        their names: this module's, else the nearest conftest.py's."""
+        plain = [self.text(p) for p in params.named_children if p.type == "identifier"]
+        skip = fixtures_python.parametrized(node, self.text) | fixtures_python.BUILTIN
+        for name in plain[1:] if method else plain:
+            if name in skip or name in inner.flows:
+                continue
+            where = self.fixture_file(name)
+            if where is not None:
+                path, function = where
+                how = f"fixture {name} of {path}"
+                value = Value(path, chains.holder_of_return(function), how)
+                inner.flow(name, Flow(None, None, how, value=value, verbatim=True))
+
+    def fixture_file(self, name: str) -> tuple[str, str] | None:
+        """(file, function) of the fixture ``name`` a test here sees, as far
+        as this file can tell: its own, else the nearest conftest.py's name."""
+        if self.module_fixtures is None:
+            root = self.root
+            self.module_fixtures = (
+                fixtures_python.module_fixtures(root, self.text) if root is not None else {}
+            )
+            ups = range(1, self.path.count("/") + 2)
+            found = (self.module_file("." * up + "conftest") for up in ups)
+            self.conftest = next((c for c in found if c is not None), None)
+        function = self.module_fixtures.get(name)
+        if function is not None:
+            return self.path, function
+        return (self.conftest, name) if self.conftest is not None else None
 
     def decorators(self, node: ts.Node) -> set[str]:
         """The decorators of a def, as written without ``@`` or arguments."""

@@ -267,11 +267,25 @@ class Linker:
                     return None
                 return self.find(target_path, ".".join(rest), False, depth + 1, seen)
             return self.find(target_path, ".".join([target_qual, *rest]), False, depth + 1, seen)
+        if posixpath.basename(path) == "conftest.py":
+            # pytest: a conftest's fixtures are those of the conftest.py
+            # files above it too (indexer/fixtures_python.py)
+            stars.extend(self.conftest_above(path)[:1])
         for star in stars:
             hit = self.find(star, qual, False, depth + 1, seen)
             if hit is not None:
                 return hit
         return None
+
+    def conftest_above(self, path: str) -> list[str]:
+        """The nearest conftest.py with definitions in a folder above ``path``'s."""
+        folder = posixpath.dirname(path)
+        while folder:
+            folder = posixpath.dirname(folder)
+            above = posixpath.join(folder, "conftest.py")
+            if self.defs(above):
+                return [above]
+        return []
 
     # -- C and C++: the include graph -------------------------------------------
 

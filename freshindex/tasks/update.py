@@ -39,6 +39,7 @@ from freshindex.catalog.manifest import Manifest, Submodule, TableEntry
 from freshindex.catalog.reader import IndexVersion
 from freshindex.core import gitrepo
 from freshindex.core.tree import TreeEntry
+from freshindex.indexer.fixtures_python import is_test_module
 from freshindex.indexer.schema import BASE_TABLES, delta_of
 from freshindex.indexer.shard import (
     build_shard_tables,
@@ -93,6 +94,10 @@ def _stem_names(path: str) -> set[str]:
     if stem in ("__init__", "index", "mod"):
         return {posixpath.basename(posixpath.dirname(path))}
     return {stem}
+
+
+def _is_conftest(path: str) -> bool:
+    return posixpath.basename(path) == "conftest.py"
 
 
 def _segments(spec: str) -> set[str]:
@@ -198,6 +203,15 @@ def plan_update(
             words = {target, *_segments(module or ""), *_segments(qual or "")}
             if words & added_names:
                 reparse.add(path)
+
+    # pytest: a conftest.py added above a test module is now the one its
+    # fixtures' claims name (indexer/fixtures_python.py); found by path, as
+    # the claims of a test module do not say which conftest.py they missed
+    for folder in {posixpath.dirname(p) for p in [*added, *renamed] if _is_conftest(p)}:
+        under = f"{folder}/" if folder else ""
+        reparse.update(
+            e.path for e in entries if e.path.startswith(under) and is_test_module(e.path)
+        )
 
     by_shard: dict[int, set[str]] = defaultdict(set)
     for p in reparse:

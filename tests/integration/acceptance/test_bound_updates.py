@@ -118,3 +118,29 @@ def test_factory_return_changed(indexed: tuple[Path, str], tmp_path: Path) -> No
     moved = refs(repo, store, "Grpc.send")["bound"]
     assert places(moved) == [("svc/app.py", 9)]
     assert "return of make" in moved[0]["via"]
+
+
+def test_conftest_added_nearer_a_test(indexed: tuple[Path, str], tmp_path: Path) -> None:
+    """A test's ``client`` is the fixture of the nearest conftest.py that
+    defines it; one added between them re-binds the test, whose own file
+    did not change."""
+    repo, store = indexed
+    fixture = "import pytest\nfrom svc.clients import {0}\n\n\n@pytest.fixture\ndef client():\n    return {0}()\n"
+    write_files(
+        repo,
+        {
+            "tests/conftest.py": fixture.format("Http"),
+            "tests/unit/test_app.py": "def test_send(client):\n    assert client.send()\n",
+        },
+    )
+    commit_all(repo, "a test of the client")
+    update(repo, store)
+    assert_same_as_full(repo, store, tmp_path)
+    assert ("tests/unit/test_app.py", 2) in places(refs(repo, store, "Http.send")["bound"])
+    write_files(repo, {"tests/unit/conftest.py": fixture.format("Grpc")})
+    commit_all(repo, "unit tests use gRPC")
+    doc = update(repo, store)
+    assert doc["batch"]["added"] == ["tests/unit/conftest.py"]
+    assert_same_as_full(repo, store, tmp_path)
+    assert ("tests/unit/test_app.py", 2) in places(refs(repo, store, "Grpc.send")["bound"])
+    assert ("tests/unit/test_app.py", 2) not in places(refs(repo, store, "Http.send")["bound"])
