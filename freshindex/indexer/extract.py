@@ -748,7 +748,7 @@ def _query_edges(
                 )
                 and target[:1].isupper()
                 and resolve is not None
-                and (found := _same_package(language, path, target, resolve))
+                and (found := _same_package(language, path, target, resolve, visible.namespace))
             ):  # a class of the same package needs no import: Foo.java (Foo.kt) beside this file
                 resolved, qualname = found, target
                 binding, via = Binding.BOUND, "a class of this file's package"
@@ -1154,7 +1154,7 @@ class _Visible(NamedTuple):
     bindings: dict[str, tuple[str, str]]
     top_level: set[str]
     resolve: Resolver | None
-    namespace: str = ""  # PHP: the file's namespace, dotted
+    namespace: str = ""  # PHP: the file's namespace, dotted; Java, Kotlin: its package
     defined: frozenset[str] = frozenset()  # PHP: the qualnames this file defines
     # Ruby: a class or module's last name -> the qualnames of those defined here
     nested: dict[str, list[str]] | None = None
@@ -1233,7 +1233,7 @@ def _class_of(language: str, path: str, written: str, seen: _Visible) -> _Owner 
     if resolve is None:
         return None
     if head[:1].isupper():
-        found = _same_package(language, path, head, resolve)
+        found = _same_package(language, path, head, resolve, seen.namespace)
         return (found, written, Binding.BOUND) if found else None
     parts = written.split(".")
     first = next((i for i, part in enumerate(parts) if part[:1].isupper()), None)
@@ -1281,6 +1281,14 @@ def _visible(
             if d.kind in ("class", "module"):
                 nested.setdefault(d.qualname.rsplit(".", 1)[-1], []).append(d.qualname)
         return _Visible(bindings, top_level, resolve, nested=nested)
+    if language in ("java", "kotlin") and root is not None:  # its package, as declared
+        header = next(
+            (c for c in root.named_children if c.type in ("package_declaration", "package_header")),
+            None,
+        )
+        spelled = header.named_children[0] if header is not None and header.named_children else None
+        package = "".join(text(spelled).split()) if spelled is not None else ""
+        return _Visible(bindings, top_level, resolve, package)
     if language != "php" or root is None:
         return _Visible(bindings, top_level, resolve)
     declared = next((c for c in root.named_children if c.type == "namespace_definition"), None)
@@ -1325,9 +1333,25 @@ def _member_type(source: str, name: str, types: frozenset[str]) -> str | None:
     return None
 
 
-def _same_package(language: str, path: str, name: str, resolve: Resolver) -> str | None:
+def _same_package(
+    language: str, path: str, name: str, resolve: Resolver, package: str = ""
+) -> str | None:
     """``Name.java`` (``Name.kt``) beside a Java (Kotlin) file: a class of
-    its package, which needs no import."""
+    its package, which needs no import; else one of the declared ``package``
+    under another source root (a test in src/test/java of a class in
+    src/main/java), the nearest such file."""
+    found = _beside(language, path, name, resolve)
+    if found is not None or not package:
+        return found
+    if language == "java":
+        found, ext = resolve("java", path, package, name), ".java"
+    else:
+        found, ext = resolve("kotlin", path, f"{package}.{name}", name), ".kt"
+    wanted = f"/{package.replace('.', '/')}/{name}{ext}"
+    return found if found is not None and f"/{found}".endswith(wanted) else None
+
+
+def _beside(language: str, path: str, name: str, resolve: Resolver) -> str | None:
     folder = path.rsplit("/", 1)[0] if "/" in path else ""
     # a dotted spec: the folders below the last one whose name has a dot
     # (`jpype1-1.7.1/src/...`, an unpacked release), which the spec cannot spell

@@ -1237,6 +1237,25 @@ JAVA: dict[str, tuple[dict[str, str], set[str]]] = {
         },
         {"Main.main -> lib/Store.java::Store.put", "Main.main -> app/Cache.java::Cache.get"},
     ),
+    # a test in src/test/java of a class in src/main/java: one package, two
+    # source roots; the class of another module's copy of the package is not it
+    "same_package_under_another_source_root": (
+        {
+            "app/Main.java": "package app;\nclass Main {}\n",
+            "core/src/test/java/app/CacheTest.java": "package app;\nclass CacheTest {\n"
+            "  void test() {\n    Cache c = new Cache();\n    c.get();\n  }\n}\n",
+            "core/src/main/java/app/Cache.java": "package app;\npublic class Cache {\n"
+            "  public void get() {}\n}\n",
+            "other/src/main/java/app/Cache.java": "package app;\npublic class Cache {\n"
+            "  public void get() {}\n}\n",
+        },
+        {
+            "core/src/test/java/app/CacheTest.java::CacheTest.test -> "
+            "core/src/main/java/app/Cache.java::Cache",
+            "core/src/test/java/app/CacheTest.java::CacheTest.test -> "
+            "core/src/main/java/app/Cache.java::Cache.get",
+        },
+    ),
     "inherited_method": (
         {
             "app/Main.java": "package app;\nclass Base {\n  void save() {}\n}\nclass Repo extends Base {}\n"
