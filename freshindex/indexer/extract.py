@@ -543,6 +543,10 @@ def _query_edges(
     members = functools.cache(
         lambda: frozenset((d.parent.qualname, d.name) for d in ordered if d.parent is not None)
     )
+    # the functions of a Rust file's nested modules, for their bare calls
+    rust_functions = functools.cache(
+        lambda: frozenset(d.qualname for d in ordered if d.kind == "function" and d.parent)
+    )
     # asked for only by a Java call on `this` or a bare one, once per file
     anonymous = functools.cache(
         lambda: _anonymous_bodies(language, root) if root is not None else []
@@ -634,6 +638,14 @@ def _query_edges(
                 binding = Binding.BOUND
                 # super.m(): the linker starts from the class's bases
                 via = f"{word}.{target} in class {cls}" if word else f"{target}() in class {cls}"
+            elif (
+                language == "rust"
+                and bare
+                and kind == EdgeKind.CALL
+                and (local := _rust_module_item(within, target, rust_functions())) is not None
+            ):  # `helper()` in `mod tests` beside its `fn helper`
+                resolved, qualname = path, local
+                binding, via = Binding.BOUND, f"defined in module {local.rpartition('.')[0]}"
             elif target in top_level and bare:
                 resolved, qualname = path, target
                 binding, via = Binding.BOUND, "defined in this file"
@@ -1331,6 +1343,19 @@ def _member_type(source: str, name: str, types: frozenset[str]) -> str | None:
             return found
         scope = scope.rpartition(".")[0]
     return None
+
+
+def _rust_module_item(within: _Def | None, name: str, functions: frozenset[str]) -> str | None:
+    """The ``fn name`` of the nearest ``mod`` around a call, if it has one:
+    Rust looks a bare name up in the current module (an ``impl``'s methods
+    need ``Self::``)."""
+    d = within
+    while d is not None and d.kind != "module":
+        d = d.parent
+    if d is None:
+        return None
+    found = f"{d.qualname}.{name}"
+    return found if found in functions else None
 
 
 def _same_package(

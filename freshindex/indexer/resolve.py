@@ -36,6 +36,7 @@ class PathIndex:
         js: JsModules | None = None,
         crates: Mapping[str, str] | None = None,
         go_modules: Mapping[str, str] | None = None,
+        rust_roots: Iterable[str] = (),
     ):
         """``links``: symlinks of the tree (path -> the link's text). A link to
         a folder of the repository makes its files importable under the link's
@@ -49,10 +50,14 @@ class PathIndex:
         ``crates``: the tree's Rust crates, library name -> root folder
         (indexer/rust_crates.py), for ``use tokio::...`` outside ``tokio/src``.
         ``go_modules``: the tree's Go modules, module path -> folder
-        (indexer/go_modules.py), for import paths under a module's prefix."""
+        (indexer/go_modules.py), for import paths under a module's prefix.
+        ``rust_roots``: the folders of the root files of the Rust targets
+        the manifests name by path, what ``crate::`` names in a file under one."""
         self.paths = frozenset(paths)
         self.js = js
         self.crates = dict(sorted((crates or {}).items()))
+        # the deepest first: a file's crate is the nearest root above it
+        self.rust_roots = sorted({*rust_roots, *self.crates.values()}, key=lambda r: (-len(r), r))
         # longest module path first: a nested module wins over its parent
         self.go_modules = sorted((go_modules or {}).items(), key=lambda m: (-len(m[0]), m[0]))
         self.links = dict(sorted((links or {}).items()))
@@ -96,8 +101,10 @@ class PathIndex:
         roots = bind_c.include_roots(include_paths, compile_db, frozenset(paths))
         js = {p: data for p, data in (manifests or {}).items() if js_modules.wanted(p)}
         crates = rust_crates.crates(manifests) if manifests else None
+        rust_roots = rust_crates.roots(manifests) if manifests else []
         modules = go_modules.modules(manifests) if manifests else None
-        return cls(paths, links, roots, JsModules(js) if js else None, crates, modules)
+        js_index = JsModules(js) if js else None
+        return cls(paths, links, roots, js_index, crates, modules, rust_roots)
 
     @functools.cached_property
     def digest(self) -> str:
@@ -113,6 +120,8 @@ class PathIndex:
             h.update(f"{part}\3".encode("utf-8", "surrogateescape"))
         for name, root in self.crates.items():
             h.update(f"{name}\0{root}\4".encode("utf-8", "surrogateescape"))
+        for root in self.rust_roots:
+            h.update(f"{root}\6".encode("utf-8", "surrogateescape"))
         for name, root in self.go_modules:
             h.update(f"{name}\0{root}\5".encode("utf-8", "surrogateescape"))
         return h.hexdigest()
@@ -290,7 +299,9 @@ class PathIndex:
         parts = [p for p in module.split("::") if p]
         if not parts or parts[0] in ("std", "core", "alloc"):
             return None
-        crate = from_path.split("/src/")[0] + "/src" if "/src/" in from_path else "src"
+        crate = next((r for r in self.rust_roots if _under(from_path, r)), None)
+        if crate is None:
+            crate = from_path.split("/src/")[0] + "/src" if "/src/" in from_path else "src"
         if parts[0] in ("crate", "self", "super"):
             head = parts.pop(0)
             root = crate
@@ -339,6 +350,10 @@ class PathIndex:
 def wanted(path: str) -> bool:
     """Whether a tree path is a manifest ``PathIndex.of_tree`` reads."""
     return js_modules.wanted(path) or rust_crates.wanted(path) or go_modules.wanted(path)
+
+
+def _under(path: str, folder: str) -> bool:
+    return not folder or path.startswith(f"{folder}/")
 
 
 def _aliases(paths: frozenset[str], links: Mapping[str, str]) -> dict[str, str]:

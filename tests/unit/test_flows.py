@@ -1391,6 +1391,16 @@ GO: dict[str, tuple[dict[str, str], set[str]]] = {
 
 
 RUST: dict[str, tuple[dict[str, str], set[str]]] = {
+    # Rust looks a bare name up in the current module: `helper()` in `mod
+    # tests` is its `fn helper`, also from an `impl` there (not S's method)
+    "a_function_of_the_enclosing_module": (
+        {
+            "src/main.rs": "fn top() {}\nmod tests {\n    fn helper() {}\n    fn t() { helper(); }\n"
+            "    struct S;\n    impl S {\n        fn helper(&self) {}\n"
+            "        fn m(&self) { helper(); }\n    }\n}\n"
+        },
+        {"tests.t -> tests.helper", "tests.S.m -> tests.helper"},
+    ),
     "declared_receivers": (
         {
             "src/main.rs": "struct Repo { db: Db }\nstruct Db;\nimpl Db {\n  fn query(&self) {}\n}\n"

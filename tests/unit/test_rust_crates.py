@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from freshindex.indexer.resolve import PathIndex
-from freshindex.indexer.rust_crates import crates
+from freshindex.indexer.rust_crates import crates, roots
 
 MANIFESTS: dict[str, bytes] = {
     "Cargo.toml": b'[workspace]\nmembers = ["core", "cli"]\n',  # names no package
@@ -66,3 +66,29 @@ def test_a_hostile_manifest_adds_nothing() -> None:
         "d/Cargo.toml": b'package = "x"\nlib = [1]\n',
     }
     assert crates(files) == {"c": "c/src"}
+
+
+def test_crate_paths_name_the_folder_of_the_targets_root_file() -> None:
+    manifests = {
+        "Cargo.toml": b'[package]\nname = "rg"\n[[bin]]\nname = "rg"\npath = "crates/core/main.rs"\n'
+        b'[[test]]\nname = "it"\npath = "tests/tests.rs"\n[[bench]]\npath = 7\n',
+    }
+    assert roots(manifests) == ["crates/core", "tests"]
+    paths = [
+        "crates/core/main.rs",
+        "crates/core/flags/mod.rs",
+        "crates/core/flags/defs.rs",
+        "crates/core/flags/parse.rs",
+        "tests/tests.rs",
+        "tests/util.rs",
+        "tests/feature.rs",
+    ]
+    index = PathIndex.of_tree(paths, {}, (), None, manifests)
+    defs = "crates/core/flags/defs.rs"
+    assert index.resolve("rust", defs, "crate::flags::parse", "parse_low_raw") == (
+        "crates/core/flags/parse.rs"
+    )
+    assert index.resolve("rust", "tests/feature.rs", "crate::util", "Dir") == "tests/util.rs"
+    # the path set alone resolves nothing there: the manifests are part of the digest
+    assert PathIndex(paths).resolve("rust", defs, "crate::flags::parse", "f") is None
+    assert PathIndex(paths).digest != index.digest
