@@ -650,6 +650,13 @@ def _query_edges(
                 resolved, qualname = path, target
                 binding, via = Binding.BOUND, "defined in this file"
             elif (
+                language == "rust"
+                and bare
+                and target not in bindings
+                and (std := _rust_prelude(target, parent)) is not None
+            ):  # `assert_eq!(..)`, `Some(x)`: std's, as builtins are Python's
+                binding, via = Binding.EXTERNAL, std
+            elif (
                 language == "java"
                 and bare
                 # a call's name is a type only in `new A()`
@@ -1343,6 +1350,27 @@ def _member_type(source: str, name: str, types: frozenset[str]) -> str | None:
             return found
         scope = scope.rpartition(".")[0]
     return None
+
+
+# the macros of Rust's standard library a crate calls without importing them
+_RUST_STD_MACROS = frozenset({
+    "assert", "assert_eq", "assert_ne", "cfg", "column", "compile_error", "concat", "dbg",
+    "debug_assert", "debug_assert_eq", "debug_assert_ne", "env", "eprint", "eprintln", "file",
+    "format", "format_args", "include", "include_bytes", "include_str", "line", "matches",
+    "module_path", "option_env", "panic", "print", "println", "stringify", "thread_local",
+    "todo", "unimplemented", "unreachable", "vec", "write", "writeln",
+})  # fmt: skip
+# the prelude's enum variants called like functions
+_RUST_PRELUDE_VARIANTS = {"Some": "Option", "Ok": "Result", "Err": "Result"}
+
+
+def _rust_prelude(name: str, parent: ts.Node | None) -> str | None:
+    """How a bare Rust call names the standard library, or None: a macro
+    of std (`vec!`), a variant of the prelude's `Option` or `Result`."""
+    if parent is not None and parent.type == "macro_invocation":
+        return "a macro of std" if name in _RUST_STD_MACROS else None
+    kind = _RUST_PRELUDE_VARIANTS.get(name)
+    return f"a variant of the prelude's {kind}" if kind else None
 
 
 def _rust_module_item(within: _Def | None, name: str, functions: frozenset[str]) -> str | None:

@@ -327,3 +327,20 @@ def test_edge_rows_are_in_the_schema_column_order() -> None:
     from freshindex.indexer.schema import EdgeRow
 
     assert EdgeRow._fields == tuple(EDGES.names)
+
+
+def test_rust_std_macros_and_prelude_variants_are_external() -> None:
+    src = (
+        b"macro_rules! vec { () => {} }\n"
+        b"use crate::opt::Some;\n"
+        b"fn f() -> Result<(), ()> {\n"
+        b'    assert_eq!(1, 1);\n    vec!();\n    format!("x");\n    Some(1);\n    Ok(())\n}\n'
+    )
+    rows = extract("src/lib.rs", "rust", src, resolve=PathIndex(["src/lib.rs", "src/opt.rs"]))
+    calls = {e[2]: (e[12], e[13]) for e in rows.edges if e[4] == "call"}
+    assert calls["assert_eq"] == ("external", "a macro of std")
+    assert calls["format"] == ("external", "a macro of std")
+    assert calls["Ok"] == ("external", "a variant of the prelude's Result")
+    # the file's own macro, and an imported name, are not std's
+    assert calls["vec"] == ("bound", "defined in this file")
+    assert calls["Some"][0] == "bound"
