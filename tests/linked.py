@@ -10,6 +10,7 @@ from freshindex.indexer.extract import extract
 from freshindex.indexer.resolve import PathIndex, wanted
 from freshindex.indexer.schema import EDGES, SYMBOLS
 from freshindex.query.link import Linker, table_linker
+from freshindex.query.lookup import RETURNED
 
 Row = dict[str, Any]
 
@@ -41,7 +42,8 @@ def bound_calls(
     for e in edges:
         if e["kind"] != "call":
             continue
-        link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+        called = e["target"] == RETURNED
+        link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"], called)
         if link.binding == "bound" and link.symbol is not None:
             yield e, [link.symbol, *link.others], linker
 

@@ -67,6 +67,7 @@ class Answerer(RowView):
                     r["via"] or "",
                     r["resolved_path"],
                     r["target_qualname"],
+                    called=r["target"] == query.RETURNED,
                 )
                 r["binding"], r["via"] = link.binding, link.via
                 r["target_symbol_id"] = link.symbol["symbol_id"] if link.symbol else None

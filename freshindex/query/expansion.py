@@ -38,6 +38,7 @@ from freshindex.query.fragments import (
     Node,
 )
 from freshindex.query.freshness import Freshness
+from freshindex.query.lookup import RETURNED
 from freshindex.query.overlay import worktree_index
 from freshindex.query.ranking import is_test, rank, tree_entry
 
@@ -396,6 +397,7 @@ class Walk:
                 e["via"] or "",
                 e["resolved_path"],
                 e["target_qualname"],
+                called=e["target"] == RETURNED,
             )
             if link.symbol is None or link.symbol["symbol_id"] in self.seen:
                 continue

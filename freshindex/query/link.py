@@ -114,6 +114,9 @@ class Linker:
         self._c_links: dict[tuple[str, str, str, tuple[str, ...], bool], Link] = {}
         self._trail: dict[tuple[str, str], str] = {}  # a holder's first value, in words
         self._walked: list[str] = []  # the holders the last chain went through
+        # the module outside the repository the last find() met the name
+        # imported from (`from click.utils import echo` in a package's __init__)
+        self._outside = ""
 
     def defs(self, path: str) -> dict[str, Row]:
         """qualname -> its first definition in the file."""
@@ -133,9 +136,14 @@ class Linker:
             self._edges[path] = found
         return found
 
-    def link(self, claim: str, via: str, path: str | None, qual: str | None) -> Link:
+    def link(
+        self, claim: str, via: str, path: str | None, qual: str | None, called: bool = False
+    ) -> Link:
         """What an edge's claim (its stored ``binding``, ``via``,
-        ``resolved_path`` and ``target_qualname``) names in this view."""
+        ``resolved_path`` and ``target_qualname``) names in this view.
+        ``called``: the row is a call of the value the chain ends at (filed
+        under ``()``: ``app = Typer(); app()``), so an instance names its
+        class's ``__call__``."""
         if claim == "external":
             return Link("external", via)
         if claim != "bound" or not path or qual is None:
@@ -156,9 +164,10 @@ class Linker:
                     return self.through_includes(path, qual, written, usings)
         # super().m() (Python), super.m() (Java, JS/TS), base.M() (C#)
         is_super = via.startswith(("super()", "super.", "base."))
+        self._outside = ""
         found = None if chains.is_chain(qual) else self.find(path, qual, skip_self=is_super)
         if found is None and not is_super:
-            reached = self.through_values(path, qual)
+            reached = self.through_values(path, qual, called)
             if reached:
                 first = reached[0]
                 trail = "; ".join(self._walked[:3])
@@ -183,6 +192,8 @@ class Linker:
         if found is None:
             if via == PREDECLARED_VIA:
                 return Link("external", f"{qual} is predeclared in Go")
+            if self._outside:  # re-exported from a package outside the repository
+                return Link("external", f"{via}, then imported from {self._outside}")
             where = f"package {posixpath.dirname(path) or '.'}" if path.endswith(".go") else path
             return Link("candidate", f"{via}; {qual} not found in {where}")
         if found["path"] != path or found["qualname"] != qual:
@@ -260,6 +271,8 @@ class Linker:
                     stars.append(target_path)
                 continue
             local = e.get("alias") or e["target"]
+            if local == head and e.get("binding") == "external" and not rest:
+                self._outside = e.get("module") or ""
             if local != head or not target_path or target_qual is None:
                 continue
             if target_qual == "":  # a module: the rest is inside it
@@ -312,11 +325,20 @@ class Linker:
 
     # -- chains: values through holders ---------------------------------------
 
-    def through_values(self, path: str, chain: str) -> list[Row]:
-        """The definitions a chain ends at, walked over holders; [] if none."""
+    def through_values(self, path: str, chain: str, called: bool = False) -> list[Row]:
+        """The definitions a chain ends at, walked over holders; [] if none.
+        ``called``: an instance it ends at is called, its ``__call__``."""
         out: dict[str, Row] = {}
         self._walked = []
-        for kind, _path, row in self.evaluate(path, chain, 0):
+        for kind, where, row in self.evaluate(path, chain, 0):
+            if kind == "instance" and called and row is not None:
+                cls, row, kind = (
+                    row["qualname"],
+                    self.find(where, f"{row['qualname']}.__call__"),
+                    "def",
+                )
+                if row is not None:
+                    self._walked.append(f"calling a {cls} runs {row['qualname']}")
             if kind == "def" and row is not None:
                 out.setdefault(row["symbol_id"], row)
         return list(out.values())

@@ -296,7 +296,8 @@ def _link_row(linker: Linker, linking: bool, r: Result) -> None:
         r["binding"] = "external" if claim == "external" else "candidate"
         r["targetSymbolId"] = None
         return
-    link = linker.link(claim, r.get("via") or "", r["resolvedPath"], r["targetQualname"])
+    called = r["name"] == lookup.RETURNED
+    link = linker.link(claim, r.get("via") or "", r["resolvedPath"], r["targetQualname"], called)
     r["binding"], r["via"] = link.binding, link.via
     r["targetSymbolId"] = link.symbol["symbol_id"] if link.symbol else None
     if link.symbol is not None:

@@ -23,6 +23,7 @@ import textwrap
 import pytest
 
 from freshindex.indexer import bind_python
+from freshindex.query.link import table_linker
 from tests.linked import bound_calls, call_graph, rows_of
 
 Case = tuple[str | dict[str, str], set[str]]
@@ -804,6 +805,14 @@ DECORATORS: dict[str, Case] = {
 }
 
 CLASSES: dict[str, Case] = {
+    # calling an instance runs its class's __call__ (inherited too); a use
+    # of the instance is not a call of it
+    "instance_called": (
+        "class App:\n    def __call__(self): pass\nclass Sub(App): pass\n"
+        "def make():\n    return App()\n"
+        "def main():\n    a = App()\n    a()\n    make()()\n    s = Sub()\n    s()\n    b = a\n",
+        {"main -> App", "main -> Sub", "main -> make", "make -> App", "main -> App.__call__"},
+    ),
     "instantiation": ("class C: pass\ndef main():\n    C()\n", {"main -> C"}),
     "super_single": (
         "class A:\n    def m(self): pass\nclass B(A):\n    def m(self):\n        super().m()\n",
@@ -845,7 +854,7 @@ CLASSES: dict[str, Case] = {
     "call_dunder_call": (
         "class Handler:\n    def __call__(self):\n        return 1\ndef main():\n    h = Handler()\n"
         "    h()\n",
-        {"main -> Handler"},
+        {"main -> Handler", "main -> Handler.__call__"},
     ),
     "untyped_stays_candidate": ("def main(x):\n    x.save()\n", set()),
 }
@@ -978,6 +987,30 @@ def test_value_rows_are_not_references() -> None:
     _symbols, edges = rows_of({"m.py": ATTRIBUTES["set_in_init"][0]})
     values = [e for e in edges if e["kind"] == "value"]
     assert [(e["source"], e["target_qualname"]) for e in values] == [("S.client", "Client()")]
+
+
+def test_a_name_a_package_reexports_from_outside_is_external() -> None:
+    """`from click.utils import echo as echo` in a package's __init__: its
+    users' `pkg.echo()` is click's, not a name the package fails to define."""
+    files = {
+        "pkg/__init__.py": "from click.utils import echo as echo\nfrom .main import run\n",
+        "pkg/main.py": "def run(): pass\n",
+        "app.py": "import pkg\nfrom pkg import echo\npkg.echo(1)\necho(2)\npkg.run()\npkg.nothing()\n",
+    }
+    symbols, edges = rows_of(files)
+    linker = table_linker(symbols, edges)
+    found = {}
+    for e in edges:
+        if e["path"] == "app.py" and e["kind"] == "call":
+            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+            found[e["start_line"]] = (link.binding, link.via)
+    assert found[3] == ("external", "attribute of module pkg, then imported from click.utils")
+    assert found[4] == ("external", "imported from pkg, then imported from click.utils")
+    assert found[5][0] == "bound"
+    assert found[6] == (
+        "candidate",
+        "attribute of module pkg; nothing not found in pkg/__init__.py",
+    )
 
 
 HOSTILE = {
