@@ -114,8 +114,9 @@ class Linker:
         self._c_links: dict[tuple[str, str, str, tuple[str, ...], bool], Link] = {}
         self._trail: dict[tuple[str, str], str] = {}  # a holder's first value, in words
         self._walked: list[str] = []  # the holders the last chain went through
-        # the module outside the repository the last find() met the name
-        # imported from (`from click.utils import echo` in a package's __init__)
+        # why the last claim linked reaches outside the repository, in words:
+        # a name imported from there (`from click.utils import echo` in a
+        # package's __init__), a member of a class's base from there
         self._outside = ""
 
     def defs(self, path: str) -> dict[str, Row]:
@@ -192,8 +193,8 @@ class Linker:
         if found is None:
             if via == PREDECLARED_VIA:
                 return Link("external", f"{qual} is predeclared in Go")
-            if self._outside:  # re-exported from a package outside the repository
-                return Link("external", f"{via}, then imported from {self._outside}")
+            if self._outside:  # re-exported from, or inherited from, outside the repository
+                return Link("external", f"{via}, then {self._outside}")
             where = f"package {posixpath.dirname(path) or '.'}" if path.endswith(".go") else path
             return Link("candidate", f"{via}; {qual} not found in {where}")
         if found["path"] != path or found["qualname"] != qual:
@@ -272,7 +273,7 @@ class Linker:
                 continue
             local = e.get("alias") or e["target"]
             if local == head and e.get("binding") == "external" and not rest:
-                self._outside = e.get("module") or ""
+                self._outside = f"imported from {e.get('module') or '?'}"
             if local != head or not target_path or target_qual is None:
                 continue
             if target_qual == "":  # a module: the rest is inside it
@@ -379,6 +380,12 @@ class Linker:
             else:
                 for v in values:
                     after.extend(self.step(v, tokens[i], hops))
+                if not after and not hops and i == len(tokens) - 1 and tokens[i] != chains.CALL:
+                    # the member a claim names, on classes that define no such
+                    # member: a base's from outside, if one has such a base (an
+                    # attribute on the way may be set by a subclass: not judged)
+                    outside = self.inherited_from_outside(values, tokens[i])
+                    self._outside = outside or self._outside
                 i += 1
             values = _unique(after)
             if not values or len(values) > MAX_VALUES:
@@ -459,6 +466,21 @@ class Linker:
             if held:
                 return held
         return []
+
+    def inherited_from_outside(self, values: list[_Value], member: str) -> str:
+        """Why ``member`` of these classes or instances, defined by none of
+        them, is a base's outside the repository (``client.get()`` on a
+        FlaskClient, werkzeug's ``Client.get``), in words; "" if none has such
+        a base."""
+        for _kind, path, row in values:
+            if row is None or row["kind"] not in CLASS_KINDS:
+                continue
+            for cls in [row, *self.lineage(path, row["qualname"])]:
+                outside = self._outside_base(cls["path"], cls["qualname"])
+                if outside:
+                    where = f"a base of {cls['qualname']} outside the repository"
+                    return f"{member} of {outside}, {where}"
+        return ""
 
     def held(self, path: str, holder: str, hops: int) -> list[_Value]:
         """What a holder of ``path`` may hold: each of its value rows' chains."""

@@ -1013,6 +1013,29 @@ def test_a_name_a_package_reexports_from_outside_is_external() -> None:
     )
 
 
+def test_a_member_only_a_base_from_outside_can_define_is_external() -> None:
+    """`self.assertEqual` in a TestCase, `c.get()` on a subclass of an
+    outside client: the base's. An attribute on the way (`self.db.get()`,
+    maybe set by a subclass) is not judged: a candidate."""
+    program = (
+        "from unittest import TestCase\nfrom werkzeug.test import Client as Base\n"
+        "class Client(Base):\n    def mine(self): pass\n"
+        "class T(TestCase):\n    def test(self):\n        self.assertEqual(1, 1)\n"
+        "        c = Client()\n        c.get()\n        c.mine()\n        self.db.get()\n"
+    )
+    symbols, edges = rows_of({"m.py": program})
+    linker = table_linker(symbols, edges)
+    found = {}
+    for e in edges:
+        if e["kind"] == "call":
+            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+            found[(e["start_line"], e["target"])] = link.binding
+    assert found[(7, "assertEqual")] == "external"
+    assert found[(9, "get")] == "external"
+    assert found[(10, "mine")] == "bound"
+    assert found[(11, "get")] == "candidate"
+
+
 HOSTILE = {
     # 1,500 deep: deeper than any real file, under the nesting bound (extract.py)
     "deep_attribute_chain": "x = a" + ".b" * 1500 + "\nx.c()\n",
