@@ -67,9 +67,11 @@ def path_problem(path: str) -> str | None:
 
 
 def classify(
-    path: str, mode: int, size: int, head: bytes, config: IndexConfig
+    path: str, mode: int, size: int, head: bytes, config: IndexConfig, tail: bytes = b""
 ) -> tuple[str | None, SkipReason | None]:
-    """(language, skip reason). A reason of None means: parse it as that language."""
+    """(language, skip reason). A reason of None means: parse it as that
+    language. ``head``: the file's first SNIFF_BYTES; ``tail``: its last
+    TAIL_BYTES."""
     language = language_for(path)
     if path_problem(path):
         return language, SkipReason.INVALID_PATH
@@ -88,7 +90,7 @@ def classify(
         return language, SkipReason.BINARY
     if language is None or language not in config.languages:
         return language, SkipReason.UNSUPPORTED
-    if is_generated(path, head):
+    if is_generated(path, head, tail):
         return language, SkipReason.GENERATED
     return language, None
 
@@ -99,12 +101,26 @@ def classify(
 _BANNER_WORDS = (b"generated", b"DO NOT EDIT")
 
 
-def is_generated(path: str, head: bytes) -> bool:
+# A bundler's or compiler's JavaScript output names its source map on its last
+# line (`//# sourceMappingURL=axios.js.map`): axios commits three bundles of
+# its lib/ in dist/, whose every function was a second and third definition.
+# Hand-written JavaScript has no source map; GitHub Linguist reads it the same.
+_COMPILED_JS = (".js", ".mjs", ".cjs")
+_SOURCE_MAP = re.compile(rb"^/[*/][#@] source(?:Mapping)?URL=", re.MULTILINE)
+TAIL_BYTES = 512
+
+
+def is_generated(path: str, head: bytes, tail: bytes = b"") -> bool:
+    """Whether a file is a tool's output, by its name, a banner in ``head``
+    (its first bytes), or a source map named in ``tail`` (its last
+    ``TAIL_BYTES``, JavaScript)."""
     name = path.rsplit("/", 1)[-1]
     if name.endswith(GENERATED_NAME_SUFFIXES):
         return True
     first = head[:1024]
-    return any(w in first for w in _BANNER_WORDS) and bool(_GENERATED_BANNER.search(first))
+    if any(w in first for w in _BANNER_WORDS) and _GENERATED_BANNER.search(first):
+        return True
+    return name.endswith(_COMPILED_JS) and b"source" in tail and bool(_SOURCE_MAP.search(tail))
 
 
 def count_lines(data: bytes) -> int:

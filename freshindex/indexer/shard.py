@@ -16,7 +16,7 @@ import pyarrow.compute as pc
 
 from freshindex.core.tree import TreeEntry
 from freshindex.indexer.config import IndexConfig
-from freshindex.indexer.document import SNIFF_BYTES, classify, count_lines
+from freshindex.indexer.document import SNIFF_BYTES, TAIL_BYTES, classify, count_lines
 from freshindex.indexer.extract import ParseBudgetExceeded, extract
 from freshindex.indexer.resolve import Resolver
 from freshindex.indexer.schema import SORT_KEYS, TABLES, DocStatus, SkipReason
@@ -59,7 +59,7 @@ def build_shard_tables(
         needs_bytes = e.mode not in (0o120000, 0o160000) and e.size <= config.max_file_bytes
         data = read_blob(e.oid) if needs_bytes else b""
         head = data[:SNIFF_BYTES]
-        language, reason = classify(e.path, e.mode, e.size, head, config)
+        language, reason = classify(e.path, e.mode, e.size, head, config, data[-TAIL_BYTES:])
         n_sym = n_edge = 0
         if reason is None and language is not None:
             try:

@@ -30,7 +30,7 @@ from freshindex.core.tree import TreeEntry
 from freshindex.indexer import js_modules, resolve
 from freshindex.indexer.bind_c import COMPILE_DB
 from freshindex.indexer.config import IndexConfig
-from freshindex.indexer.document import SNIFF_BYTES, classify
+from freshindex.indexer.document import SNIFF_BYTES, TAIL_BYTES, classify
 from freshindex.indexer.extract import FileRows, ParseBudgetExceeded, extract
 from freshindex.indexer.languages import indexer_digest
 from freshindex.indexer.resolve import PathIndex
@@ -148,7 +148,9 @@ def build_overlay(
                 continue  # deleted (or the old side of a rename)
             oid, mode = entry
             data = gitrepo.read_blob(repo, oid) if mode not in (0o120000, 0o160000) else b""
-        language, reason = classify(path, mode, len(data), data[:SNIFF_BYTES], config)
+        language, reason = classify(
+            path, mode, len(data), data[:SNIFF_BYTES], config, data[-TAIL_BYTES:]
+        )
         blob = str(pygit2.hash(data))
         ov.documents.append(
             {

@@ -9,7 +9,7 @@ from typing import Any
 
 import pygit2
 
-from freshindex.indexer.document import SNIFF_BYTES, classify
+from freshindex.indexer.document import SNIFF_BYTES, TAIL_BYTES, classify
 from freshindex.indexer.extract import ParseBudgetExceeded, extract
 from freshindex.query.answer import Answerer
 from freshindex.query.fragments import (
@@ -207,7 +207,9 @@ def _anchor(answerer: Answerer, c: Candidate, blob_now: str, data: bytes) -> tup
         return (
             "the file changed since this answer was computed, and a line has no name to find again"
         )
-    language, reason = classify(c.path, 0o100644, len(data), data[:SNIFF_BYTES], answerer.config)
+    language, reason = classify(
+        c.path, 0o100644, len(data), data[:SNIFF_BYTES], answerer.config, data[-TAIL_BYTES:]
+    )
     if reason is not None or language is None:
         return f"the file changed and is no longer indexed ({reason})"
     try:

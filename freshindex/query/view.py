@@ -16,7 +16,7 @@ import pygit2
 
 from freshindex.catalog.reader import IndexVersion
 from freshindex.indexer.config import IndexConfig
-from freshindex.indexer.document import SNIFF_BYTES, classify
+from freshindex.indexer.document import SNIFF_BYTES, TAIL_BYTES, classify
 from freshindex.indexer.extract import ParseBudgetExceeded, extract
 from freshindex.indexer.schema import EDGES, FACTS, SYMBOLS
 from freshindex.query import lookup as query
@@ -180,7 +180,9 @@ class RowView:
         data = worktree_bytes(self.repo, self.config, path)
         if data is None:
             return []
-        language, reason = classify(path, 0o100644, len(data), data[:SNIFF_BYTES], self.config)
+        language, reason = classify(
+            path, 0o100644, len(data), data[:SNIFF_BYTES], self.config, data[-TAIL_BYTES:]
+        )
         if reason is not None or language is None:
             return []
         try:
@@ -211,7 +213,9 @@ class RowView:
             data = full.read_bytes()
             if needle not in data:
                 continue
-            language, reason = classify(path, 0o100644, len(data), data[:SNIFF_BYTES], self.config)
+            language, reason = classify(
+                path, 0o100644, len(data), data[:SNIFF_BYTES], self.config, data[-TAIL_BYTES:]
+            )
             if reason is not None or language is None:
                 continue
             read += 1

@@ -301,6 +301,18 @@ def test_each_generated_banner_is_found_past_the_word_prefilter() -> None:
         assert not is_generated("src/x.c", plain), plain
 
 
+def test_javascript_naming_its_source_map_is_a_bundlers_output() -> None:
+    from freshindex.indexer.document import is_generated
+
+    bundle = b"module.exports = axios;\n//# sourceMappingURL=axios.cjs.map\n"
+    assert is_generated("dist/node/axios.cjs", b"// Axios v1\n", bundle)
+    assert is_generated("dist/axios.js", b"", b"}));\n/*# sourceMappingURL=data:x */")
+    assert is_generated("out/a.mjs", b"", b"//@ sourceURL=a.mjs\n")
+    # a comment that only mentions one, and a TypeScript source, are code
+    assert not is_generated("lib/a.js", b"", b"// see //# sourceMappingURL= docs\nf();\n")
+    assert not is_generated("src/a.ts", b"", bundle)
+
+
 def test_a_language_is_the_extension_as_pathlib_reads_it() -> None:
     from pathlib import PurePosixPath
 
