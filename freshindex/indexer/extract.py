@@ -780,6 +780,15 @@ def _query_edges(
             ):  # new Repo(): a class of this file's namespace, here or PSR-4's Repo.php
                 resolved, qualname = owner[0], owner[1]
                 binding, via = Binding.BOUND, "a class of this file's namespace"
+            elif (
+                language in _JS_FAMILY
+                and kind == EdgeKind.CALL
+                and (platform := _js_global(target, parent, bare, text)) is not None
+                and platform[0] not in bindings
+                and platform[0] not in top_level
+                and platform[0] not in namespaces
+            ):  # `JSON.parse()`, `new Date()`, `expect(x).toBe(1)`: the platform's
+                binding, via = Binding.EXTERNAL, platform[1]
         edges.append(
             edge_row(
                 path,
@@ -990,6 +999,55 @@ def _parent(name_node: ts.Node, outer: ts.Node) -> ts.Node | None:
                         return child
                 break
     return name_node.parent
+
+
+# what JavaScript, its hosts (browsers, Node) and test runners (jest, mocha,
+# vitest) define without an import, by what a call names
+_JS_GLOBAL_FUNCTIONS = frozenset({
+    "Array", "BigInt", "Boolean", "Date", "Error", "Map", "Number", "Object", "Promise",
+    "Proxy", "RangeError", "RegExp", "Set", "String", "Symbol", "SyntaxError", "TypeError",
+    "URL", "URLSearchParams", "WeakMap", "WeakSet", "clearInterval", "clearTimeout",
+    "decodeURI", "decodeURIComponent", "encodeURI", "encodeURIComponent", "fetch", "isFinite",
+    "isNaN", "parseFloat", "parseInt", "queueMicrotask", "setImmediate", "setInterval",
+    "setTimeout", "structuredClone",
+})  # fmt: skip
+_JS_GLOBAL_OBJECTS = frozenset({
+    "Array", "Atomics", "Buffer", "Date", "Intl", "JSON", "Math", "Number", "Object", "Promise",
+    "Reflect", "String", "Symbol", "console", "document", "globalThis", "localStorage",
+    "navigator", "performance", "process", "window",
+})  # fmt: skip
+_TEST_GLOBALS = frozenset({
+    "afterAll", "afterEach", "beforeAll", "beforeEach", "describe", "expect", "it", "suite",
+    "test",
+})  # fmt: skip
+_EXPECT_MODIFIERS = ("not", "resolves", "rejects")
+
+
+def _js_global(
+    name: str, parent: ts.Node | None, bare: bool, text: Callable[[ts.Node], str]
+) -> tuple[str, str] | None:
+    """(the global name, why) when a JS/TS call names what the platform or
+    a test runner defines: ``parseInt(x)``, ``new Date()``, ``JSON.parse(s)``,
+    ``describe(..)``, ``expect(x).not.toBe(y)``; None otherwise. The caller
+    checks that the file does not bind the name itself."""
+    if bare:
+        if name in _TEST_GLOBALS:
+            return name, "a global of the test runner"
+        return (name, "a global of JavaScript") if name in _JS_GLOBAL_FUNCTIONS else None
+    obj = parent.child_by_field_name("object") if parent is not None else None
+    if obj is None or parent is None or parent.type != "member_expression":
+        return None
+    if obj.type == "identifier" and text(obj) in _JS_GLOBAL_OBJECTS:
+        return text(obj), f"a member of JavaScript's {text(obj)}"
+    while obj.type == "member_expression":  # expect(x).not.toBe(y)
+        prop = obj.child_by_field_name("property")
+        if prop is None or text(prop) not in _EXPECT_MODIFIERS:
+            return None
+        obj = obj.child_by_field_name("object") or obj
+    fn = obj.child_by_field_name("function") if obj.type == "call_expression" else None
+    if fn is not None and fn.type == "identifier" and text(fn) == "expect":
+        return "expect", "a matcher of the test runner's expect"
+    return None
 
 
 def _bare_name(name_node: ts.Node, parent: ts.Node | None) -> bool:
