@@ -129,8 +129,14 @@ def overriders(
     out: dict[At, tuple[list[Row], str]] = {}
     if not asked:
         return out
+    # only a method of an asked one's name can be overridden or implemented
+    # by it: the others' subclasses are not looked for (a refs query links
+    # every call of a returned value, `app()` of each class's __call__)
+    names = {qual.rpartition(".")[2] for _path, qual in asked}
     for path, qual in targets:
         owner, _, name = qual.rpartition(".")
+        if name not in names:
+            continue
         cls = linker.defs(path).get(owner) if owner else None
         if cls is None or cls["kind"] not in _CLASS_KINDS or cls["language"] in _C_FAMILY:
             continue
