@@ -333,11 +333,8 @@ class Linker:
         self._walked = []
         for kind, where, row in self.evaluate(path, chain, 0):
             if kind == "instance" and called and row is not None:
-                cls, row, kind = (
-                    row["qualname"],
-                    self.find(where, f"{row['qualname']}.__call__"),
-                    "def",
-                )
+                cls = row["qualname"]
+                row, kind = self.find(where, f"{cls}.__call__"), "def"
                 if row is not None:
                     self._walked.append(f"calling a {cls} runs {row['qualname']}")
             if kind == "def" and row is not None:
