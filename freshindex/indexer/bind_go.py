@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from freshindex.indexer import types_go
+from freshindex.indexer import chains, types_go
 from freshindex.indexer.languages import pattern_query
 from freshindex.indexer.schema import EdgeRow, value_row
 from freshindex.indexer.types_go import TypeName, first_result, named_type
@@ -89,6 +89,7 @@ class Claim:
     predeclared: bool = False  # a predeclared name: external unless the package has one
     receiver_type: str = ""  # a member of the method's receiver: its type's name
     declared: bool = False  # receiver_type is what a variable was declared with
+    field: bool = False  # receiver_type is a field of another file's struct: `Server().db`
 
 
 # the package of a TypeName that is what a function of this package returns,
@@ -119,6 +120,7 @@ class GoScopes:
         self.results: dict[str, TypeName] = {}  # function -> the named type it returns
         self._result_names: dict[str, ts.Node] = {}  # function -> its name node
         self.fields: dict[str, dict[str, TypeName]] = {}  # struct -> field -> its type
+        self._field_names: dict[tuple[str, str], ts.Node] = {}  # (struct, field) -> its name
         if root is not None:
             self._file(root)
 
@@ -139,17 +141,11 @@ class GoScopes:
                         self.results[key] = made
                         self._result_names[key] = name
             elif top.type == "type_declaration":
-                for spec in top.named_children:
-                    body = spec.child_by_field_name("type") if spec.type == "type_spec" else None
-                    name = spec.child_by_field_name("name")
-                    if body is None or name is None or body.type != "struct_type":
-                        continue
-                    fields = self.fields.setdefault(self._text(name), {})
-                    for listing in body.named_children:
-                        for field in listing.named_children:
-                            kind = named_type(field.child_by_field_name("type"), self._text)
-                            for n in field.children_by_field_name("name") if kind else []:
-                                fields[self._text(n)] = kind  # type: ignore[assignment]
+                for struct, fields in types_go.struct_fields(top, self._text).items():
+                    typed = self.fields.setdefault(struct, {})
+                    for field, (kind, at) in fields.items():
+                        typed[field] = kind
+                        self._field_names[(struct, field)] = at
 
     def local_type(self, node: ts.Node, name: str) -> TypeName | None:
         """The named type ``name`` was declared with in the function holding
@@ -286,6 +282,26 @@ class GoScopes:
                 )
         return out
 
+    def field_facts(self, path: str) -> list[EdgeRow]:
+        """The named type of each field of this file's structs, when it is a
+        type of its package, as ``value`` rows (holder ``Context.engine``):
+        ``c.engine.Run()`` in another file of the package, where ``c`` is a
+        ``*Context``, reads them when the index is read."""
+        out = []
+        for struct, fields in self.fields.items():
+            for field, (package, kind) in fields.items():
+                at = self._field_names[(struct, field)]
+                if not package and kind not in PREDECLARED:
+                    # a value of the type (`Engine()`), not the type: a call
+                    # of a field of a func type (`conf.Skip(c)`) is no call of it
+                    via = f"{struct}.{field} is a {kind}"
+                    start, end = at.start_point, at.end_point
+                    held = f"{kind}{RETURNED}"
+                    out.append(
+                        value_row(path, f"{struct}.{field}", "go", start, end, path, held, via)
+                    )
+        return out
+
 
 def _type_once(typed: dict[str, TypeName | None], name: str, kind: TypeName | None) -> None:
     """A name's type, unless it is declared again with another (or none)."""
@@ -354,15 +370,23 @@ def _field_claim(
     selector: ts.Node, imports: dict[str, str], scopes: GoScopes, text: Callable[[ts.Node], str]
 ) -> Claim | None:
     """``s.db.Query()``: ``db`` a field of ``s``'s struct, declared in this
-    file with a named type."""
+    file with a named type; of a struct of another file of the package (or
+    of what a function of it returns), the field's ``value`` row there,
+    read when linking (``Server().db``)."""
     obj, field = selector.child_by_field_name("operand"), selector.child_by_field_name("field")
     if obj is None or field is None or obj.type != "identifier":
         return None
     owner = scopes.local_type(obj, text(obj))
-    if owner is None or owner[0]:
+    if owner is None or owner[0] not in ("", RETURNED):
         return None
-    typed = scopes.fields.get(owner[1], {}).get(text(field))
-    return _typed_claim(typed, text(selector), imports) if typed is not None else None
+    package, name = owner
+    if not package and name in scopes.fields:  # this file's struct
+        typed = scopes.fields[name].get(text(field))
+        return _typed_claim(typed, text(selector), imports) if typed is not None else None
+    if package == RETURNED and chains.length(name) >= chains.MAX_STEPS - 1:
+        return None
+    holder = f"{name}{RETURNED}.{text(field)}"
+    return Claim(None, text(selector), receiver_type=holder, declared=True, field=True)
 
 
 def _bare(name_node: ts.Node, name: str, scopes: GoScopes) -> Claim | None:

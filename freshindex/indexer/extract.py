@@ -808,7 +808,7 @@ def _query_edges(
             )
         )
     if go_scopes is not None:  # what this file's functions return, for the package's other files
-        edges += go_scopes.result_facts(path)
+        edges += go_scopes.result_facts(path) + go_scopes.field_facts(path)
     if language == "rust" and root is not None:
         edges += _rust_returns(path, root, text, visible)
     if language in _RETURN_TYPES:
@@ -967,6 +967,8 @@ def _go_edge(
         via = f"{claim.qualifier}.{target}: a method of {whose} {kind}"
         if kind.endswith(bind_go.RETURNED):  # r := NewRepo(): a chain the linker walks
             via = f"{claim.qualifier}.{target}: a method of what {kind} returns"
+        if claim.field:  # c.engine.Run(): the field's type, where its struct is
+            via = f"{claim.qualifier}.{target}: a method of what {kind} holds"
         return path, f"{kind}.{target}", Binding.BOUND, via, module
     if claim.package is not None:
         spec = claim.package

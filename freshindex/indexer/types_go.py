@@ -58,3 +58,23 @@ def receiver(params: ts.Node, text: Callable[[ts.Node], str]) -> tuple[str, str]
                 return (text(names[0]) if names else ""), text(n)
             todo.extend(n.named_children)
     return None
+
+
+def struct_fields(
+    declaration: ts.Node, text: Callable[[ts.Node], str]
+) -> dict[str, dict[str, tuple[TypeName, ts.Node]]]:
+    """struct -> its fields with a named type -> (the type, the field's
+    name), for each struct of a ``type ( X struct {...} )`` declaration."""
+    out: dict[str, dict[str, tuple[TypeName, ts.Node]]] = {}
+    for spec in declaration.named_children:
+        body = spec.child_by_field_name("type") if spec.type == "type_spec" else None
+        name = spec.child_by_field_name("name")
+        if body is None or name is None or body.type != "struct_type":
+            continue
+        fields = out.setdefault(text(name), {})
+        for listing in body.named_children:
+            for field in listing.named_children:
+                kind = named_type(field.child_by_field_name("type"), text)
+                for n in field.children_by_field_name("name") if kind else []:
+                    fields[text(n)] = (kind, n)  # type: ignore[assignment]
+    return out

@@ -1368,6 +1368,20 @@ def test_a_java_call_on_a_class_from_outside_the_repository_is_external() -> Non
 
 
 GO: dict[str, tuple[dict[str, str], set[str]]] = {
+    # a field of a struct declared in another file of the package, through a
+    # parameter or what a function returns; a field of a func type called is
+    # no call of the type
+    "a_field_of_another_files_struct": (
+        {
+            "app/engine.go": "package app\ntype Engine struct{}\nfunc (e *Engine) Run() {}\n"
+            "type Skipper func(int) bool\n",
+            "app/context.go": "package app\ntype Context struct {\n\tengine *Engine\n"
+            "\tname string\n\tSkip Skipper\n}\nfunc NewContext() *Context { return nil }\n",
+            "app/m.go": "package app\nfunc use(c *Context) {\n\tc.engine.Run()\n"
+            "\td := NewContext()\n\td.engine.Run()\n\tc.name.Run()\n\tc.Skip(1)\n}\n",
+        },
+        {"use -> app/context.go::NewContext", "use -> app/engine.go::Engine.Run"},
+    ),
     "declared_values": (
         {
             "app/m.go": "package app\ntype Repo struct{}\nfunc (r *Repo) Save() {}\n"
