@@ -100,6 +100,15 @@ def _is_conftest(path: str) -> bool:
     return posixpath.basename(path) == "conftest.py"
 
 
+def _folders_above(path: str) -> list[str]:
+    """``a/b/c.py`` -> ``["a/b", "a", ""]``."""
+    out = []
+    while path:
+        path = posixpath.dirname(path)
+        out.append(path)
+    return out
+
+
 def _segments(spec: str) -> set[str]:
     """The names in a module spec or qualname: ``a.b``, ``a/b``, ``a::b``, ``App\\B``."""
     for sep in ("::", "/", "\\"):
@@ -207,10 +216,12 @@ def plan_update(
     # pytest: a conftest.py added above a test module is now the one its
     # fixtures' claims name (indexer/fixtures_python.py); found by path, as
     # the claims of a test module do not say which conftest.py they missed
-    for folder in {posixpath.dirname(p) for p in [*added, *renamed] if _is_conftest(p)}:
-        under = f"{folder}/" if folder else ""
+    conftests = {posixpath.dirname(p) for p in [*added, *renamed] if _is_conftest(p)}
+    if conftests:  # one pass over the tree, however many were added
         reparse.update(
-            e.path for e in entries if e.path.startswith(under) and is_test_module(e.path)
+            e.path
+            for e in entries
+            if is_test_module(e.path) and not conftests.isdisjoint(_folders_above(e.path))
         )
 
     by_shard: dict[int, set[str]] = defaultdict(set)
