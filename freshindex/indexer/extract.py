@@ -1164,17 +1164,45 @@ def _file_types(ordered: list[_Def]) -> dict[str, str]:
 
 def _anonymous_bodies(language: str, root: ts.Node) -> list[tuple[int, int]]:
     """The byte ranges of a Java file's anonymous class bodies (``new C() {...}``),
-    a Kotlin file's object expressions (``object : C() {...}``)."""
+    a Kotlin file's object expressions (``object : C() {...}``) and lambdas
+    with another receiver (``x.apply { run() }``, ``with(x) { .. }``,
+    ``buildString { append(..) }``), where a bare call is first the
+    receiver's member."""
     pattern = _ANONYMOUS.get(language)
     if pattern is None:
         return []
-    found = ts.QueryCursor(pattern_query(language, pattern)).captures(root)
-    return [(n.start_byte, n.end_byte) for n in found.get("body", [])]
+    out = []
+    for _i, found in ts.QueryCursor(pattern_query(language, pattern)).matches(root):
+        (body,) = found["body"]
+        fn = found.get("fn")
+        if fn is not None:  # a lambda: one with a receiver other than `this`
+            receiver = found.get("receiver")
+            name = (fn[0].text or b"").decode("utf-8", "replace")
+            if name not in _RECEIVER_LAMBDAS.get(len(receiver) if receiver else 0, ()):
+                continue
+            if receiver and receiver[0].type == "this_expression":
+                continue
+        out.append((body.start_byte, body.end_byte))
+    return out
 
 
 _ANONYMOUS = {
     "java": "(object_creation_expression (class_body) @body)",
-    "kotlin": "(object_literal (class_body) @body)",
+    "kotlin": """
+(object_literal (class_body) @body)
+(call_expression (navigation_expression (_) @receiver (identifier) @fn)
+  (annotated_lambda (lambda_literal) @body))
+(call_expression (call_expression (identifier) @fn
+  (value_arguments . (value_argument (_) @receiver) .))
+  (annotated_lambda (lambda_literal) @body))
+(call_expression (identifier) @fn (annotated_lambda (lambda_literal) @body))
+""",
+}
+# Kotlin's functions whose lambda runs with a receiver, by how many
+# receivers the call writes: `x.apply {}`, `with(x) {}`; `buildString {}`
+_RECEIVER_LAMBDAS = {
+    1: ("apply", "run", "with"),
+    0: ("buildList", "buildMap", "buildSet", "buildString"),
 }
 
 

@@ -1555,6 +1555,16 @@ RUST: dict[str, tuple[dict[str, str], set[str]]] = {
 }
 
 KOTLIN: dict[str, tuple[dict[str, str], set[str]]] = {
+    # a bare run() inside a lambda with another receiver is first the
+    # receiver's (x.apply {}, with(x) {}, buildString {}); elsewhere the class's
+    "a_lambda_with_another_receiver": (
+        {
+            "app/Main.kt": "package app\nclass A {\n  fun run() {}\n  fun f(x: B) {\n"
+            "    run()\n    x.apply { run() }\n    with(x) { run() }\n"
+            "    buildString { run() }\n    this.apply { run() }\n  }\n}\n"
+        },
+        {"A.f -> A.run"},
+    ),
     "declared_receivers": (
         {
             "app/Main.kt": "package app\nimport lib.Store\nclass Repo {\n  fun save() {}\n}\n"
@@ -1707,6 +1717,8 @@ RETURNED_LINES = [
     ("php", "what_a_method_returns", "src/Main.php", "put", set()),
     ("ruby", "constants_new_and_own_methods", "lib/main.rb", "save", {"r.save"}),
     ("kotlin", "an_expression_body_makes_its_class", "app/Main.kt", "save", {"a.save()"}),
+    ("kotlin", "a_lambda_with_another_receiver", "app/Main.kt", "run",
+     {"run()", "this.apply { run() }"}),
 ]  # fmt: skip
 
 
