@@ -81,6 +81,8 @@ def _root_folder(folder: str, root: object) -> str | None:
     """The folder of a target's ``path``, from the manifest's folder."""
     if not isinstance(root, str) or not root.endswith(".rs") or ".." in root.split("/"):
         return None
+    if root.startswith("/"):  # outside the tree
+        return None
     src = posixpath.normpath(posixpath.join(folder, posixpath.dirname(root)))
     return "" if src == "." else src
 

@@ -71,7 +71,8 @@ def test_a_hostile_manifest_adds_nothing() -> None:
 def test_crate_paths_name_the_folder_of_the_targets_root_file() -> None:
     manifests = {
         "Cargo.toml": b'[package]\nname = "rg"\n[[bin]]\nname = "rg"\npath = "crates/core/main.rs"\n'
-        b'[[test]]\nname = "it"\npath = "tests/tests.rs"\n[[bench]]\npath = 7\n',
+        b'[[test]]\nname = "it"\npath = "tests/tests.rs"\n[[bench]]\npath = 7\n'
+        b'[[example]]\npath = "/etc/x.rs"\n[[example]]\npath = "../up/x.rs"\n',
     }
     assert roots(manifests) == ["crates/core", "tests"]
     paths = [
