@@ -551,9 +551,12 @@ class _Binder(ValueFlow):
         """A test's (or a fixture's) plain parameters hold the fixtures of
         their names: this module's, else the nearest conftest.py's."""
         plain = [self.text(p) for p in params.named_children if p.type == "identifier"]
-        skip = fixtures_python.parametrized(node, self.text) | fixtures_python.BUILTIN
+        skip = fixtures_python.parametrized(node, self.text)
         for name in plain[1:] if method else plain:
             if name in skip or name in inner.flows:
+                continue
+            if name in fixtures_python.BUILTIN:  # pytest's own: `monkeypatch.setattr()`
+                inner.names[name] = Name("import", qualname=name, module="pytest")
                 continue
             where = self.fixture_file(name)
             if where is not None:

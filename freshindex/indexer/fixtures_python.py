@@ -18,9 +18,10 @@ makes the name ``db`` hold the function.
 Which parameters are fixtures, as pytest collects them by default: those of
 a ``test*`` function at the top of a ``test_*.py``, ``*_test.py`` or
 ``conftest.py`` (or a ``test*`` method of a ``Test*`` class there), and of
-any fixture; not one with a default or an annotation, one a
-``@pytest.mark.parametrize`` names, or a fixture pytest provides itself
-(``tmp_path``, ``monkeypatch``, ...).
+any fixture; not one with a default or an annotation, or one a
+``@pytest.mark.parametrize`` names. A fixture pytest provides itself
+(``tmp_path``, ``monkeypatch``, ...) is pytest's: ``monkeypatch.setattr()``
+is external.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from collections.abc import Callable
 
 import tree_sitter as ts
 
-# the fixtures pytest itself provides: never a conftest's
+# the fixtures pytest itself provides: what a call of theirs names is pytest's
 BUILTIN = frozenset(
     {
         "cache",
