@@ -84,7 +84,11 @@ def _receiver(
         written = text(node)
         if written in scope:
             return scope[written] or None
-        return members.get(written) or None
+        if written in members:
+            return members[written] or None
+        # a capitalised name no variable or member has is a type, by C#'s
+        # convention: JsonConvert.SerializeObject(), a static method
+        return written if written[:1].isupper() else None
     if node.type == "member_access_expression":  # this.repo.Find()
         obj, field = node.child_by_field_name("expression"), node.child_by_field_name("name")
         if obj is not None and obj.type == "this" and field is not None:

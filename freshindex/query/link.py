@@ -546,6 +546,16 @@ class Linker:
         hit = self._csharp_named(path, qual)
         if hit is not None:
             return hit
+        # the namespaces around it, innermost first, before any `using`:
+        # `Acme.Json.Tests` sees `Acme.Json`'s types without one
+        namespace = qual[: -len(tail) - 1] if tail and qual.endswith(f".{tail}") else ""
+        kind, _, member = tail.partition(".")
+        parts = namespace.split(".") if namespace else []
+        for k in range(len(parts) - 1, 0, -1):
+            outer = ".".join(parts[:k])
+            found = self._csharp_named(path, f"{outer}.{kind}")
+            if found is not None:  # the first namespace out that has the type
+                return found if not member else self.find(str(found["path"]), f"{outer}.{tail}")
         for e in self.edges(path):
             if e["kind"] != "import" or not e.get("module") or not str(e["path"]).endswith(".cs"):
                 continue

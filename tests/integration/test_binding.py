@@ -1340,6 +1340,34 @@ def test_csharp_member_calls_bind_by_the_receivers_declared_type() -> None:
     assert got[(9, "Print")] == [("bound", "Shop.Ticket.Print")]
 
 
+def test_csharp_sees_the_namespaces_around_its_own_and_calls_static_methods() -> None:
+    """`Acme.Json.Tests.Sub` sees `Acme.Json`'s types with no `using`, as
+    C# looks names up outward; `JsonConvert.Serialize()`, a capitalised
+    name no variable has, is a type's static method."""
+    files: dict[str, str | bytes] = {
+        "Src/Lib/JsonConvert.cs": "namespace Acme.Json {\n"
+        "  public static class JsonConvert { public static string Serialize(object o) => null; }\n"
+        "  public class Base { public bool Read() => true; }\n"
+        "  public class Reader : Base {}\n"
+        "}\n",
+        "Src/Tests/T.cs": "using System;\nnamespace Acme.Json.Tests.Sub {\n  public class T {\n"
+        "    public void F() {\n      JsonConvert.Serialize(1);\n      Reader r = new Reader();\n"
+        "      r.Read();\n      Console.WriteLine(1);\n    }\n  }\n}\n",
+    }
+    got = {
+        (k[1], k[2]): v
+        for k, v in linked_calls(files, "csharp").items()
+        if k[0] == "Src/Tests/T.cs"
+    }
+    assert got[(5, "Serialize")] == (
+        "bound",
+        "Src/Lib/JsonConvert.cs::Acme.Json.JsonConvert.Serialize",
+    )
+    assert got[(6, "Reader")] == ("bound", "Src/Lib/JsonConvert.cs::Acme.Json.Reader")
+    assert got[(7, "Read")] == ("bound", "Src/Lib/JsonConvert.cs::Acme.Json.Base.Read")
+    assert got[(8, "WriteLine")][0] == "candidate"  # System's, not the repository's
+
+
 def test_a_csharp_var_holds_what_its_call_returns() -> None:
     files: dict[str, str | bytes] = {
         "src/Shop/Orders.cs": "namespace Shop {\n"
