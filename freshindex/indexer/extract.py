@@ -517,6 +517,8 @@ def _query_edges(
             name = _last_segment(language, text(name_node))
             # a Kotlin or PHP import names its module only in the whole path (`lib.Store`)
             spec = module or (text(name_node) if language in ("kotlin", "php") else "")
+            if language == "csharp" and alias:
+                continue  # `using Check = Acme.XAssert;`: read when linking, after the namespaces
             bindings[alias or name] = (spec, name)
             if rust_items is not None:
                 rust_items.note(alias or name, name_node.start_byte)
@@ -1131,8 +1133,9 @@ def _csharp_type(
 ) -> tuple[str, str] | None:
     """The C# type a bare ``name`` claims and how: the one this file defines
     by that name, else the name in the namespace around the reference (the
-    same namespace needs no ``using``; its other files are looked in when
-    the index is read). None outside any namespace. What a method returns
+    same namespace needs no ``using``; its other files, the namespaces
+    around it and the file's usings, aliases too, are looked in when the
+    index is read). None outside any namespace. What a method returns
     (``Repository.Open()``, bind_csharp.py) claims the type the same way,
     the call kept after it as a chain."""
     callee, paren, steps = name.partition("(")

@@ -541,25 +541,32 @@ class Linker:
         """A C# type (``Repository``) or its member (``Repository.Find``)
         claimed in the file's namespace as ``qual`` and not in its folder:
         the namespace's definition anywhere in the repository (a namespace
-        may span folders), else a namespace one of the file's ``using``
-        lines names, in the folder it resolves to or anywhere."""
+        may span folders), else the namespaces around it, innermost first,
+        else a namespace one of the file's ``using`` lines names, in the
+        folder it resolves to or anywhere, or the type an alias names."""
         hit = self._csharp_named(path, qual)
         if hit is not None:
             return hit
         # the namespaces around it, innermost first, before any `using`:
         # `Acme.Json.Tests` sees `Acme.Json`'s types without one
         namespace = qual[: -len(tail) - 1] if tail and qual.endswith(f".{tail}") else ""
-        kind, _, member = tail.partition(".")
+        head, dot, rest = tail.partition(".")  # the type, and its member
         parts = namespace.split(".") if namespace else []
         for k in range(len(parts) - 1, 0, -1):
             outer = ".".join(parts[:k])
-            found = self._csharp_named(path, f"{outer}.{kind}")
+            found = self._csharp_named(path, f"{outer}.{head}")
             if found is not None:  # the first namespace out that has the type
-                return found if not member else self.find(str(found["path"]), f"{outer}.{tail}")
-        for e in self.edges(path):
+                return found if not rest else self.find(str(found["path"]), f"{outer}.{tail}")
+        # a using alias of the name first, then the namespaces the usings import
+        usings = sorted(self.edges(path), key=lambda e: not e.get("alias"))
+        for e in usings:
             if e["kind"] != "import" or not e.get("module") or not str(e["path"]).endswith(".cs"):
                 continue
             spelled = f"{e['module']}.{tail}"
+            if e.get("alias"):  # `using Check = Acme.XAssert;`: Check.Same is XAssert.Same
+                if e["alias"] != head:
+                    continue
+                spelled = f"{e['module']}{dot}{rest}"
             if e.get("resolved_path"):
                 hit = self.find(str(e["resolved_path"]), spelled)
             hit = hit or self._csharp_named(path, spelled)

@@ -1343,29 +1343,29 @@ def test_csharp_member_calls_bind_by_the_receivers_declared_type() -> None:
 def test_csharp_sees_the_namespaces_around_its_own_and_calls_static_methods() -> None:
     """`Acme.Json.Tests.Sub` sees `Acme.Json`'s types with no `using`, as
     C# looks names up outward; `JsonConvert.Serialize()`, a capitalised
-    name no variable has, is a type's static method."""
+    name no variable has, is a type's static method; `Check.Same()` is what
+    `using Check = ...` names."""
     files: dict[str, str | bytes] = {
         "Src/Lib/JsonConvert.cs": "namespace Acme.Json {\n"
         "  public static class JsonConvert { public static string Serialize(object o) => null; }\n"
         "  public class Base { public bool Read() => true; }\n"
         "  public class Reader : Base {}\n"
         "}\n",
-        "Src/Tests/T.cs": "using System;\nnamespace Acme.Json.Tests.Sub {\n  public class T {\n"
-        "    public void F() {\n      JsonConvert.Serialize(1);\n      Reader r = new Reader();\n"
-        "      r.Read();\n      Console.WriteLine(1);\n    }\n  }\n}\n",
+        "Src/Testing/XAssert.cs": "namespace Acme.Testing {\n"
+        "  public static class XAssert { public static void Same(object a, object b) {} }\n}\n",
+        "Src/Tests/T.cs": "using System;\nusing Check = Acme.Testing.XAssert;\n"
+        "namespace Acme.Json.Tests.Sub {\n  public class T {\n    public void F() {\n"
+        "      JsonConvert.Serialize(1);\n      Reader r = new Reader();\n      r.Read();\n"
+        "      Console.WriteLine(1);\n      Check.Same(1, 2);\n    }\n  }\n}\n",
     }
-    got = {
-        (k[1], k[2]): v
-        for k, v in linked_calls(files, "csharp").items()
-        if k[0] == "Src/Tests/T.cs"
-    }
-    assert got[(5, "Serialize")] == (
-        "bound",
-        "Src/Lib/JsonConvert.cs::Acme.Json.JsonConvert.Serialize",
-    )
-    assert got[(6, "Reader")] == ("bound", "Src/Lib/JsonConvert.cs::Acme.Json.Reader")
-    assert got[(7, "Read")] == ("bound", "Src/Lib/JsonConvert.cs::Acme.Json.Base.Read")
-    assert got[(8, "WriteLine")][0] == "candidate"  # System's, not the repository's
+    linked = linked_calls(files, "csharp")
+    got = {(k[1], k[2]): v for k, v in linked.items() if k[0] == "Src/Tests/T.cs"}
+    json = "Src/Lib/JsonConvert.cs::Acme.Json"
+    assert got[(6, "Serialize")] == ("bound", f"{json}.JsonConvert.Serialize")
+    assert got[(7, "Reader")] == ("bound", f"{json}.Reader")
+    assert got[(8, "Read")] == ("bound", f"{json}.Base.Read")
+    assert got[(9, "WriteLine")][0] == "candidate"  # System's, not the repository's
+    assert got[(10, "Same")] == ("bound", "Src/Testing/XAssert.cs::Acme.Testing.XAssert.Same")
 
 
 def test_a_csharp_var_holds_what_its_call_returns() -> None:

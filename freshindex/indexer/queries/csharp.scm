@@ -34,8 +34,11 @@
     (qualified_name name: (identifier) @name)
   ]) @reference.inherit
 
+;; the namespace or type a using names, its last part; an alias's own name
+;; (`using Assert = Acme.Tests.XUnitAssert;`) is the row's alias
 (using_directive
-  [(identifier) (qualified_name)] @name) @reference.import
+  name: (identifier)? @alias
+  [(identifier) (qualified_name)] @name .) @reference.import
 
 (parameter
   type: (identifier) @name) @reference.type
