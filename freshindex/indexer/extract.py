@@ -573,6 +573,8 @@ def _query_edges(
                 # linker follows through `pub use` re-exports
                 item = language == "rust" and not _rust_module_file(resolved, target)
                 qualname = "" if (language in _MODULE_IMPORTS and not item) or whole else target
+                if language == "php":  # `use GuzzleHttp\Client;`: GuzzleHttp.Client there
+                    qualname = _php_dotted(module)
                 if not alias and bindings.get(target) == (module, flow_js.DEFAULT):
                     # the module's default: `import x from "./m"` is `import { default
                     # as x }`, filed under `default` so that `refs` of what ./m
@@ -608,6 +610,8 @@ def _query_edges(
                     )
                 ):
                     qualname, binding = bound[1], Binding.BOUND
+                    if language == "php":
+                        qualname = _php_dotted(bound[0])
                     via = f"imported from {module}"
                 elif not resolved and not _relative_spec(language, module):
                     binding, via = Binding.EXTERNAL, f"imported from {module}"
@@ -1393,6 +1397,12 @@ def _member_type(source: str, name: str, types: frozenset[str]) -> str | None:
             return found
         scope = scope.rpartition(".")[0]
     return None
+
+
+def _php_dotted(spec: str) -> str:
+    """``\\GuzzleHttp\\Client`` as the qualname its file gives the class:
+    ``GuzzleHttp.Client`` (a file's namespace qualifies its names)."""
+    return spec.lstrip("\\").replace("\\", ".")
 
 
 def _rust_module_item(within: _Def | None, name: str, functions: frozenset[str]) -> str | None:

@@ -1613,6 +1613,21 @@ KOTLIN: dict[str, tuple[dict[str, str], set[str]]] = {
 }
 
 PHP: dict[str, tuple[dict[str, str], set[str]]] = {
+    # `use Acme\Client;` names the class its namespaced file defines
+    # (Acme.Client there): `new Client()` and the import bind
+    "a_class_imported_by_use": (
+        {
+            "src/Client.php": "<?php\nnamespace Acme;\n\nclass Client\n{\n"
+            "    public function send() {}\n}\n",
+            "src/Main.php": "<?php\nnamespace Acme\\Tests;\n\nuse Acme\\Client;\n\n"
+            "class Main\n{\n    public function run()\n    {\n        $c = new Client();\n"
+            "        $c->send();\n    }\n}\n",
+        },
+        {
+            "Acme.Tests.Main.run -> src/Client.php::Acme.Client",
+            "Acme.Tests.Main.run -> src/Client.php::Acme.Client.send",
+        },
+    ),
     "declared_receivers": (
         {
             "src/Main.php": "<?php\nnamespace App;\nuse Lib\\Store;\nclass Repo {\n"
