@@ -49,14 +49,16 @@
   (lexical_declaration
     (variable_declarator
       name: (identifier) @name
-      value: [(number) (string) (template_string) (object) (array) (new_expression) (call_expression)]) @definition.constant))
+      value: [(number) (string) (template_string) (object) (array) (new_expression) (call_expression)
+              (identifier) (member_expression) (subscript_expression) (parenthesized_expression) (await_expression) (binary_expression) (ternary_expression) (unary_expression) (true) (false) (null) (regex) (class) (as_expression) (satisfies_expression) (non_null_expression)]) @definition.constant))
 
 (program
   (export_statement
     (lexical_declaration
       (variable_declarator
         name: (identifier) @name
-        value: [(number) (string) (template_string) (object) (array) (new_expression) (call_expression)]) @definition.constant)))
+        value: [(number) (string) (template_string) (object) (array) (new_expression) (call_expression)
+              (identifier) (member_expression) (subscript_expression) (parenthesized_expression) (await_expression) (binary_expression) (ternary_expression) (unary_expression) (true) (false) (null) (regex) (class) (as_expression) (satisfies_expression) (non_null_expression)]) @definition.constant)))
 
 (call_expression
   function: (identifier) @name) @reference.call
