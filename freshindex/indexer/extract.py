@@ -292,6 +292,10 @@ def extract(
                     (name_node.start_byte, kind), (name_node, kind, module, alias, nodes[0])
                 )
 
+    if language == "ruby":  # `include Helpers`: a base, not also a type reference
+        for at, _kind in [k for k in refs if k[1] == EdgeKind.TYPE]:
+            if (at, EdgeKind.INHERIT) in refs:
+                del refs[(at, EdgeKind.TYPE)]
     ordered = sorted([*defs.values(), *scopes.values()], key=lambda d: (d.start, -d.end))
     if language == "cpp":
         for d in ordered:
@@ -546,6 +550,15 @@ def _query_edges(
     members = functools.cache(
         lambda: frozenset((d.parent.qualname, d.name) for d in ordered if d.parent is not None)
     )
+    # Ruby: the classes and modules with a base or a mixin written here, whose
+    # bare calls the linker may find in an ancestor
+    based = functools.cache(
+        lambda: frozenset(
+            source
+            for r, source in zip(ref_list, enclosing, strict=True)
+            if r[1] == EdgeKind.INHERIT
+        )
+    )
     # the functions of a Rust file's nested modules, for their bare calls
     rust_functions = functools.cache(
         lambda: frozenset(d.qualname for d in ordered if d.kind == "function" and d.parent)
@@ -636,7 +649,7 @@ def _query_edges(
                 and language in _THIS_LANGUAGES
                 and (
                     this := _this_class(
-                        language, name_node, target, parent, within, anonymous, members
+                        language, name_node, target, parent, within, anonymous, members, based
                     )
                 )
             ):
@@ -787,6 +800,13 @@ def _query_edges(
             ):  # new Repo(): a class of this file's namespace, here or PSR-4's Repo.php
                 resolved, qualname = owner[0], owner[1]
                 binding, via = Binding.BOUND, "a class of this file's namespace"
+            elif language == "ruby" and kind == EdgeKind.INHERIT:
+                # `class B < A`, `include Helpers`: the constant as a receiver's
+                # is, in this file, then in the files it requires
+                owner = _ruby_class(path, target.replace("::", "."), visible)
+                if owner is not None and owner[0] is not None:
+                    resolved, qualname, binding = owner
+                    via = f"constant {target}"
             elif (
                 language in _JS_FAMILY
                 and kind == EdgeKind.CALL
@@ -1054,6 +1074,7 @@ def _this_class(
     within: _Def | None,
     anonymous: Callable[[], list[tuple[int, int]]],
     members: Callable[[], frozenset[tuple[str, str]]],
+    based: Callable[[], frozenset[str]] | None = None,
 ) -> tuple[str, str] | None:
     """The class whose method a call names by its own rules: ``this.m()`` in
     a JS/TS class; ``m()`` or ``this.m()`` in Java (a bare call is always a
@@ -1122,8 +1143,12 @@ def _this_class(
         return None
     if any(innermost.start < start <= at < end for start, end in anonymous()):
         return None  # an anonymous class inside it: its own methods come first
+    # a bare run() the class does not define: a base's, or a top-level one;
+    # in Ruby, a class with a base or a mixin written here claims it, and the
+    # linker looks in its ancestors (else a candidate)
+    inherits = language == "ruby" and based is not None and innermost.qualname in based()
     if bare and language in ("kotlin", "ruby") and (innermost.qualname, name) not in members():
-        return None  # a bare run() the class does not define: a base's, or a top-level one
+        return None if not inherits else (innermost.qualname, word)
     return innermost.qualname, word
 
 

@@ -1671,6 +1671,21 @@ PHP: dict[str, tuple[dict[str, str], set[str]]] = {
 }
 
 RUBY: dict[str, tuple[dict[str, str], set[str]]] = {
+    # a base or a mixin is an ancestor: a bare call the class does not
+    # define is looked for in them (its module's, another file's); an
+    # `include` inside a block mixes into another class
+    "bases_and_mixins": (
+        {
+            "lib/helpers.rb": "module App\n  module Helpers\n    def halt(code); end\n  end\n"
+            "  class Base\n    include Helpers\n    def run\n      halt(1)\n    end\n  end\nend\n",
+            "lib/main.rb": "require 'helpers'\nclass Main < App::Base\n  def go\n    halt(1)\n  end\nend\n"
+            "class Other\n  describe do\n    include App::Helpers\n  end\n  def go\n    halt(1)\n  end\nend\n",
+        },
+        {
+            "lib/helpers.rb::App.Base.run -> lib/helpers.rb::App.Helpers.halt",
+            "Main.go -> lib/helpers.rb::App.Helpers.halt",
+        },
+    ),
     "a_constant_named_inside_its_module": (
         {
             "lib/main.rb": "module App\n  class Helper\n    def self.go\n    end\n  end\n"

@@ -25,6 +25,20 @@
 (superclass
   [(constant) (scope_resolution name: (constant))] @name) @reference.inherit
 
+; a module mixed into a class or module is among its ancestors, as a base is:
+; `include Helpers` in its body (not in a block: `describe do include X end`
+; mixes into another class) makes Helpers' methods the class's
+([(class (body_statement
+    (call
+      method: (identifier) @_mixin
+      arguments: (argument_list [(constant) (scope_resolution name: (constant))] @name)
+      (#any-of? @_mixin "include" "prepend")) @reference.inherit))
+  (module (body_statement
+    (call
+      method: (identifier) @_mixin
+      arguments: (argument_list [(constant) (scope_resolution name: (constant))] @name)
+      (#any-of? @_mixin "include" "prepend")) @reference.inherit))])
+
 (call
   method: (identifier) @_include
   arguments: (argument_list (constant) @name)) @reference.type
