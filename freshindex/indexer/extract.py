@@ -1146,9 +1146,13 @@ def _this_class(
     # a bare run() the class does not define: a base's, or a top-level one;
     # in Ruby, a class with a base or a mixin written here claims it, and the
     # linker looks in its ancestors (else a candidate)
-    inherits = language == "ruby" and based is not None and innermost.qualname in based()
-    if bare and language in ("kotlin", "ruby") and (innermost.qualname, name) not in members():
-        return None if not inherits else (innermost.qualname, word)
+    if (
+        bare
+        and language in ("kotlin", "ruby")
+        and (innermost.qualname, name) not in members()
+        and (language == "kotlin" or based is None or innermost.qualname not in based())
+    ):
+        return None
     return innermost.qualname, word
 
 

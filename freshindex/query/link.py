@@ -112,6 +112,7 @@ class Linker:
         self._held: dict[tuple[str, str], list[_Value]] = {}
         self._mros: dict[tuple[str, str], list[Row]] = {}
         self._c_links: dict[tuple[str, str, str, tuple[str, ...], bool], Link] = {}
+        self._usings: dict[str, list[Row]] = {}  # a C# file's using rows, aliases first
         self._trail: dict[tuple[str, str], str] = {}  # a holder's first value, in words
         self._walked: list[str] = []  # the holders the last chain went through
         # why the last claim linked reaches outside the repository, in words:
@@ -557,11 +558,7 @@ class Linker:
             found = self._csharp_named(path, f"{outer}.{head}")
             if found is not None:  # the first namespace out that has the type
                 return found if not rest else self.find(str(found["path"]), f"{outer}.{tail}")
-        # a using alias of the name first, then the namespaces the usings import
-        usings = sorted(self.edges(path), key=lambda e: not e.get("alias"))
-        for e in usings:
-            if e["kind"] != "import" or not e.get("module") or not str(e["path"]).endswith(".cs"):
-                continue
+        for e in self.csharp_usings(path):
             spelled = f"{e['module']}.{tail}"
             if e.get("alias"):  # `using Check = Acme.XAssert;`: Check.Same is XAssert.Same
                 if e["alias"] != head:
@@ -573,6 +570,19 @@ class Linker:
             if hit is not None:
                 return hit
         return None
+
+    def csharp_usings(self, path: str) -> list[Row]:
+        """A C# file's using rows, its aliases first (C# reads a name's
+        alias before the namespaces the usings import); read once a file."""
+        found = self._usings.get(path)
+        if found is None:
+            rows = [
+                e
+                for e in self.edges(path)
+                if e["kind"] == "import" and e.get("module") and str(e["path"]).endswith(".cs")
+            ]
+            found = self._usings[path] = sorted(rows, key=lambda e: not e.get("alias"))
+        return found
 
     def _csharp_named(self, path: str, qual: str) -> Row | None:
         """The C# definition whose qualified name is ``qual``, anywhere; the
