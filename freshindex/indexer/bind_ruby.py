@@ -9,6 +9,11 @@ assignment before the call, and one assigned anything else is unknown.
 What the pass finds is a constant as written; extract.py claims it, and
 the linker looks for it in the file and the files it requires
 (query/link.py). A call on anything else stays a candidate.
+
+Also the calls Ruby writes as a bare name (`vcalls`): `helper` with no
+receiver, arguments or parentheses is a call of the method unless the
+name is a local there, which Ruby decides as it reads: a name assigned,
+or bound as a parameter, earlier in the method (or in a block around it).
 """
 
 from __future__ import annotations
@@ -77,3 +82,90 @@ def constant(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
         head = constant(scope, text) if scope is not None else None
         return f"{head}.{text(name)}" if head and name is not None else None
     return None
+
+
+# the nodes that open a scope of locals, the places a name becomes a local,
+# the identifiers that are names but not expressions, and every identifier
+_VCALL_PATTERNS = """
+[(method) (singleton_method) (class) (singleton_class) (module)] @scope
+[(block) (do_block) (lambda)] @block
+[(method_parameters (identifier) @local)
+ (lambda_parameters (identifier) @local)
+ (block_parameters (identifier) @local)
+ (destructured_parameter (identifier) @local)
+ (optional_parameter name: (identifier) @local)
+ (keyword_parameter name: (identifier) @local)
+ (splat_parameter name: (identifier) @local)
+ (hash_splat_parameter name: (identifier) @local)
+ (block_parameter name: (identifier) @local)
+ (assignment left: (identifier) @local)
+ (operator_assignment left: (identifier) @local)
+ (left_assignment_list (identifier) @local)
+ (destructured_left_assignment (identifier) @local)
+ (rest_assignment (identifier) @local)
+ (exception_variable (identifier) @local)
+ (for pattern: (identifier) @local)
+ (as_pattern name: (identifier) @local)
+ (array_pattern (identifier) @local)
+ (find_pattern (identifier) @local)]
+[(call method: (identifier) @name)
+ (method name: (identifier) @name)
+ (singleton_method name: (identifier) @name)
+ (singleton_method object: (identifier) @name)
+ (alias (identifier) @name)
+ (undef (identifier) @name)
+ (setter (identifier) @name)]
+(identifier) @id
+"""
+
+# Kernel's and Module's methods a method body calls bare: never a method
+# of the repository's classes, and not worth a claim the linker must refute
+KERNEL_BARE = frozenset(
+    {
+        "__callee__", "__dir__", "__method__", "abort", "binding", "block_given?",
+        "caller", "caller_locations", "exit", "exit!", "fail", "gets", "it",
+        "lambda", "loop", "p", "pp", "print", "private", "proc", "protected",
+        "public", "puts", "raise", "rand", "readline", "readlines", "srand",
+    }
+)  # fmt: skip
+
+_HARD_SCOPES = frozenset({"method", "singleton_method"})
+
+
+def vcalls(root: ts.Node, text: Callable[[ts.Node], str]) -> list[ts.Node]:
+    """The bare names in method bodies that are method calls: not a local
+    (a parameter, or assigned earlier in the method or a block around the
+    name), not a Kernel method called bare (``KERNEL_BARE``), not a
+    numbered block parameter (``_1``). Outside a method (a class body, the
+    top level) a bare name is a DSL word or a script's local: not read."""
+    found = in_source_order("ruby", _VCALL_PATTERNS, root)
+    not_calls = {n.start_byte for n, kind in found if kind in ("local", "name")}
+    locals_at = {n.start_byte for n, kind in found if kind == "local"}
+    out: list[ts.Node] = []
+    # (where it ends, whether a method holds it, whether it is a block, its locals)
+    stack: list[tuple[int, bool, bool, set[str]]] = [(root.end_byte, False, False, set())]
+    for node, kind in within_open(found, stack):
+        if kind == "scope":
+            stack.append((node.end_byte, node.type in _HARD_SCOPES, False, set()))
+        elif kind == "block":  # sees the locals around it
+            stack.append((node.end_byte, stack[-1][1], True, set()))
+        elif kind == "id" and node.start_byte in locals_at:
+            stack[-1][3].add(text(node))
+        elif kind == "id" and node.start_byte not in not_calls and stack[-1][1]:
+            name = text(node)
+            if name in KERNEL_BARE or (name[:1] == "_" and name[1:].isdigit()):
+                continue
+            if not _is_local(stack, name):
+                out.append(node)
+    return out
+
+
+def _is_local(stack: list[tuple[int, bool, bool, set[str]]], name: str) -> bool:
+    """A local of the innermost frame, or of the frames it sees: its blocks
+    out to the method (or class) that holds them."""
+    for _end, _in_method, is_block, names in reversed(stack):
+        if name in names:
+            return True
+        if not is_block:
+            return False
+    return False

@@ -257,10 +257,13 @@ def extract(
                     b"__", name_node.start_byte
                 ):
                     continue  # `void *p[] __aligned(8);`: an attribute macro, read as a method
+                name = text(name_node)
+                if name_node.type == "simple_symbol":  # Ruby's `attr_reader :name`
+                    name = name[1:]
                 # first pattern wins: queries list specific patterns before general ones
                 defs.setdefault(
                     name_node.start_byte,
-                    _Def(node.start_byte, node.end_byte, text(name_node), kind, node, name_node),
+                    _Def(node.start_byte, node.end_byte, name, kind, node, name_node),
                 )
             elif not is_definition:
                 module = text(caps["module"][0]) if "module" in caps else ""
@@ -655,6 +658,8 @@ def _query_edges(
             ):
                 cls, word = this
                 resolved, qualname = path, f"{cls}.{target}"
+                if language == "ruby" and target == "new" and not word:
+                    qualname = cls  # `new(repo)` in a class method: Repo.new makes a Repo
                 binding = Binding.BOUND
                 # super.m(): the linker starts from the class's bases
                 via = f"{word}.{target} in class {cls}" if word else f"{target}() in class {cls}"
@@ -833,6 +838,8 @@ def _query_edges(
                 alias=alias or None,
             )
         )
+    if language == "ruby" and root is not None:
+        edges += _ruby_bare_calls(path, root, ordered, top_level, text, members, based)
     if go_scopes is not None:  # what this file's functions return, for the package's other files
         edges += go_scopes.result_facts(path) + go_scopes.field_facts(path)
     if language == "rust" and root is not None:
@@ -840,6 +847,56 @@ def _query_edges(
     if language in _RETURN_TYPES:
         edges += _returns(path, language, ordered, text, visible, file_types)
     return edges
+
+
+def _ruby_bare_calls(
+    path: str,
+    root: ts.Node,
+    ordered: list[_Def],
+    top_level: set[str],
+    text: Callable[[ts.Node], str],
+    members: Callable[[], frozenset[tuple[str, str]]],
+    based: Callable[[], frozenset[str]],
+) -> list[EdgeRow]:
+    """``helper`` alone in a Ruby method: a call (bind_ruby.vcalls), claimed
+    as ``helper()`` is, and only where it binds: a method of the class (or
+    module) around it, the linker looking in its ancestors when it has a
+    base or a mixin, or a method at the top of this file. Any other bare
+    name is not written: a name match on every local the rules misread
+    would cost more than it finds."""
+    found = bind_ruby.vcalls(root, text)
+    out = []
+    defs = _enclosing_defs(ordered, [n.start_byte for n in found])
+    for node, within in zip(found, defs, strict=True):
+        name = text(node)
+        cls = within
+        while cls is not None and cls.kind not in ("class", "module"):
+            cls = cls.parent
+        if cls is not None and name == "new":  # in a class method: makes the class
+            qualname, via = cls.qualname, f"new in class {cls.qualname}"
+        elif cls is not None and ((cls.qualname, name) in members() or cls.qualname in based()):
+            qualname, via = f"{cls.qualname}.{name}", f"{name} in class {cls.qualname}"
+        elif cls is None and name in top_level:
+            qualname, via = name, "defined in this file"
+        else:
+            continue
+        out.append(
+            edge_row(
+                path,
+                within.qualname if within is not None else "",
+                name,
+                "",
+                EdgeKind.CALL,
+                "ruby",
+                node.start_point,
+                node.end_point,
+                resolved=path,
+                qualname=qualname,
+                binding=Binding.BOUND,
+                via=via,
+            )
+        )
+    return out
 
 
 def _returns(

@@ -51,6 +51,10 @@ def summarize(
         (b for f in _BODY_FIELDS if (b := node.child_by_field_name(f)) is not None), None
     ) or next((c for c in node.named_children if c.type in _BODY_TYPES), None)
     head = text(node) if body is None else _until(node, body, text, data)
+    if node.type == "simple_symbol":  # Ruby's `attr_reader :name`: the line that defines it
+        start = data.rfind(b"\n", 0, node.start_byte) + 1
+        end = data.find(b"\n", node.end_byte)
+        head = data[start : end if end >= 0 else len(data)].decode("utf-8", "replace")
     signature = _one_line(head)
     if len(signature) > SIGNATURE_MAX:
         signature = signature[: SIGNATURE_MAX - 1] + "…"

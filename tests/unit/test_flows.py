@@ -1706,9 +1706,28 @@ RUBY: dict[str, tuple[dict[str, str], set[str]]] = {
             "App.Main.run -> lib/repo.rb::Repo.save",  # r, in the method and its block
             "App.Main.run -> lib/repo.rb::Repo.open",
             "App.Main.run -> App.Main.helper",  # helper(1), self.helper
+            "lib/repo.rb::Repo.open -> lib/repo.rb::Repo",  # `new` in a class method
             # not other(2): the class does not define it; not Missing.go; not
             # r.save once r is 1
         },
+    ),
+    # `helper` alone is a call unless a parameter or an earlier assignment
+    # made it a local (a block sees the method's); `other` binds nowhere
+    "bare_names_are_calls_unless_locals": (
+        {
+            "lib/main.rb": "class Main\n  def run(opts, cfg = nil)\n    value = helper\n"
+            "    helper.strip\n    [1].each { |item| item; helper }\n    value\n    opts\n"
+            '    "#{helper}"\n    other\n    cfg\n  end\n\n  def helper\n    ""\n  end\nend\n',
+        },
+        {"Main.run -> Main.helper"},
+    ),
+    # `attr_reader :headers, :status` defines two methods, read bare
+    "attr_readers_are_methods": (
+        {
+            "lib/main.rb": "class Raw\n  attr_reader :headers, :status\n  attr_accessor :body\n"
+            "  def to_a\n    [status, headers, body]\n  end\nend\n",
+        },
+        {"Raw.to_a -> Raw.headers", "Raw.to_a -> Raw.status", "Raw.to_a -> Raw.body"},
     ),
 }
 
@@ -1746,6 +1765,8 @@ RETURNED_LINES = [
      {"$a->save();", "$b->save();", "$c->save();"}),
     ("php", "what_a_method_returns", "src/Main.php", "put", set()),
     ("ruby", "constants_new_and_own_methods", "lib/main.rb", "save", {"r.save"}),
+    ("ruby", "bare_names_are_calls_unless_locals", "lib/main.rb", "helper",
+     {"value = helper", "helper.strip", "[1].each { |item| item; helper }", '"#{helper}"'}),
     ("kotlin", "an_expression_body_makes_its_class", "app/Main.kt", "save", {"a.save()"}),
     ("kotlin", "a_lambda_with_another_receiver", "app/Main.kt", "run",
      {"run()", "this.apply { run() }"}),

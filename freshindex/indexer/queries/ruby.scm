@@ -15,6 +15,20 @@
 (assignment
   left: (constant) @name) @definition.constant
 
+; `attr_reader :name` (and attr_accessor) in a class or module body defines
+; the method `name`, the symbol its whole definition (extract.py drops its
+; colon; summary.py shows the line)
+([(class (body_statement
+    (call
+      method: (identifier) @_attr
+      arguments: (argument_list (simple_symbol) @name @definition.method)
+      (#any-of? @_attr "attr_reader" "attr_accessor"))))
+  (module (body_statement
+    (call
+      method: (identifier) @_attr
+      arguments: (argument_list (simple_symbol) @name @definition.method)
+      (#any-of? @_attr "attr_reader" "attr_accessor"))))])
+
 (call
   method: (identifier) @module
   arguments: (argument_list . (string (string_content) @name))) @reference.import
