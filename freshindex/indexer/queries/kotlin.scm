@@ -16,6 +16,11 @@
   (property_declaration
     (variable_declaration (identifier) @name)) @definition.property)
 
+; `class User(val name: String)`: a property too (a plain parameter is not)
+(class_parameter
+  ["val" "var"]
+  (identifier) @name) @definition.property
+
 (call_expression
   [
     (identifier) @name
