@@ -33,6 +33,14 @@ def _bytes(text: str | bytes) -> bytes:
     return text.encode() if isinstance(text, str) else text
 
 
+def linked(files: dict[str, str | bytes], language: str = "python") -> Iterator[tuple[Row, Any]]:
+    """Each edge with what the linker makes of its claim (a query.link.Link)."""
+    symbols, edges = rows_of(files, language)
+    linker = table_linker(symbols, edges)
+    for e in edges:
+        yield e, linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+
+
 def bound_calls(
     files: dict[str, str | bytes], language: str = "python"
 ) -> Iterator[tuple[Row, list[Row], Linker]]:

@@ -168,7 +168,10 @@ class Linker:
         is_super = via.startswith(("super()", "super.", "base."))
         self._outside = ""
         found = None if chains.is_chain(qual) else self.find(path, qual, skip_self=is_super)
-        if found is None and not is_super:
+        # a variable (`handler = f` in a class body) is read for what it
+        # holds: `cls.handler()` calls f; with nothing known held, the
+        # variable itself is what the reference names
+        if (found is None or found["kind"] in VARIABLE_KINDS) and not is_super:
             reached = self.through_values(path, qual, called)
             if reached:
                 first = reached[0]

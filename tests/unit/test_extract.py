@@ -60,6 +60,19 @@ def test_python_methods_are_qualified_by_class() -> None:
     assert syms["A.f.inner"][0] == "function"
 
 
+def test_python_class_attributes_are_fields() -> None:
+    src = (
+        "@dataclass\nclass User:\n    name: str\n    age: int = 0\n    KIND = 'user'\n"
+        "    def __init__(self):\n        self._cache = {}\n        local = 1\n"
+    )
+    syms = _symbols("m.py", src)
+    assert syms["User.name"] == ("field", 3, "User")
+    assert syms["User.age"] == ("field", 4, "User")
+    assert syms["User.KIND"] == ("field", 5, "User")
+    # what a method assigns is not a definition of the class
+    assert not {"User._cache", "User.__init__.local", "User.local"} & set(syms)
+
+
 def test_go_method_container_is_receiver_type() -> None:
     syms = _symbols("s.go", "package p\n\nfunc (s *Srv) Run() {}\n")
     assert syms["Srv.Run"] == ("method", 3, "Srv")

@@ -24,7 +24,7 @@ import pytest
 
 from freshindex.indexer import bind_python
 from freshindex.query.link import table_linker
-from tests.linked import bound_calls, call_graph, rows_of
+from tests.linked import bound_calls, call_graph, linked, rows_of
 
 Case = tuple[str | dict[str, str], set[str]]
 
@@ -1023,13 +1023,11 @@ def test_a_member_only_a_base_from_outside_can_define_is_external() -> None:
         "class T(TestCase):\n    def test(self):\n        self.assertEqual(1, 1)\n"
         "        c = Client()\n        c.get()\n        c.mine()\n        self.db.get()\n"
     )
-    symbols, edges = rows_of({"m.py": program})
-    linker = table_linker(symbols, edges)
-    found = {}
-    for e in edges:
-        if e["kind"] == "call":
-            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
-            found[(e["start_line"], e["target"])] = link.binding
+    found = {
+        (e["start_line"], e["target"]): link.binding
+        for e, link in linked({"m.py": program})
+        if e["kind"] == "call"
+    }
     assert found[(7, "assertEqual")] == "external"
     assert found[(9, "get")] == "external"
     assert found[(10, "mine")] == "bound"
@@ -1802,3 +1800,25 @@ def test_a_go_call_on_a_type_from_outside_the_repository_is_external() -> None:
     _symbols, edges = rows_of({"app/m_test.go": program}, language="go")
     (fatal,) = [e for e in edges if e["kind"] == "call" and e["target"] == "Fatal"]
     assert fatal["binding"] == "external"
+
+
+def test_a_read_of_a_class_attribute_names_the_field_and_a_call_what_it_holds() -> None:
+    program = (
+        "def f(): pass\nclass User:\n    age: int = 0\n    handler = f\n"
+        "    def label(self):\n        return self.age\n"
+        "def use(u: User):\n    print(u.age, User.handler)\n    User.handler()\n"
+    )
+    reached = {
+        (e["start_line"], e["kind"], e["target"]): (
+            link.binding,
+            link.symbol["qualname"] if link.symbol else None,
+        )
+        for e, link in linked({"m.py": program})
+        if e["kind"] in ("use", "call") and e["target"] in ("age", "handler")
+    }
+    assert reached == {
+        (6, "use", "age"): ("bound", "User.age"),  # self.age
+        (8, "use", "age"): ("bound", "User.age"),  # u.age, u annotated User
+        (8, "use", "handler"): ("bound", "f"),  # the field holds f
+        (9, "call", "handler"): ("bound", "f"),
+    }

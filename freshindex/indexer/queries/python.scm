@@ -13,5 +13,12 @@
   (expression_statement
     (assignment left: (identifier) @name) @definition.constant))
 
+; a class attribute, a dataclass's or a model's field (`name: str`,
+; `age: int = 0`, `KIND = "user"`); not what methods assign to self
+(class_definition
+  body: (block
+    (expression_statement
+      (assignment left: (identifier) @name) @definition.field)))
+
 ; Python references are not captured here: indexer/bind_python.py walks the
 ; tree with Python's scoping rules, so each reference says what it names.
