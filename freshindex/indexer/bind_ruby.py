@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import tree_sitter as ts
 
-from freshindex.indexer.languages import in_source_order, within_open
+from freshindex.indexer.languages import in_source_order, pattern_query, within_open
 
 _PATTERNS = """
 [(method) (singleton_method) (block) (do_block) (lambda)] @scope
@@ -138,26 +138,46 @@ def vcalls(root: ts.Node, text: Callable[[ts.Node], str]) -> list[ts.Node]:
     name), not a Kernel method called bare (``KERNEL_BARE``), not a
     numbered block parameter (``_1``). Outside a method (a class body, the
     top level) a bare name is a DSL word or a script's local: not read."""
-    found = in_source_order("ruby", _VCALL_PATTERNS, root)
-    not_calls = {n.start_byte for n, kind in found if kind in ("local", "name")}
-    locals_at = {n.start_byte for n, kind in found if kind == "local"}
+    caps = ts.QueryCursor(pattern_query("ruby", _VCALL_PATTERNS)).captures(root)
+    named = {n.start_byte for n in caps.get("name", ())}
+    locals_ = caps.get("local", [])
+    taken = named | {n.start_byte for n in locals_}
+    # in source order, a scope before what it holds: (start, -end, what, node)
+    events = [(n.start_byte, -n.end_byte, _SCOPE, n) for n in caps.get("scope", ())]
+    events += [(n.start_byte, -n.end_byte, _BLOCK, n) for n in caps.get("block", ())]
+    events += [(n.start_byte, -n.end_byte, _LOCAL, n) for n in locals_]
+    events += [
+        (n.start_byte, -n.end_byte, _USE, n)
+        for n in caps.get("id", ())
+        if n.start_byte not in taken
+    ]
+    events.sort(key=_order)
     out: list[ts.Node] = []
     # (where it ends, whether a method holds it, whether it is a block, its locals)
     stack: list[tuple[int, bool, bool, set[str]]] = [(root.end_byte, False, False, set())]
-    for node, kind in within_open(found, stack):
-        if kind == "scope":
+    for at, _end, what, node in events:
+        while len(stack) > 1 and at >= stack[-1][0]:
+            stack.pop()
+        if what == _SCOPE:
             stack.append((node.end_byte, node.type in _HARD_SCOPES, False, set()))
-        elif kind == "block":  # sees the locals around it
+        elif what == _BLOCK:  # sees the locals around it
             stack.append((node.end_byte, stack[-1][1], True, set()))
-        elif kind == "id" and node.start_byte in locals_at:
+        elif what == _LOCAL:
             stack[-1][3].add(text(node))
-        elif kind == "id" and node.start_byte not in not_calls and stack[-1][1]:
+        elif stack[-1][1]:
             name = text(node)
             if name in KERNEL_BARE or (name[:1] == "_" and name[1:].isdigit()):
                 continue
             if not _is_local(stack, name):
                 out.append(node)
     return out
+
+
+_SCOPE, _BLOCK, _LOCAL, _USE = range(4)
+
+
+def _order(event: tuple[int, int, int, ts.Node]) -> tuple[int, int, int]:
+    return event[0], event[1], event[2]
 
 
 def _is_local(stack: list[tuple[int, bool, bool, set[str]]], name: str) -> bool:
