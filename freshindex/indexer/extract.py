@@ -260,11 +260,14 @@ def extract(
                 name = text(name_node)
                 if name_node.type == "simple_symbol":  # Ruby's `attr_reader :name`
                     name = name[1:]
-                # first pattern wins: queries list specific patterns before general ones
-                defs.setdefault(
-                    name_node.start_byte,
-                    _Def(node.start_byte, node.end_byte, name, kind, node, name_node),
-                )
+                # first pattern wins: queries list specific patterns before general
+                # ones; a general one that ends sooner may match first, so a class
+                # field holding a function stays a method (`handle = () => {}`)
+                had = defs.get(name_node.start_byte)
+                if had is None or (had.kind == "field" and kind == "method"):
+                    defs[name_node.start_byte] = _Def(
+                        node.start_byte, node.end_byte, name, kind, node, name_node
+                    )
             elif not is_definition:
                 module = text(caps["module"][0]) if "module" in caps else ""
                 if language == "ruby" and kind == "import":

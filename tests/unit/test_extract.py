@@ -78,12 +78,15 @@ def test_go_method_container_is_receiver_type() -> None:
     assert syms["Srv.Run"] == ("method", 3, "Srv")
 
 
-def test_a_js_class_field_holding_a_function_is_a_method() -> None:
+def test_a_js_class_field_holding_a_function_is_a_method_and_others_fields() -> None:
     src = "class C {\n  handle = () => { this.go(); };\n  n = 1;\n  go() {}\n}\n"
     for path in ("c.ts", "c.js"):
         syms = _symbols(path, src)
         assert syms["C.handle"] == ("method", 2, "C")
-        assert "C.n" not in syms  # a value, not a function
+        assert syms["C.n"] == ("field", 3, "C")
+    syms = _symbols("p.ts", "interface Props {\n  name: string;\n  f(x: { a: number }): void;\n}\n")
+    assert syms["Props.name"] == ("property", 2, "Props")
+    assert "Props.a" not in syms and "Props.f.a" not in syms  # a parameter's type literal
 
 
 def test_rust_impl_methods_are_qualified_by_type() -> None:

@@ -16,6 +16,10 @@
   property: (property_identifier) @name
   value: [(arrow_function) (function_expression)]) @definition.method
 
+; any other class field (`count = 0`)
+(field_definition
+  property: (property_identifier) @name) @definition.field
+
 (lexical_declaration
   (variable_declarator
     name: (identifier) @name

@@ -31,6 +31,15 @@
   name: (property_identifier) @name
   value: [(arrow_function) (function_expression)]) @definition.method
 
+; any other class field (`count = 0`, `private items: string[] = []`)
+(public_field_definition
+  name: (property_identifier) @name) @definition.field
+
+; an interface's property (`name: string`)
+(interface_body
+  (property_signature
+    name: (property_identifier) @name) @definition.property)
+
 (method_signature
   name: (property_identifier) @name) @definition.method
 
