@@ -27,8 +27,11 @@ from freshindex.query import lookup as query
 from freshindex.query import references
 from freshindex.query.answers import Definitions, References
 from freshindex.query.include_rows import CRows
-from freshindex.query.link import Linker, table_linker
+from freshindex.query.link import VARIABLE_KINDS, Linker, table_linker
 from freshindex.query.view import RowView
+
+# the languages whose binder writes a row for each read of a name (`use`)
+READS_RECORDED = frozenset({"python"})
 
 
 @dataclass
@@ -115,5 +118,27 @@ def query_doc(
         doc["candidateCount"] = len(doc["candidates"])
         if not doc["bound"] and doc["unfollowedCalls"]:
             doc["complete"] = False
+        unread = _unread_variables(doc["definitions"])
+        if unread:
+            doc["complete"] = False
+            doc["reasons"] = [*doc["reasons"], unread]
         return References.of(doc)
     return Definitions.of(doc)
+
+
+def _unread_variables(definitions: list[dict[str, Any]]) -> str:
+    """Why a list of references to these definitions leaves reads out: a
+    variable, constant, field or property of a language whose binder
+    records calls, imports and bases but not reads (all but Python's). An
+    empty list for a Kotlin property is not "nothing reads it". "" if none."""
+    unread = sorted(
+        {
+            (d["kind"], d["language"])
+            for d in definitions
+            if d.get("kind") in VARIABLE_KINDS and d.get("language") not in READS_RECORDED
+        }
+    )
+    if not unread:
+        return ""
+    what = ", ".join(f"a {language} {kind}" for kind, language in unread)
+    return f"reads of {what} are not indexed: the list holds its calls only"

@@ -306,8 +306,10 @@ class DefinitionList(BaseModel):
 class ReferenceList(BaseModel):
     certificate: Certificate
     complete: bool = Field(
-        description="false when partial or stale, or when no reference is bound and calls "
-        "of the name could not be followed: an empty or short list proves nothing"
+        description="false when partial or stale, when no reference is bound and calls "
+        "of the name could not be followed, or when the symbol is a variable, field or "
+        "property whose reads its language's binder does not record (all but Python's): "
+        "an empty or short list proves nothing"
     )
     results: list[Reference] = Field(
         description="bound first, then dispatch (calls of a method it overrides), then "

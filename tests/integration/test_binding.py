@@ -29,6 +29,7 @@ FILES: dict[str, str | bytes] = {
     "web/index.ts": 'export { default as Banner } from "./Banner";\n',
     "web/page.tsx": 'import Hero from "./Banner";\nimport { Banner } from "./index";\n'
     "export const Page = () => <main><Hero /><Banner /></main>;\n",
+    "web/store.ts": "export class Store {\n  count = 0;\n  bump() {\n    this.count += 1;\n  }\n}\n",
     "app/__init__.py": "",
     "app/jobs.py": "class Job:\n    def run_job(self):\n        pass\n\n\ndef go(j):\n    j.run_job()\n",
     "app/models/__init__.py": "from .base import Model, helper\nfrom .mixins import *\n",
@@ -620,6 +621,20 @@ def test_an_empty_bound_list_with_unfollowed_calls_is_not_complete(
     assert doc["freshness"] == "exact"
     bound = q("Other.save")
     assert bound["boundCount"] == 1 and bound["complete"] is True
+
+
+def test_refs_of_a_field_whose_reads_are_not_indexed_are_not_complete(
+    built: tuple[Path, str, Any],
+) -> None:
+    """TypeScript's binder records calls, not reads: `this.count += 1` is no
+    row, so an empty list for the field `Store.count` proves nothing."""
+    _repo, _store, q = built
+    doc = q("Store.count")
+    assert [d["kind"] for d in doc["definitions"]] == ["field"]
+    assert doc["freshness"] == "exact" and doc["complete"] is False
+    assert "reads of a typescript field are not indexed" in " ".join(doc["reasons"])
+    python = q("Model.save")  # Python records reads and calls: the list is whole
+    assert python["complete"] is True
 
 
 C_FILES: dict[str, str | bytes] = {
