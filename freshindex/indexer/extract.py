@@ -261,10 +261,11 @@ def extract(
                 if name_node.type == "simple_symbol":  # Ruby's `attr_reader :name`
                     name = name[1:]
                 # first pattern wins: queries list specific patterns before general
-                # ones; a general one that ends sooner may match first, so a class
-                # field holding a function stays a method (`handle = () => {}`)
+                # ones; the general `field` one may match first (it ends sooner), so
+                # any other kind replaces it: a class field holding a function is a
+                # method (`handle = () => {}`), a static Java field a constant
                 had = defs.get(name_node.start_byte)
-                if had is None or (had.kind == "field" and kind == "method"):
+                if had is None or (had.kind == "field" and kind != "field"):
                     defs[name_node.start_byte] = _Def(
                         node.start_byte, node.end_byte, name, kind, node, name_node
                     )

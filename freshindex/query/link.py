@@ -121,13 +121,20 @@ class Linker:
         self._outside = ""
 
     def defs(self, path: str) -> dict[str, Row]:
-        """qualname -> its first definition in the file."""
+        """qualname -> its first definition in the file; a field's name is a
+        method's first where a language lets both share it (Java's `size`
+        and `size()`, PHP's `$name` and `name()`): references name the
+        method, since only calls and bases are rows outside Python."""
         found = self._defs.get(path)
         if found is None:
             found = {}
             rows = sorted(self._symbols_of(path), key=lambda r: (r["start_line"], r["start_col"]))
             for r in rows:
-                found.setdefault(r["qualname"], r)
+                had = found.get(r["qualname"])
+                if had is None or (
+                    had["kind"] in VARIABLE_KINDS and r["kind"] not in VARIABLE_KINDS
+                ):
+                    found[r["qualname"]] = r
             self._defs[path] = found
         return found
 
@@ -457,7 +464,9 @@ class Linker:
             return []  # an attribute of a function: not followed
         member = self.find(path, f"{row['qualname']}.{token}")
         if member is not None:
-            if kind == "instance":  # a property's value is what its getter returns
+            # a property's value is what its getter returns; a field's, what it
+            # holds (Go's `Context.Writer` is a ResponseWriter)
+            if kind == "instance" or member["kind"] in VARIABLE_KINDS:
                 held = self.held(member["path"], member["qualname"], hops)
                 if held:
                     return held

@@ -1378,7 +1378,12 @@ GO: dict[str, tuple[dict[str, str], set[str]]] = {
             "app/m.go": "package app\nfunc use(c *Context) {\n\tc.engine.Run()\n"
             "\td := NewContext()\n\td.engine.Run()\n\tc.name.Run()\n\tc.Skip(1)\n}\n",
         },
-        {"use -> app/context.go::NewContext", "use -> app/engine.go::Engine.Run"},
+        # c.Skip(1) calls what the field Skip holds: the field is what it names
+        {
+            "use -> app/context.go::NewContext",
+            "use -> app/engine.go::Engine.Run",
+            "use -> app/context.go::Context.Skip",
+        },
     ),
     "declared_values": (
         {
@@ -1822,3 +1827,18 @@ def test_a_read_of_a_class_attribute_names_the_field_and_a_call_what_it_holds() 
         (8, "use", "handler"): ("bound", "f"),  # the field holds f
         (9, "call", "handler"): ("bound", "f"),
     }
+
+
+def test_a_call_names_the_method_where_a_field_shares_its_name() -> None:
+    """Java lets a field and a method share a name (`size`, `size()`):
+    a call is the method's, whichever is declared first."""
+    program = (
+        "package app;\nclass Box {\n  int size;\n  int size() { return size; }\n"
+        "  void run() { size(); this.size(); }\n}\n"
+    )
+    found = {
+        (e["start_line"], e["start_col"]): link.symbol["kind"] if link.symbol else None
+        for e, link in linked({"app/Box.java": program}, language="java")
+        if e["kind"] == "call" and e["target"] == "size"
+    }
+    assert found and set(found.values()) == {"method"}

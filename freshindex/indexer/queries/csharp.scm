@@ -14,6 +14,9 @@
 (constructor_declaration name: (identifier) @name) @definition.constructor
 (property_declaration name: (identifier) @name) @definition.property
 
+(field_declaration
+  (variable_declaration (variable_declarator name: (identifier) @name))) @definition.field
+
 (invocation_expression
   function: [
     (identifier) @name

@@ -25,6 +25,12 @@
 (source_file
   (const_declaration (const_spec name: (identifier) @name) @definition.constant))
 
+; a named struct's field (`Name string`), qualified by the struct: User.Name
+(type_spec
+  type: (struct_type
+    (field_declaration_list
+      (field_declaration name: (field_identifier) @name) @definition.field)))
+
 (source_file
   (var_declaration (var_spec name: (identifier) @name) @definition.variable))
 

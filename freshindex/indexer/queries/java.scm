@@ -21,6 +21,10 @@
   (modifiers "static")
   declarator: (variable_declarator name: (identifier) @name)) @definition.constant
 
+; any other field (`private final Repo repo;`)
+(field_declaration
+  declarator: (variable_declarator name: (identifier) @name)) @definition.field
+
 (method_invocation
   name: (identifier) @name) @reference.call
 

@@ -11,6 +11,10 @@
 (method_declaration name: (name) @name) @definition.method
 (const_declaration (const_element (name) @name)) @definition.constant
 
+; a class's property (`private $repo;`), named without its `$`
+(property_declaration
+  (property_element name: (variable_name (name) @name))) @definition.field
+
 (function_call_expression
   function: [
     (name) @name

@@ -88,3 +88,8 @@
   argument: (scoped_use_list
     path: (_) @module
     list: (use_list (identifier) @name))) @reference.import
+
+; a struct's named field (`pub age: u32`), qualified by the struct: User.age
+(struct_item
+  body: (field_declaration_list
+    (field_declaration name: (field_identifier) @name) @definition.field))
