@@ -38,7 +38,13 @@ def linked(files: dict[str, str | bytes], language: str = "python") -> Iterator[
     symbols, edges = rows_of(files, language)
     linker = table_linker(symbols, edges)
     for e in edges:
-        yield e, linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+        read = e["kind"] == "use"
+        yield (
+            e,
+            linker.link(
+                e["binding"], e["via"], e["resolved_path"], e["target_qualname"], read=read
+            ),
+        )
 
 
 def bound_calls(

@@ -309,6 +309,8 @@ def extract(
             if d.kind in _SCOPED_KINDS:  # the kinds whose name a scope may be written on
                 _written_scope(d, text)
     _assign_containers(ordered)
+    if language == "python":
+        ordered = _instance_attributes(ordered)
     if language == "go":
         for d in ordered:
             if d.kind == "method" and d.node.type == "method_declaration":
@@ -1568,6 +1570,28 @@ def _assign_containers(ordered: list[_Def]) -> None:
         outer = d.parent.qualname if d.parent else ""
         d.container = f"{outer}.{d.scope}" if outer and d.scope else outer or d.scope
         stack.append(d)
+
+
+def _instance_attributes(ordered: list[_Def]) -> list[_Def]:
+    """Python's ``self.cache = {}`` in a method is a field of the method's
+    class, not of the method: the first such assignment of each name, where
+    the class defines no attribute or method of that name itself."""
+    seen = {d.qualname for d in ordered if d.node.type != "assignment" or d.parent is None}
+    seen |= {d.qualname for d in ordered if d.kind == "field" and d.node.type == "assignment"
+             and d.parent is not None and d.parent.node.type == "class_definition"}  # fmt: skip
+    out = []
+    for d in ordered:
+        method = d.parent
+        if d.kind == "field" and method is not None and method.node.type == "function_definition":
+            cls = method.parent
+            if cls is None or cls.node.type != "class_definition":
+                continue
+            d.parent, d.container = cls, cls.qualname
+            if d.qualname in seen:
+                continue
+            seen.add(d.qualname)
+        out.append(d)
+    return out
 
 
 def _written_scope(d: _Def, text: Callable[[ts.Node], str]) -> None:

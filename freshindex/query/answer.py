@@ -71,6 +71,7 @@ class Answerer(RowView):
                     r["resolved_path"],
                     r["target_qualname"],
                     called=r["target"] == query.RETURNED,
+                    read=r["kind"] == "use",
                 )
                 r["binding"], r["via"] = link.binding, link.via
                 r["target_symbol_id"] = link.symbol["symbol_id"] if link.symbol else None

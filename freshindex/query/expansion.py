@@ -398,6 +398,7 @@ class Walk:
                 e["resolved_path"],
                 e["target_qualname"],
                 called=e["target"] == RETURNED,
+                read=e["kind"] == "use",
             )
             if link.symbol is None or link.symbol["symbol_id"] in self.seen:
                 continue

@@ -146,13 +146,20 @@ class Linker:
         return found
 
     def link(
-        self, claim: str, via: str, path: str | None, qual: str | None, called: bool = False
+        self,
+        claim: str,
+        via: str,
+        path: str | None,
+        qual: str | None,
+        called: bool = False,
+        read: bool = False,
     ) -> Link:
         """What an edge's claim (its stored ``binding``, ``via``,
         ``resolved_path`` and ``target_qualname``) names in this view.
         ``called``: the row is a call of the value the chain ends at (filed
         under ``()``: ``app = Typer(); app()``), so an instance names its
-        class's ``__call__``."""
+        class's ``__call__``. ``read``: the row reads the name (a ``use``),
+        so a variable it finds is what it names, not what the variable holds."""
         if claim == "external":
             return Link("external", via)
         if claim != "bound" or not path or qual is None:
@@ -175,10 +182,11 @@ class Linker:
         is_super = via.startswith(("super()", "super.", "base."))
         self._outside = ""
         found = None if chains.is_chain(qual) else self.find(path, qual, skip_self=is_super)
-        # a variable (`handler = f` in a class body) is read for what it
-        # holds: `cls.handler()` calls f; with nothing known held, the
-        # variable itself is what the reference names
-        if (found is None or found["kind"] in VARIABLE_KINDS) and not is_super:
+        # a variable (`handler = f` in a class body) is called for what it
+        # holds: `cls.handler()` calls f; a read, or a call of a variable
+        # that holds nothing known, names the variable itself
+        variable = found is not None and found["kind"] in VARIABLE_KINDS and not read
+        if (found is None or variable) and not is_super:
             reached = self.through_values(path, qual, called)
             if reached:
                 first = reached[0]
@@ -439,8 +447,7 @@ class Linker:
     def of_row(self, row: Row, hops: int) -> list[_Value]:
         """A definition as a value; a variable is what it holds."""
         if row["kind"] in VARIABLE_KINDS:
-            held = self.held(row["path"], row["qualname"], hops)
-            return held or [("def", row["path"], row)]
+            return _or_itself(self.held(row["path"], row["qualname"], hops), row)
         return [("def", row["path"], row)]
 
     def step(self, value: _Value, token: str, hops: int) -> list[_Value]:
@@ -466,8 +473,16 @@ class Linker:
         if member is not None:
             # a property's value is what its getter returns; a field's, what it
             # holds (Go's `Context.Writer` is a ResponseWriter)
-            if kind == "instance" or member["kind"] in VARIABLE_KINDS:
-                held = self.held(member["path"], member["qualname"], hops)
+            if member["kind"] in VARIABLE_KINDS:
+                return _or_itself(self.held(member["path"], member["qualname"], hops), member)
+            if kind == "instance":
+                # a getter that returns a field (`return self._expand`) gives
+                # what the field holds, not the field: the read names the property
+                held = [
+                    v
+                    for v in self.held(member["path"], member["qualname"], hops)
+                    if v[0] != "def" or v[2] is None or v[2]["kind"] not in VARIABLE_KINDS
+                ]
                 if held:
                     return held
             return [("def", member["path"], member)]
@@ -706,3 +721,13 @@ def _c3(sequences: list[list[Row]]) -> list[Row] | None:
         seqs = [s[1:] if s[0] is head else s for s in seqs]
         seqs = [s for s in seqs if s]
     return out
+
+
+def _or_itself(held: list[_Value], variable: Row) -> list[_Value]:
+    """What a variable (or field) stands for in a chain: the definitions it
+    holds (`handler = f`: f); where it holds only instances (`self.cli =
+    AppGroup()`), those for the steps after it and the variable itself for
+    a chain that ends at it (`runner.app.cli` names the field cli)."""
+    if any(kind == "def" for kind, _path, _row in held):
+        return held
+    return [*held, ("def", variable["path"], variable)]

@@ -297,7 +297,10 @@ def _link_row(linker: Linker, linking: bool, r: Result) -> None:
         r["targetSymbolId"] = None
         return
     called = r["name"] == lookup.RETURNED
-    link = linker.link(claim, r.get("via") or "", r["resolvedPath"], r["targetQualname"], called)
+    read = r["kind"] == "use"
+    link = linker.link(
+        claim, r.get("via") or "", r["resolvedPath"], r["targetQualname"], called, read
+    )
     r["binding"], r["via"] = link.binding, link.via
     r["targetSymbolId"] = link.symbol["symbol_id"] if link.symbol else None
     if link.symbol is not None:

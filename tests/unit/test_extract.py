@@ -60,37 +60,6 @@ def test_python_methods_are_qualified_by_class() -> None:
     assert syms["A.f.inner"][0] == "function"
 
 
-def test_python_class_attributes_are_fields() -> None:
-    src = (
-        "@dataclass\nclass User:\n    name: str\n    age: int = 0\n    KIND = 'user'\n"
-        "    def __init__(self):\n        self._cache = {}\n        local = 1\n"
-    )
-    syms = _symbols("m.py", src)
-    assert syms["User.name"] == ("field", 3, "User")
-    assert syms["User.age"] == ("field", 4, "User")
-    assert syms["User.KIND"] == ("field", 5, "User")
-    # what a method assigns is not a definition of the class
-    assert not {"User._cache", "User.__init__.local", "User.local"} & set(syms)
-
-
-@pytest.mark.parametrize(
-    ("path", "src", "fields"),
-    [
-        ("A.java", "class A {\n  private Repo repo;\n  static int N = 1;\n}\n", {"A.repo": 2}),
-        ("u.go", "package p\ntype User struct {\n\tName string\n\tInner\n}\n", {"User.Name": 3}),
-        ("u.rs", "struct User {\n    pub age: u32,\n}\n", {"User.age": 2}),
-        ("A.cs", "class A {\n  private Repo repo;\n  public int N { get; }\n}\n", {"A.repo": 2}),
-        ("a.php", "<?php\nclass A {\n  private $repo;\n  const X = 1;\n}\n", {"A.repo": 3}),
-    ],
-)
-def test_fields_are_definitions(path: str, src: str, fields: dict[str, int]) -> None:
-    """A field is a definition of its class or struct; a more specific kind
-    of the same declaration wins (Java's static field is a constant, C#'s
-    property a property), and an embedded Go struct is a base, not a field."""
-    syms = _symbols(path, src)
-    assert {q: line for q, (kind, line, _c) in syms.items() if kind == "field"} == fields
-
-
 def test_go_method_container_is_receiver_type() -> None:
     syms = _symbols("s.go", "package p\n\nfunc (s *Srv) Run() {}\n")
     assert syms["Srv.Run"] == ("method", 3, "Srv")

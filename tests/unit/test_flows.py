@@ -1824,7 +1824,7 @@ def test_a_read_of_a_class_attribute_names_the_field_and_a_call_what_it_holds() 
     assert reached == {
         (6, "use", "age"): ("bound", "User.age"),  # self.age
         (8, "use", "age"): ("bound", "User.age"),  # u.age, u annotated User
-        (8, "use", "handler"): ("bound", "f"),  # the field holds f
+        (8, "use", "handler"): ("bound", "User.handler"),  # a read names the field
         (9, "call", "handler"): ("bound", "f"),
     }
 
@@ -1842,3 +1842,22 @@ def test_a_call_names_the_method_where_a_field_shares_its_name() -> None:
         if e["kind"] == "call" and e["target"] == "size"
     }
     assert found and set(found.values()) == {"method"}
+
+
+def test_a_read_names_the_attribute_it_reads() -> None:
+    """`t.expand` reads a property whose getter returns `self._expand`: the
+    property, not the field it returns; `self.size` reads the attribute
+    __init__ sets, whatever value flows into it."""
+    program = (
+        "class T:\n    def __init__(self, size):\n        self._expand = False\n"
+        "        self.size = size\n    @property\n    def expand(self):\n"
+        "        return self._expand\n    def width(self):\n        return self.size\n"
+        "def use(t: T):\n    return t.expand\n"
+    )
+    reads = {
+        (e["start_line"], e["target"]): link.symbol["qualname"] if link.symbol else None
+        for e, link in linked({"m.py": program})
+        if e["kind"] == "use" and e["target"] in ("expand", "size")
+    }
+    assert reads[(11, "expand")] == "T.expand"
+    assert reads[(9, "size")] == "T.size"
