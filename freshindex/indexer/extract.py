@@ -1576,15 +1576,16 @@ def _instance_attributes(ordered: list[_Def]) -> list[_Def]:
     """Python's ``self.cache = {}`` in a method is a field of the method's
     class, not of the method: the first such assignment of each name, where
     the class defines no attribute or method of that name itself."""
-    seen = {d.qualname for d in ordered if d.node.type != "assignment" or d.parent is None}
-    seen |= {d.qualname for d in ordered if d.kind == "field" and d.node.type == "assignment"
-             and d.parent is not None and d.parent.node.type == "class_definition"}  # fmt: skip
+
+    def on_self(d: _Def) -> bool:  # the query matches these in a method's body only
+        return d.kind == "field" and d.parent is not None and d.parent.kind == "function"
+
+    seen = {d.qualname for d in ordered if not on_self(d)}
     out = []
     for d in ordered:
-        method = d.parent
-        if d.kind == "field" and method is not None and method.node.type == "function_definition":
-            cls = method.parent
-            if cls is None or cls.node.type != "class_definition":
+        if on_self(d):
+            cls = d.parent.parent if d.parent is not None else None
+            if cls is None or cls.kind != "class":
                 continue
             d.parent, d.container = cls, cls.qualname
             if d.qualname in seen:
