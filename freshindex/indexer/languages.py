@@ -105,6 +105,12 @@ LANGUAGES: dict[str, LanguageSpec] = {
 _BY_EXTENSION = {ext: spec.name for spec in LANGUAGES.values() for ext in spec.extensions}
 
 
+# the languages whose binder writes a row for each read of a name (`use`,
+# indexer/bind_python.py); the others record calls, imports and bases only,
+# so a list of a variable's references there leaves its reads out
+READS_RECORDED = frozenset({"python"})
+
+
 def language_for(path: str) -> str | None:
     """The language name for a path, by extension; None when no grammar handles it.
     The extension is PurePosixPath's suffix, found without building a path

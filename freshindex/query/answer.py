@@ -22,6 +22,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
+from freshindex.indexer.languages import READS_RECORDED
 from freshindex.indexer.schema import FACTS, ID_COLUMNS, SORT_KEYS
 from freshindex.query import lookup as query
 from freshindex.query import references
@@ -29,9 +30,6 @@ from freshindex.query.answers import Definitions, References
 from freshindex.query.include_rows import CRows
 from freshindex.query.link import VARIABLE_KINDS, Linker, table_linker
 from freshindex.query.view import RowView
-
-# the languages whose binder writes a row for each read of a name (`use`)
-READS_RECORDED = frozenset({"python"})
 
 
 @dataclass

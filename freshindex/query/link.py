@@ -445,7 +445,8 @@ class Linker:
         return out
 
     def of_row(self, row: Row, hops: int) -> list[_Value]:
-        """A definition as a value; a variable is what it holds."""
+        """A definition as a value; a variable is what it holds (itself where
+        it holds no definition: _or_itself)."""
         if row["kind"] in VARIABLE_KINDS:
             return _or_itself(self.held(row["path"], row["qualname"], hops), row)
         return [("def", row["path"], row)]
