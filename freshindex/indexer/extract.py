@@ -266,9 +266,10 @@ def extract(
                 # method (`handle = () => {}`), a static Java field a constant
                 had = defs.get(name_node.start_byte)
                 if had is None or (had.kind == "field" and kind != "field"):
-                    defs[name_node.start_byte] = _Def(
-                        node.start_byte, node.end_byte, name, kind, node, name_node
-                    )
+                    made = _Def(node.start_byte, node.end_byte, name, kind, node, name_node)
+                    if node.type == "assignment_expression" and not _js_assigned(made, text):
+                        continue
+                    defs[name_node.start_byte] = made
             elif not is_definition:
                 module = text(caps["module"][0]) if "module" in caps else ""
                 if language == "ruby" and kind == "import":
@@ -320,6 +321,13 @@ def extract(
     rows = FileRows()
     ordinals: dict[tuple[str, str], int] = {}
     top_level: set[str] = set()
+    # JS: a function whose prototype this file sets methods on is a class
+    # (`new Repo()` makes a Repo), as a class declaration would be
+    constructors = (
+        {d.container for d in ordered if d.kind == "method" and d.scope}
+        if language in _JS_LANGUAGES
+        else set()
+    )
     for d in ordered:
         if not d.kind:
             continue
@@ -331,6 +339,8 @@ def extract(
             in ("class", "struct", "interface", *CLASS_LIKE_SCOPES.get(language, ("",)))
         ):
             kind = "method"
+        elif kind == "function" and d.parent is None and d.name in constructors:
+            kind = "class"
         key = (d.qualname, kind)
         ordinal = ordinals.get(key, 0)
         ordinals[key] = ordinal + 1
@@ -555,9 +565,14 @@ def _query_edges(
     java_types = functools.cache(
         lambda: frozenset(d.qualname for d in ordered if d.kind in _JAVA_TYPES)
     )
-    # (class, name) of each member this file defines, for Kotlin's bare calls
+    # (class, name) of each member this file defines, for Kotlin's bare calls;
+    # in JS, of each method set on a constructor function's prototype
     members = functools.cache(
-        lambda: frozenset((d.parent.qualname, d.name) for d in ordered if d.parent is not None)
+        lambda: (
+            frozenset((d.container, d.name) for d in ordered if d.kind == "method" and d.scope)
+            if language in _JS_LANGUAGES
+            else frozenset((d.parent.qualname, d.name) for d in ordered if d.parent is not None)
+        )
     )
     # Ruby: the classes and modules with a base or a mixin written here, whose
     # bare calls the linker may find in an ancestor
@@ -1201,6 +1216,11 @@ def _this_class(
     # (a scan of the file's definitions per call was quadratic in a big file)
     innermost = within
     while innermost is not None and innermost.kind not in kinds:
+        if language in _JS_LANGUAGES:  # code before classes: `function Repo() {...}`
+            if innermost.kind == "method" and innermost.node.type == "assignment_expression":
+                return innermost.container, word  # `this` in `Repo.prototype.save = function`
+            if innermost.kind == "function" and (innermost.qualname, name) in members():
+                return innermost.qualname, word  # in the constructor, of its own prototype
         innermost = innermost.parent
     if innermost is None:
         return None
@@ -1595,6 +1615,28 @@ def _instance_attributes(ordered: list[_Def]) -> list[_Def]:
     return out
 
 
+def _js_assigned(d: _Def, text: Callable[[ts.Node], str]) -> bool:
+    """Name a JS/TS definition made by assignment after the object it is
+    set on: ``Repo.prototype.save = function`` is the method ``Repo.save``,
+    ``app.listen = function`` the function ``app.listen``, and
+    ``exports.run`` (or ``module.exports.run``) the module's own ``run``, as
+    ``function run`` would be, so a ``require`` of the module binds to it.
+    False for ``module.exports = function``: the module itself, no name."""
+    left = d.node.child_by_field_name("left")
+    held = left.child_by_field_name("object") if left is not None else None
+    if held is None:
+        return False
+    owner = "".join(text(held).split())
+    if owner in ("exports", "module.exports"):
+        return True
+    if owner == "module":
+        return False
+    if owner.endswith(".prototype"):
+        owner, d.kind = owner.removesuffix(".prototype"), "method"
+    d.scope = owner
+    return True
+
+
 def _written_scope(d: _Def, text: Callable[[ts.Node], str]) -> None:
     """A C++ definition named with its scope: ``void Repo::save()`` is a
     member of Repo, ``bool Regexp::ParseState::Push()`` of Regexp.ParseState,
@@ -1705,7 +1747,11 @@ def _exported(language: str, d: _Def, kind: str, text: Callable[[ts.Node], str])
     if language == "java":
         mods = next((c for c in d.node.children if c.type == "modifiers"), None)
         return mods is not None and any(c.type == "public" for c in mods.children)
-    # javascript / typescript: an export statement up to three levels up
+    # javascript / typescript: an export statement up to three levels up;
+    # a function set on an object (`exports.run =`, `app.listen =`) is
+    # reachable by whoever holds the object
+    if d.node.type == "assignment_expression":
+        return not name.startswith("_")
     if kind == "method":
         return not name.startswith("#") and not any(
             c.type == "accessibility_modifier" and text(c) in ("private", "protected")

@@ -47,9 +47,12 @@ def summarize(
     of the file ``data``. ``deep``: the file nests deeper than real code
     does; a comment is then read only right above the definition itself,
     not above what wraps it on its line."""
+    held = node
+    if node.type == "assignment_expression":  # JS `Repo.prototype.save = function (...) {`
+        held = node.child_by_field_name("right") or node
     body = next(
-        (b for f in _BODY_FIELDS if (b := node.child_by_field_name(f)) is not None), None
-    ) or next((c for c in node.named_children if c.type in _BODY_TYPES), None)
+        (b for f in _BODY_FIELDS if (b := held.child_by_field_name(f)) is not None), None
+    ) or next((c for c in held.named_children if c.type in _BODY_TYPES), None)
     head = text(node) if body is None else _until(node, body, text, data)
     if node.type == "simple_symbol":  # Ruby's `attr_reader :name`: the line that defines it
         start = data.rfind(b"\n", 0, node.start_byte) + 1

@@ -20,6 +20,31 @@
             key: (property_identifier) @name
             value: [(arrow_function) (function_expression)]) @definition.method)))))
 
+; definitions made by assignment, as CommonJS and pre-class code writes
+; them: `exports.run = function () {}` and `Repo.prototype.save = ...`
+; anywhere, `app.listen = function listen() {}` at the top of a module (also
+; the inner one of `req.get = req.header = function ...`); extract.py names
+; the object (`Repo.save`, `app.listen`)
+(assignment_expression
+  left: (member_expression
+    object: [(identifier) @_object (member_expression property: (property_identifier) @_object)]
+    property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression)]
+  (#match? @_object "^(exports|prototype)$")) @definition.function
+
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression object: (identifier) property: (property_identifier) @name)
+      right: [(arrow_function) (function_expression)]) @definition.function))
+
+(program
+  (expression_statement
+    (assignment_expression
+      right: (assignment_expression
+        left: (member_expression object: (identifier) property: (property_identifier) @name)
+        right: [(arrow_function) (function_expression)]) @definition.function)))
+
 ; re-exports: a barrel file's `export * from "./x"` and `export { a, b as c } from "./x"`
 ; are imports the linker follows to the file that defines the name
 (export_statement

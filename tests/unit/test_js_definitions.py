@@ -1,0 +1,78 @@
+"""JavaScript written before classes and modules: functions set on objects
+(`exports.run =`, `Repo.prototype.save =`, `app.listen =`) are definitions,
+and a constructor function with prototype methods is a class."""
+
+from __future__ import annotations
+
+from freshindex.indexer.extract import extract
+from tests.linked import linked, rows_of
+
+STORE_JS = """\
+/** Opens the store. */
+exports.open = function (path) { return helper(path); };
+module.exports.close = (store) => store;
+function helper(path) { return path; }
+
+function Repo(path) { this.path = path; this.load(); }
+Repo.prototype.load = function load() { return this.read(); };
+Repo.prototype.read = function () { return 2; };
+exports.Repo = Repo;
+
+var app = {};
+app.get = app.fetch = function fetch(key) { return key; };
+module.exports = function main() {};
+"""
+
+APP_JS = """\
+const store = require('./store');
+store.open('x');
+const { close, Repo } = require('./store');
+close(1);
+function use() { const r = new Repo('x'); r.load(); }
+"""
+
+
+def _symbols(text: str, path: str = "store.js") -> dict[str, str]:
+    return {r[4]: r[5] for r in extract(path, "javascript", text.encode()).symbols}
+
+
+def test_functions_set_on_objects_are_definitions_named_after_the_object() -> None:
+    found = _symbols(STORE_JS)
+    assert found["open"] == "function" and found["close"] == "function"
+    assert found["Repo.load"] == "method" and found["Repo.read"] == "method"
+    assert found["Repo"] == "class"  # it has prototype methods: `new Repo()` makes one
+    assert found["app.fetch"] == "function"  # the inner one of `a.get = a.fetch = function`
+    assert "exports" not in found and "main" not in found  # the module itself, no name
+
+
+def test_a_summary_reads_the_assigned_function() -> None:
+    rows = extract("store.js", "javascript", STORE_JS.encode()).summaries
+    by_name = {r[3]: r for r in rows}
+    assert by_name["open"][9] == "exports.open = function (path)"
+    assert by_name["open"][10] == "Opens the store."
+    assert by_name["Repo.load"][9] == "Repo.prototype.load = function load()"
+
+
+def test_calls_reach_exports_prototype_methods_and_constructors() -> None:
+    bound = {
+        (e["path"], e["start_line"], e["target"]): link.symbol["qualname"]
+        for e, link in linked({"store.js": STORE_JS, "app.js": APP_JS}, "javascript")
+        if e["kind"] == "call" and link.binding == "bound"
+    }
+    assert bound[("app.js", 2, "open")] == "open"  # store.open(): a member of the module
+    assert bound[("app.js", 4, "close")] == "close"  # destructured from require()
+    assert bound[("app.js", 5, "load")] == "Repo.load"  # r = new Repo()
+    assert bound[("store.js", 6, "load")] == "Repo.load"  # this.load() in the constructor
+    assert bound[("store.js", 7, "read")] == "Repo.read"  # this.read() in a prototype method
+
+
+def test_assignments_that_define_nothing_are_not_symbols() -> None:
+    source = """\
+function f(o) {
+  o.handler = function () {};   // on a parameter, inside a function: a value
+  this.cb = () => 1;            // on this: a value of whoever calls it
+}
+obj[key] = function () {};
+"""
+    symbols, _edges = rows_of({"m.js": source}, "javascript")
+    assert {s["qualname"] for s in symbols} == {"f"}
