@@ -565,6 +565,10 @@ def _query_edges(
     java_types = functools.cache(
         lambda: frozenset(d.qualname for d in ordered if d.kind in _JAVA_TYPES)
     )
+    # JS: the qualnames of functions declared inside functions
+    js_nested = functools.cache(
+        lambda: frozenset(d.qualname for d in ordered if d.kind == "function" and d.parent)
+    )
     # (class, name) of each member this file defines, for Kotlin's bare calls;
     # in JS, of each method set on a constructor function's prototype
     members = functools.cache(
@@ -692,6 +696,14 @@ def _query_edges(
             ):  # `helper()` in `mod tests` beside its `fn helper`
                 resolved, qualname = path, local
                 binding, via = Binding.BOUND, f"defined in module {local.rpartition('.')[0]}"
+            elif (
+                bare
+                and kind == EdgeKind.CALL
+                and language in _JS_LANGUAGES
+                and (local := _declared_around(within, target, js_nested())) is not None
+            ):  # `inner()` in the function that declares `function inner`
+                resolved, qualname = path, local
+                binding, via = Binding.BOUND, f"defined in {local.rpartition('.')[0]}"
             elif target in top_level and bare:
                 resolved, qualname = path, target
                 binding, via = Binding.BOUND, "defined in this file"
@@ -1142,6 +1154,18 @@ _SELF_WORDS = {
 }
 # C#'s kinds whose body a bare `M()` or `this.M()` is a method of
 _CSHARP_TYPES = ("class", "struct", "interface")
+
+
+def _declared_around(within: _Def | None, name: str, nested: frozenset[str]) -> str | None:
+    """The function ``name`` a JS/TS function, or one around it, declares in
+    its body (a class's members are not in scope: ``run()`` in a method is
+    not ``this.run()``), innermost first; None if none does."""
+    d = within
+    while d is not None:
+        if d.kind not in ("class", "interface") and f"{d.qualname}.{name}" in nested:
+            return f"{d.qualname}.{name}"
+        d = d.parent
+    return None
 
 
 def _this_class(
