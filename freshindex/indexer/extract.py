@@ -565,9 +565,13 @@ def _query_edges(
     java_types = functools.cache(
         lambda: frozenset(d.qualname for d in ordered if d.kind in _JAVA_TYPES)
     )
-    # JS: the qualnames of functions declared inside functions
-    js_nested = functools.cache(
-        lambda: frozenset(d.qualname for d in ordered if d.kind == "function" and d.parent)
+    # the qualnames of functions declared inside functions (JS, Kotlin, C#, Rust)
+    local_functions = functools.cache(
+        lambda: frozenset(
+            d.qualname
+            for d in ordered
+            if d.kind == "function" and d.parent is not None and d.parent.kind in _BODIES
+        )
     )
     # (class, name) of each member this file defines, for Kotlin's bare calls;
     # in JS, of each method set on a constructor function's prototype
@@ -673,6 +677,15 @@ def _query_edges(
                 elif not _relative_spec(language, space):
                     binding, via = Binding.EXTERNAL, f"a member of module {space}"
             elif (
+                bare
+                and kind == EdgeKind.CALL
+                and language in _LOCAL_FUNCTIONS
+                and (local := _declared_around(within, target, local_functions())) is not None
+            ):  # `inner()` in the function that declares `inner`: before
+                # a class's own method of that name, which it shadows
+                resolved, qualname = path, local
+                binding, via = Binding.BOUND, f"defined in {local.rpartition('.')[0]}"
+            elif (
                 kind == EdgeKind.CALL
                 and language in _THIS_LANGUAGES
                 and (
@@ -696,14 +709,6 @@ def _query_edges(
             ):  # `helper()` in `mod tests` beside its `fn helper`
                 resolved, qualname = path, local
                 binding, via = Binding.BOUND, f"defined in module {local.rpartition('.')[0]}"
-            elif (
-                bare
-                and kind == EdgeKind.CALL
-                and language in _JS_LANGUAGES
-                and (local := _declared_around(within, target, js_nested())) is not None
-            ):  # `inner()` in the function that declares `function inner`
-                resolved, qualname = path, local
-                binding, via = Binding.BOUND, f"defined in {local.rpartition('.')[0]}"
             elif target in top_level and bare:
                 resolved, qualname = path, target
                 binding, via = Binding.BOUND, "defined in this file"
@@ -1156,13 +1161,20 @@ _SELF_WORDS = {
 _CSHARP_TYPES = ("class", "struct", "interface")
 
 
+# languages whose functions declare functions visible in their body only
+# (Python's binder has its own scopes; a Go closure is a variable)
+_LOCAL_FUNCTIONS = frozenset({"javascript", "typescript", "tsx", "kotlin", "csharp", "rust"})
+_BODIES = ("function", "method", "constructor")
+
+
 def _declared_around(within: _Def | None, name: str, nested: frozenset[str]) -> str | None:
-    """The function ``name`` a JS/TS function, or one around it, declares in
-    its body (a class's members are not in scope: ``run()`` in a method is
-    not ``this.run()``), innermost first; None if none does."""
+    """The function ``name`` that a function holding the call, innermost
+    first, declares in its body; None if none does. Only functions are
+    looked in: a class's or an impl's members are not in scope by their
+    bare name (``run()`` in a JS method is not ``this.run()``)."""
     d = within
     while d is not None:
-        if d.kind not in ("class", "interface") and f"{d.qualname}.{name}" in nested:
+        if d.kind in _BODIES and f"{d.qualname}.{name}" in nested:
             return f"{d.qualname}.{name}"
         d = d.parent
     return None

@@ -1,7 +1,6 @@
 """JavaScript written before classes and modules: functions set on objects
 (`exports.run =`, `Repo.prototype.save =`, `app.listen =`) are definitions,
-a constructor function with prototype methods is a class, and a function
-declared inside another is what a bare call in it reaches."""
+and a constructor function with prototype methods is a class."""
 
 from __future__ import annotations
 
@@ -65,32 +64,6 @@ def test_calls_reach_exports_prototype_methods_and_constructors() -> None:
     assert bound[("app.js", 5, "load")] == "Repo.load"  # r = new Repo()
     assert bound[("store.js", 6, "load")] == "Repo.load"  # this.load() in the constructor
     assert bound[("store.js", 7, "read")] == "Repo.read"  # this.read() in a prototype method
-
-
-def test_a_bare_call_reaches_the_function_declared_around_it() -> None:
-    source = """\
-function outer() {
-  function inner() { return 1; }
-  return () => inner();
-}
-class Box {
-  run() { return 1; }
-  go() {
-    const step = () => run();
-    return step();
-  }
-}
-function run() { return 0; }
-"""
-    links = {
-        (e["start_line"], e["target"]): (link.binding, link.symbol and link.symbol["qualname"])
-        for e, link in linked({"m.js": source}, "javascript")
-        if e["kind"] == "call"
-    }
-    assert links[(3, "inner")] == ("bound", "outer.inner")
-    # a class's method is not in scope by its bare name: `run()` is the top-level one
-    assert links[(8, "run")] == ("bound", "run")
-    assert links[(9, "step")] == ("bound", "Box.go.step")
 
 
 def test_assignments_that_define_nothing_are_not_symbols() -> None:

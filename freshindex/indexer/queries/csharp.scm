@@ -13,6 +13,8 @@
 (method_declaration name: (identifier) @name) @definition.method
 (constructor_declaration name: (identifier) @name) @definition.constructor
 (property_declaration name: (identifier) @name) @definition.property
+; a local function: visible in the method that declares it (extract.py)
+(local_function_statement name: (identifier) @name) @definition.function
 
 (field_declaration
   (variable_declaration (variable_declarator name: (identifier) @name))) @definition.field

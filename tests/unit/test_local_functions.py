@@ -1,0 +1,91 @@
+"""A bare call reaches the function declared in a function around it,
+innermost first, before a class's own member of that name (which only
+``this.``/``self.`` reaches in JS and Rust, and which a local function
+shadows in Kotlin and C#): extract.py ``_declared_around``."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.linked import linked
+
+CASES = {
+    "javascript": (
+        "m.js",
+        """\
+function outer() {
+  function inner() { return 1; }
+  return () => inner();
+}
+class Box {
+  run() { return 1; }
+  go() {
+    const step = () => run();
+    return step();
+  }
+}
+function run() { return 0; }
+""",
+        {(3, "inner"): "outer.inner", (8, "run"): "run", (9, "step"): "Box.go.step"},
+    ),
+    "kotlin": (
+        "m.kt",
+        """\
+class K {
+  fun run() = 0
+  fun go(): Int {
+    fun run(): Int = 1
+    return run()
+  }
+}
+fun outer(): Int {
+  fun inner(): Int = 1
+  return inner()
+}
+""",
+        {(5, "run"): "K.go.run", (10, "inner"): "outer.inner"},
+    ),
+    "csharp": (
+        "m.cs",
+        """\
+class A {
+  int Inner() => 0;
+  int Outer() {
+    int Inner() => 1;
+    return Inner();
+  }
+  A() { void Setup() {} Setup(); }
+  int Other() { return Inner(); }
+}
+""",
+        {(5, "Inner"): "A.Outer.Inner", (7, "Setup"): "A.A.Setup", (8, "Inner"): "A.Inner"},
+    ),
+    "rust": (
+        "m.rs",
+        """\
+struct R;
+impl R {
+    fn helper(&self) {}
+    fn go(&self) { fn inner() {} inner(); }
+}
+fn outer() -> i32 {
+    fn inner() -> i32 { 1 }
+    inner()
+}
+fn helper() {}
+fn x() { helper() }
+""",
+        {(4, "inner"): "R.go.inner", (8, "inner"): "outer.inner", (11, "helper"): "helper"},
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(CASES))
+def test_a_bare_call_reaches_the_function_declared_around_it(language: str) -> None:
+    path, source, expected = CASES[language]
+    reached = {
+        (e["start_line"], e["target"]): link.symbol["qualname"]
+        for e, link in linked({path: source}, language)
+        if e["kind"] == "call" and link.binding == "bound"
+    }
+    assert {k: reached.get(k) for k in expected} == expected
