@@ -843,11 +843,12 @@ class _Binder(ValueFlow):
                 self.sites.append(Site(last, kind))
             return
         if bound.what in ("local", "typed"):
-            method = self.method_scope(p.scope)
+            # `self` where the method binds it: in the method, its lambdas and
+            # comprehensions, and functions nested in it (a closure over self)
+            method = where
             if (
                 method is not None
                 and method.cls is not None
-                and where is method
                 and root == method.receiver
                 and len(names) == 1
             ):

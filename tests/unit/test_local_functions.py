@@ -1,7 +1,8 @@
 """A bare call reaches the function declared in a function around it,
 innermost first, before a class's own member of that name (which only
 ``this.``/``self.`` reaches in JS and Rust, and which a local function
-shadows in Kotlin and C#): extract.py ``_declared_around``."""
+shadows in Kotlin and C#): extract.py ``_declared_around``. A Python
+function nested in a method sees the method's ``self``."""
 
 from __future__ import annotations
 
@@ -89,3 +90,27 @@ def test_a_bare_call_reaches_the_function_declared_around_it(language: str) -> N
         if e["kind"] == "call" and link.binding == "bound"
     }
     assert {k: reached.get(k) for k in expected} == expected
+
+
+def test_a_function_nested_in_a_method_calls_through_the_methods_self() -> None:
+    source = """\
+class Router:
+    def add_route(self, path): pass
+    def route(self, path):
+        def decorator(func):
+            self.add_route(path)
+            return func
+        return decorator
+    def other(self):
+        def inner(self):
+            self.add_route(1)
+        return [lambda: self.add_route(2)]
+"""
+    links = {
+        e["start_line"]: (link.binding, link.symbol and link.symbol["qualname"])
+        for e, link in linked({"m.py": source})
+        if e["kind"] == "call"
+    }
+    assert links[5] == ("bound", "Router.add_route")  # a closure over route's self
+    assert links[10] == ("candidate", None)  # inner's own parameter named self
+    assert links[11] == ("bound", "Router.add_route")
