@@ -531,6 +531,9 @@ def _query_edges(
     ref_list = sorted(refs.values(), key=lambda r: (r[0].start_byte, r[1]))
     # JS/TS: `import * as z from "./m"`: local name -> the module
     namespaces: dict[str, str] = {}
+    # CommonJS: `const m = require("./m")`, whose `m()` calls the module's
+    # `module.exports` (its default)
+    required: set[str] = set()
     # Rust: the names a `use` at the top of the file brings, when nothing in
     # the file defines the name too (a `use` in a function or a nested `mod`
     # is scoped to it, and an item of a nested `mod` may share its name)
@@ -549,6 +552,8 @@ def _query_edges(
             # `import * as z from "./m"`; CommonJS's `const z = require("./m")`
             if held is not None and held.type in ("namespace_import", "variable_declarator"):
                 namespaces[name] = spec
+                if held.type == "variable_declarator":
+                    required.add(name)
             elif held is not None and held.type == "import_clause":  # `import x from "./m"`
                 bindings[alias or name] = (spec, flow_js.DEFAULT)
 
@@ -658,6 +663,9 @@ def _query_edges(
                     if language == "php":
                         qualname = _php_dotted(bound[0])
                     via = f"imported from {module}"
+                    if target in required:  # filed under `default`, as an import of it
+                        qualname, via = flow_js.DEFAULT, f"what require({module!r}) exports"
+                        alias, target = target, flow_js.DEFAULT
                 elif not resolved and not _relative_spec(language, module):
                     binding, via = Binding.EXTERNAL, f"imported from {module}"
             elif (

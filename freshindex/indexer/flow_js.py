@@ -15,12 +15,18 @@ forms that need no type inference:
   holder ``f()``, read by ``make().m()`` and ``obj.make().m()``;
 - a module-level ``const`` (a holder named by itself, for importers);
 - ``export default make`` (or ``export default function make``): a holder
-  ``default`` that ``import x from "./m"`` claims, whatever it names ``x``.
+  ``default`` that ``import x from "./m"`` claims, whatever it names ``x``;
+  CommonJS's ``module.exports = make`` is the same holder, which
+  ``const m = require("./m"); m()`` claims, and ``module.exports =
+  require("./lib")`` passes the other module's on.
 
 A name is looked up in its own function, then at the top of the file; a
 class name must be defined at the top of the file or imported from a file
 of the repository. Anything else gives no claim, and the reference stays
 what the tags query made it (indexer/extract.py).
+
+Over 400 lines: one walk of the file collects every form above, and the
+claims are made from what it collected; split, each part would walk again.
 """
 
 from __future__ import annotations
@@ -66,6 +72,8 @@ class Flows:
     calls: dict[tuple[int, int], Claim] = field(default_factory=dict)
     # (holder, claim, node where the value is written)
     holders: list[tuple[str, Claim, ts.Node]] = field(default_factory=list)
+    # (module spec, node): `module.exports = require(spec)`
+    reexports: list[tuple[str, ts.Node]] = field(default_factory=list)
 
 
 class _Pass:
@@ -77,8 +85,13 @@ class _Pass:
         self.returns: list[tuple[str, ts.Node, int, str | None]] = []
         self.attributes: list[tuple[str, ts.Node, int, str | None]] = []
         self.calls: list[tuple[ts.Node, int, str | None]] = []
-        # `export default make` (a name of the file): what `import x from` gets
+        # `export default make` (a name of the file): what `import x from` gets;
+        # CommonJS's `module.exports = make` too
         self.defaults: list[tuple[str, ts.Node]] = []
+        # `module.exports = require("./lib/app")`: that module's default, by spec
+        self.reexports: list[tuple[str, ts.Node]] = []
+        # `const m = require("./m")` at the top of the file: m is that module
+        self.required: set[str] = set()
         # every parameter's name, in any function: a name that may hide one of the file's
         self.parameter_names: set[str] = set()
         # holders a TypeScript annotation types: a field (`c: C;`), a
@@ -126,6 +139,8 @@ class _Pass:
                 typed = named_class(node.child_by_field_name("type"), self.text)
                 if name is not None and name.type == "identifier":
                     target = (fn, self.text(name))
+                    if fn == -1 and value is not None and required_spec(value, self.text):
+                        self.required.add(target[1])
                     element = element_class(node.child_by_field_name("type"), self.text)
                     if element is not None:
                         self.elements[target] = element
@@ -138,6 +153,8 @@ class _Pass:
                 if left is not None and right is not None:
                     if left.type == "identifier":
                         self.locals.setdefault((fn, self.text(left)), []).append((right, fn, cls))
+                    elif fn == -1 and "".join(self.text(left).split()) == "module.exports":
+                        self.module_exports(right)
                     elif left.type == "member_expression" and cls is not None:
                         obj, prop = (
                             left.child_by_field_name("object"),
@@ -172,6 +189,16 @@ class _Pass:
                 if callee is not None and callee.type == "member_expression":
                     self.calls.append((callee, fn, cls))
             todo.extend((c, fn, qual, cls) for c in reversed(node.named_children))
+
+    def module_exports(self, value: ts.Node) -> None:
+        """CommonJS's ``module.exports = createApp`` (also the inner one of
+        ``exports = module.exports = createApp``) exports a name of the file
+        as the module's default, what ``require("./m")()`` calls;
+        ``module.exports = require("./lib/app")`` passes that module's on."""
+        if value.type == "identifier":
+            self.defaults.append((self.text(value), value))
+        elif (spec := required_spec(value, self.text)) is not None:
+            self.reexports.append((spec, value))
 
     def typed_claim(self, name: str, typed: ts.Node) -> list[Claim]:
         """An instance of the class a type names (``name: C``), if the file
@@ -244,6 +271,8 @@ class _Pass:
             found = self.resolve(self.text(head))
             if found is None:
                 return []
+            if self.text(head) in self.required and found[0]:  # `m()`: what m exports
+                found = (found[0], DEFAULT)
             word = "new " if t == "new_expression" else ""
             return [Claim(found[0], found[1] + chains.CALL, f"{word}{self.text(head)}()")]
         if t == "this" and cls is not None:
@@ -348,6 +377,7 @@ def flows(path: str, root: ts.Node, text: Callable[[ts.Node], str], resolve: Nam
             out.holders.append((holder, here(c), value))
     for name, written_at in p.defaults:  # read by `import x from "./this"` (holder `default`)
         out.holders.append((DEFAULT, Claim(path, name, f"export default {name}"), written_at))
+    out.reexports = p.reexports
     for (fn, name), written in p.locals.items():
         if fn != -1:
             continue
@@ -394,7 +424,24 @@ def rows(
                 binding=str(Binding.BOUND),
                 via=claim.via,
             )
+    for spec, at in found.reexports:
+        where = resolve(language, path, spec, DEFAULT) if resolve is not None else None
+        if where:
+            found.holders.append((DEFAULT, Claim(where, DEFAULT, f"require({spec!r})"), at))
     return [
         value_row(path, holder, language, at.start_point, at.end_point, c.path, c.chain, c.via)
         for holder, c, at in found.holders
     ]
+
+
+def required_spec(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
+    """The module ``require("./m")`` names, if ``node`` is such a call."""
+    if node.type != "call_expression":
+        return None
+    callee, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+    if callee is None or text(callee) != "require" or args is None or args.named_child_count != 1:
+        return None
+    arg = args.named_children[0]
+    if arg.type != "string" or arg.named_child_count != 1:
+        return None
+    return text(arg.named_children[0])

@@ -95,6 +95,7 @@ class JsModules:
         self._by_name: dict[str, Package] = {}
         for p in self.packages:  # two packages of one name: the first by folder
             self._by_name.setdefault(p.name, p)
+        self._by_folder = {p.folder: p for p in self.packages}
 
     def digest_parts(self) -> list[str]:
         """What resolutions depend on, for the path index's digest."""
@@ -148,6 +149,12 @@ class JsModules:
                 if found:
                     return found
         return None
+
+    def folder_entry(self, folder: str, stem: Callable[[str], str | None]) -> str | None:
+        """The entry of the package whose package.json is in ``folder``, if
+        one is and its entry is in the tree."""
+        p = self._by_folder.get(folder)
+        return self._entry(p, stem, fallback=False) if p is not None else None
 
     def _nearest(self, path: str) -> str | None:
         folder = posixpath.dirname(path)

@@ -248,9 +248,12 @@ class PathIndex:
         if not module.startswith("."):
             # a tsconfig alias or a workspace package; else a package from outside
             return self.js.resolve(from_path, module, self._js_stem) if self.js else None
-        return self._js_stem(
-            posixpath.normpath(posixpath.join(posixpath.dirname(from_path), module))
-        )
+        stem = posixpath.normpath(posixpath.join(posixpath.dirname(from_path), module))
+        folder = "" if stem == "." else stem
+        # a folder (`require("..")`): its package.json's entry, as Node reads
+        # it, else its index file
+        entry = self.js.folder_entry(folder, self._js_stem) if self.js else None
+        return entry or self._js_stem(folder or "index")
 
     def _js_stem(self, stem: str) -> str | None:
         """The file a JS/TS import path names: itself, its TS source, or

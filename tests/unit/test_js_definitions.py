@@ -76,3 +76,33 @@ obj[key] = function () {};
 """
     symbols, _edges = rows_of({"m.js": source}, "javascript")
     assert {s["qualname"] for s in symbols} == {"f"}
+
+
+def test_a_required_module_is_called_for_what_it_exports() -> None:
+    files = {
+        "package.json": '{"name": "web", "main": "index.js"}',
+        "index.js": "module.exports = require('./lib/app');\n",
+        "lib/app.js": (
+            "function createApp() { return {}; }\nexports = module.exports = createApp;\n"
+        ),
+        "test/app.test.js": (
+            "const web = require('..');\n"
+            "web();\n"
+            "const make = require('../lib/app');\n"
+            "const app = make();\n"
+        ),
+    }
+    calls = {
+        e["start_line"]: (
+            e["target"],
+            e["alias"],
+            link.binding,
+            link.symbol and link.symbol["qualname"],
+        )
+        for e, link in linked(files, "javascript")
+        if e["path"] == "test/app.test.js" and e["kind"] == "call" and e["target"] != "require"
+    }
+    # filed under `default`, as `import web from ".."` is, so that `refs
+    # createApp` finds them whatever the local name
+    assert calls[2] == ("default", "web", "bound", "createApp")  # through index.js's re-export
+    assert calls[4] == ("default", "make", "bound", "createApp")

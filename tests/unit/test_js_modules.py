@@ -221,7 +221,8 @@ def test_commonjs_requires_bind_like_imports() -> None:
     assert calls[("a", 0)] == ("bound", "m.js::a")
     assert calls[("bee", 5)] == ("bound", "m.js::b")
     assert calls[("b", 14)] == ("bound", "m.js::b")  # m.b()
-    assert calls[("baseRest", 19)] == ("bound", "_baseRest.js::baseRest")
+    # baseRest(): the module's `module.exports`, filed under `default`
+    assert calls[("default", 19)] == ("bound", "_baseRest.js::baseRest")
     assert calls[("readFileSync", 35)][0] == "external"
     assert calls[("a", 53)][0] == "candidate"  # load() is no require
 
@@ -324,3 +325,17 @@ def test_a_jsx_element_of_a_component_is_a_call_of_it() -> None:
                 got[e["target"]] = reached(linker, e)[1]
         # one call per element, not its closing tag; `div` and `span` are the host's
         assert got == {"Btn": "ui/Button.tsx::Button", "Card": "ui/kit.ts::Card"}, page
+
+
+def test_a_folder_required_is_its_package_entry_or_its_index() -> None:
+    paths = PathIndex(["index.js", "lib/main.js", "lib/router/index.js", "test/app.js"])
+    assert paths.resolve("javascript", "test/app.js", "..", "x") == "index.js"
+    assert paths.resolve("javascript", "lib/app.js", "./router", "x") == "lib/router/index.js"
+    assert paths.resolve("javascript", "test/app.js", ".", "x") is None  # no test/index.js
+    files = {
+        "package.json": b'{"name": "web", "main": "lib/main.js"}',
+        "lib/main.js": b"",
+        "test/a.js": b"",
+    }
+    entry = PathIndex.of_tree(list(files), {}, (), None, {"package.json": files["package.json"]})
+    assert entry.resolve("javascript", "test/a.js", "..", "x") == "lib/main.js"
