@@ -20,7 +20,10 @@ forms that need no type inference:
   ``const m = require("./m"); m()`` claims, and ``module.exports =
   require("./lib")`` passes the other module's on.
 
-A name is looked up in its own function, then at the top of the file; a
+A name is looked up in its own function, then in the functions around it
+(a closure; not past one that declares the name itself, and an assignment
+writes the variable where it is declared), then at the top of the file;
+an annotation is the variable's type, whatever is assigned to it; a
 class name must be defined at the top of the file or imported from a file
 of the repository. Anything else gives no claim, and the reference stays
 what the tags query made it (indexer/extract.py).
@@ -107,6 +110,11 @@ class _Pass:
         # names some function declares (a parameter, a local), which may not be
         # the file's top-level name there: set once the walk is done
         self.hidden: frozenset[str] = frozenset()
+        # function (start byte) -> the function around it (-1: the file), and
+        # the names each function declares (parameters, locals): a closure
+        # reads a name of the function around it unless it declares its own
+        self.outer: dict[int, int] = {}
+        self.declared: dict[int, set[str]] = {}
 
     def walk(self, root: ts.Node) -> None:
         # node, enclosing function (start byte, -1: the file), its qualname, class
@@ -119,6 +127,7 @@ class _Pass:
                 cls = self.text(name) if name is not None else None
             elif t in _FUNCTIONS:
                 name = node.child_by_field_name("name")
+                self.outer[node.start_byte] = fn
                 fn = node.start_byte
                 if name is not None and t != "arrow_function":
                     own = self.text(name)
@@ -139,6 +148,7 @@ class _Pass:
                 typed = named_class(node.child_by_field_name("type"), self.text)
                 if name is not None and name.type == "identifier":
                     target = (fn, self.text(name))
+                    self.declared.setdefault(fn, set()).add(target[1])
                     if fn == -1 and value is not None and required_spec(value, self.text):
                         self.required.add(target[1])
                     element = element_class(node.child_by_field_name("type"), self.text)
@@ -167,6 +177,8 @@ class _Pass:
                 left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
                 if left is not None and left.type == "identifier" and right is not None:
                     self.locals.setdefault((fn, self.text(left)), []).append((right, fn, "of"))
+                    if any(c.type in ("const", "let", "var") for c in node.children):
+                        self.declared.setdefault(fn, set()).add(self.text(left))
             elif t == "return_statement" and qual and node.named_children:
                 self.returns.append(
                     (chains.holder_of_return(qual), node.named_children[0], fn, cls)
@@ -189,6 +201,31 @@ class _Pass:
                 if callee is not None and callee.type == "member_expression":
                     self.calls.append((callee, fn, cls))
             todo.extend((c, fn, qual, cls) for c in reversed(node.named_children))
+
+    def settle(self) -> None:
+        """Move what a function assigns to a name it does not declare (``x =
+        make()`` in ``init()``) to the function around it that does, or to
+        the file: the variable it writes."""
+        for fn, name in [k for k in self.locals if k[0] != -1]:
+            if name in self.declared.get(fn, ()):
+                continue
+            outer = self.outer.get(fn, -1)
+            while outer != -1 and name not in self.declared.get(outer, ()):
+                outer = self.outer.get(outer, -1)
+            self.locals.setdefault((outer, name), []).extend(self.locals.pop((fn, name)))
+
+    def holder(self, fn: int, name: str) -> tuple[int, str] | None:
+        """Where ``name`` read in function ``fn`` is written: that function's
+        local, else one of the functions around it (a closure), else the
+        file's; None when a function on the way declares the name with no
+        value followed (an untyped parameter)."""
+        while fn != -1:
+            if (fn, name) in self.locals:
+                return fn, name
+            if name in self.declared.get(fn, ()):
+                return None
+            fn = self.outer.get(fn, -1)
+        return -1, name
 
     def module_exports(self, value: ts.Node) -> None:
         """CommonJS's ``module.exports = createApp`` (also the inner one of
@@ -223,14 +260,17 @@ class _Pass:
         it; in a constructor, one with ``private``/``public``/``readonly``
         is also the field ``this.c``."""
         params = function.child_by_field_name("parameters")
+        declared = self.declared.setdefault(fn, set())
         for param in params.named_children if params is not None else []:
             if param.type == "identifier":  # JavaScript's `function f(api)`
                 self.parameter_names.add(self.text(param))
+                declared.add(self.text(param))
             if param.type not in ("required_parameter", "optional_parameter"):
                 continue
             pattern = param.child_by_field_name("pattern")
             if pattern is not None and pattern.type == "identifier":
                 self.parameter_names.add(self.text(pattern))
+                declared.add(self.text(pattern))
             pattern = param.child_by_field_name("pattern")
             typed = named_class(param.child_by_field_name("type"), self.text)
             if pattern is None or pattern.type != "identifier":
@@ -300,7 +340,9 @@ class _Pass:
         if t != "identifier":
             return []
         name = self.text(node)
-        key = (fn, name) if (fn, name) in self.locals else (-1, name)
+        key = self.holder(fn, name)
+        if key is None:
+            return []  # a name the function declares without a value to follow
         if key not in self.locals:
             if not depth or name in self.hidden:
                 return []
@@ -313,6 +355,9 @@ class _Pass:
             return self.memo[key]
         self.memo[key] = []
         written = self.locals[key]
+        if any(context == "type" for _v, _w, context in written):
+            # `let e: C; e = make()`: the annotation, as a type checker reads it
+            written = [w for w in written if w[2] == "type"]
         out: list[Claim] = []
         for value, where, context in written[: MAX_VALUES + 1]:
             if context == "type":  # const x: C = ...
@@ -335,6 +380,7 @@ DEFAULT = "default"
 def flows(path: str, root: ts.Node, text: Callable[[ts.Node], str], resolve: NameResolver) -> Flows:
     p = _Pass(text, resolve)
     p.walk(root)
+    p.settle()
     p.steps_left += root.end_byte
     out = Flows()
 

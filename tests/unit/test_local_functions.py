@@ -2,7 +2,8 @@
 innermost first, before a class's own member of that name (which only
 ``this.``/``self.`` reaches in JS and Rust, and which a local function
 shadows in Kotlin and C#): extract.py ``_declared_around``. A Python
-function nested in a method sees the method's ``self``."""
+function nested in a method sees the method's ``self``, and a JS/TS closure
+the values of the function around it (indexer/flow_js.py)."""
 
 from __future__ import annotations
 
@@ -114,3 +115,34 @@ class Router:
     assert links[5] == ("bound", "Router.add_route")  # a closure over route's self
     assert links[10] == ("candidate", None)  # inner's own parameter named self
     assert links[11] == ("bound", "Router.add_route")
+
+
+def test_a_closure_reads_the_values_of_the_function_around_it() -> None:
+    files = {
+        "effect.ts": "export class Effect { run() { return 1 } }\n",
+        "watch.ts": """\
+import { Effect } from './effect'
+export let shared: Effect
+export function init(make: () => Effect): void {
+  shared = make()
+  const later = () => shared.run()
+}
+export function watch(cb?: number): void {
+  let effect: Effect
+  effect = new Effect()
+  const job = () => { effect.run() }
+  effect.run()
+  const other = (effect) => { effect.run() }
+}
+""",
+    }
+    links = {
+        e["start_line"]: (link.binding, link.symbol and link.symbol["qualname"])
+        for e, link in linked(files, "typescript")
+        if e["kind"] == "call" and e["target"] == "run"
+    }
+    # init() assigns the file's `shared`, annotated Effect: not a local of init
+    assert links[5] == ("bound", "Effect.run")
+    assert links[10] == ("bound", "Effect.run")  # the closure reads watch's effect
+    assert links[11] == ("bound", "Effect.run")  # annotated, and assigned after
+    assert links[12] == ("candidate", None)  # its own untyped parameter
