@@ -2,7 +2,8 @@
 
 As in Java (indexer/bind_java.py): ``$r->save()`` names ``Repo::save`` when
 ``$r`` is a parameter typed ``Repo`` (``?Repo`` too), a variable assigned
-``new Repo(...)``, ``$this`` (the enclosing class), or ``$this->repo`` of a
+``new Repo(...)`` (in a closure, one its ``use (...)`` takes from the
+function around it), ``$this`` (the enclosing class), or ``$this->repo`` of a
 property typed ``Repo`` (declared, or promoted from the constructor:
 ``private Repo $repo``); ``Repo::open()`` and ``self::``/``static::``
 name the class's static method. One query of the nodes that declare or
@@ -50,6 +51,8 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
                     "property_promotion_parameter",
                 ):
                     inner[text(name)] = class_name(p.child_by_field_name("type"), text) or ""
+            for used in _used(node):  # function () use ($repo, &$log): the outer ones
+                inner[text(used)] = scope.get(text(used), "")
             stack.append((node.end_byte, inner, fields, own))
         elif kind == "declare":
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
@@ -72,6 +75,22 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
                 typed = own if written in _OWN else class_name(receiver, text)
             if typed and name is not None and receiver is not None:
                 out[name.start_byte] = (text(receiver), typed)
+    return out
+
+
+def _used(function: ts.Node) -> list[ts.Node]:
+    """The variables a closure's ``use (...)`` clause takes from the scope
+    around it (by value or ``&`` by reference)."""
+    clause = next(
+        (c for c in function.named_children if c.type == "anonymous_function_use_clause"), None
+    )
+    if clause is None:
+        return []
+    out = []
+    for c in clause.named_children:
+        held = c.named_children[0] if c.type == "by_ref" and c.named_child_count else c
+        if held.type == "variable_name":
+            out.append(held)
     return out
 
 

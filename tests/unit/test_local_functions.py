@@ -3,7 +3,8 @@ innermost first, before a class's own member of that name (which only
 ``this.``/``self.`` reaches in JS and Rust, and which a local function
 shadows in Kotlin and C#): extract.py ``_declared_around``. A Python
 function nested in a method sees the method's ``self``, and a JS/TS closure
-the values of the function around it (indexer/flow_js.py)."""
+the values of the function around it (indexer/flow_js.py), as a PHP
+closure those its ``use (...)`` takes."""
 
 from __future__ import annotations
 
@@ -146,3 +147,21 @@ export function watch(cb?: number): void {
     assert links[10] == ("bound", "Effect.run")  # the closure reads watch's effect
     assert links[11] == ("bound", "Effect.run")  # annotated, and assigned after
     assert links[12] == ("candidate", None)  # its own untyped parameter
+
+
+def test_a_php_closure_sees_what_its_use_clause_takes() -> None:
+    source = """\
+<?php
+class Repo { function save() {} }
+function run(Repo $r) {
+  $q = new Repo();
+  $f = function() use ($r, &$q) { $r->save(); $q->save(); };
+  $g = function() { $r->save(); };
+}
+"""
+    links = {
+        (e["start_line"], e["start_col"]): link.binding
+        for e, link in linked({"m.php": source}, "php")
+        if e["kind"] == "call" and e["target"] == "save"
+    }
+    assert links == {(5, 38): "bound", (5, 50): "bound", (6, 24): "candidate"}
