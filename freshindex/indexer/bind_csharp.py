@@ -71,15 +71,21 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
             called = node.child_by_field_name("function")
             receiver = called.child_by_field_name("expression") if called is not None else None
             name = called.child_by_field_name("name") if called is not None else None
-            typed = _receiver(receiver, scope, members, text) if receiver is not None else None
+            typed = _receiver(receiver, scope, members, text, own) if receiver is not None else None
             if typed and name is not None:
                 out[name.start_byte] = (text(receiver), typed)  # type: ignore[arg-type]
     return out
 
 
 def _receiver(
-    node: ts.Node, scope: dict[str, str], members: dict[str, str], text: Callable[[ts.Node], str]
+    node: ts.Node,
+    scope: dict[str, str],
+    members: dict[str, str],
+    text: Callable[[ts.Node], str],
+    own: str = "",
 ) -> str | None:
+    if node.type == "invocation_expression":  # repo.Child().Find(): what Child() returns
+        return _returned(node, scope, members, own, text)
     if node.type == "identifier":
         written = text(node)
         if written in scope:
@@ -97,7 +103,7 @@ def _receiver(
     if node.type == "object_creation_expression":  # new Repository().Find()
         return type_name(node.child_by_field_name("type"), text)
     if node.type == "parenthesized_expression" and node.named_child_count == 1:
-        return _receiver(node.named_children[0], scope, members, text)
+        return _receiver(node.named_children[0], scope, members, text, own)
     return None
 
 
@@ -113,20 +119,42 @@ def _returned(
     return fact (holder ``Repository.Open()``, written by extract.py): the
     type the method is called on (this type for an unqualified call; a
     capitalised name no variable has is a type, by C#'s convention), the
-    method, ``()``."""
-    called = call.child_by_field_name("function")
-    if called is not None and called.type == "identifier":
-        return f"{own}.{text(called)}()" if own else None
-    if called is None or called.type != "member_access_expression":
-        return None
-    receiver, name = called.child_by_field_name("expression"), called.child_by_field_name("name")
-    if receiver is None or name is None or name.type != "identifier":
-        return None
-    typed = _receiver(receiver, scope, members, text)
-    written = text(receiver)
-    if typed is None and receiver.type == "identifier" and written[:1].isupper():
-        typed = None if written in scope or written in members else written
-    return chains.returned_by(typed, text(name))
+    method, ``()``; a chain of calls (``new Builder().Url(u).Build()``)
+    step by step, up to ``chains.MAX_STEPS``."""
+    names: list[str] = []
+    node = call
+    # `new Builder().Url(u).Build()`: each call's result is the next
+    # receiver; a loop, not a recursion: a chain may be thousands of calls long
+    while node.type in ("invocation_expression", "parenthesized_expression"):
+        if node.type == "parenthesized_expression":
+            if node.named_child_count != 1:
+                return None
+            node = node.named_children[0]
+            continue
+        called = node.child_by_field_name("function")
+        if called is not None and called.type == "identifier":  # Make(): this type's
+            base = f"{own}.{text(called)}()" if own else None
+            break
+        if called is None or called.type != "member_access_expression":
+            return None
+        receiver, name = (
+            called.child_by_field_name("expression"),
+            called.child_by_field_name("name"),
+        )
+        if receiver is None or name is None or name.type != "identifier":
+            return None
+        if len(names) >= chains.MAX_STEPS:
+            return None
+        names.append(text(name))
+        node = receiver
+    else:
+        base = _receiver(node, scope, members, text, own)
+        written = text(node)
+        if base is None and node.type == "identifier" and written[:1].isupper():
+            base = None if written in scope or written in members else written
+    for step in reversed(names):
+        base = chains.returned_by(base, step)
+    return base
 
 
 def _members(body: ts.Node | None, text: Callable[[ts.Node], str]) -> dict[str, str]:

@@ -70,7 +70,7 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
             _declared_by(node, scope, text, returned)
         else:
             receiver, name = node.child_by_field_name("object"), node.child_by_field_name("name")
-            typed = _receiver(receiver, scope, fields, text) if receiver is not None else None
+            typed = _receiver(receiver, scope, fields, text, own) if receiver is not None else None
             if typed and name is not None:
                 out[name.start_byte] = (text(receiver), typed)  # type: ignore[arg-type]
     return out
@@ -104,18 +104,42 @@ def _returned(
     text: Callable[[ts.Node], str],
 ) -> str | None:
     """What ``var r = Repo.open()``, ``var r = make()`` or ``var r =
-    repo.child()`` holds, as a chain the linker walks over the method's
-    return fact (holder ``Repo.open()``, written by extract.py): the class
-    the method is called on (this class for an unqualified call), the
-    method, ``()``."""
-    receiver, name = call.child_by_field_name("object"), call.child_by_field_name("name")
-    owner = own if receiver is None else _receiver(receiver, scope, fields, text)
-    return chains.returned_by(owner, text(name)) if name is not None else None
+    repo.child()`` holds, or the receiver ``repo.child()`` of a call, as a
+    chain the linker walks over the method's return fact (holder
+    ``Repo.open()``, written by extract.py): the class the method is called
+    on (this class for an unqualified call), the method, ``()``; a chain of
+    calls (``new Builder().url(u).build()``) step by step, up to
+    ``chains.MAX_STEPS``."""
+    names: list[str] = []
+    node: ts.Node | None = call
+    # `new Builder().url(u).build()`: each call's result is the next receiver;
+    # a loop, not a recursion: a chain may be thousands of calls long
+    while node is not None and node.type in ("method_invocation", "parenthesized_expression"):
+        if node.type == "parenthesized_expression":
+            node = node.named_children[0] if node.named_child_count == 1 else None
+            if node is None:
+                return None
+            continue
+        name = node.child_by_field_name("name")
+        if name is None or len(names) >= chains.MAX_STEPS:
+            return None
+        names.append(text(name))
+        node = node.child_by_field_name("object")  # None: `make()`, a method of this class
+    owner = own if node is None else _receiver(node, scope, fields, text, own)
+    for step in reversed(names):
+        owner = chains.returned_by(owner, step)
+    return owner
 
 
 def _receiver(
-    node: ts.Node, scope: dict[str, str], fields: dict[str, str], text: Callable[[ts.Node], str]
+    node: ts.Node,
+    scope: dict[str, str],
+    fields: dict[str, str],
+    text: Callable[[ts.Node], str],
+    own: str = "",
 ) -> str | None:
+    if node.type == "method_invocation":  # a.child().save(): what child() returns
+        return _returned(node, scope, fields, own, text)
     if node.type == "identifier":
         return declared_class(text(node), scope, fields)
     if node.type == "field_access":
@@ -126,7 +150,7 @@ def _receiver(
     if node.type == "object_creation_expression":  # new Repo().save()
         return class_name(node.child_by_field_name("type"), text)
     if node.type == "parenthesized_expression" and node.named_child_count == 1:
-        return _receiver(node.named_children[0], scope, fields, text)
+        return _receiver(node.named_children[0], scope, fields, text, own)
     return None
 
 

@@ -65,7 +65,7 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
             parts = callee.named_children
             if len(parts) != 2 or parts[1].type != "identifier":
                 continue
-            typed = _receiver(parts[0], scope, fields, text)
+            typed = _receiver(parts[0], scope, fields, text, own)
             if typed:
                 out[parts[1].start_byte] = (text(parts[0]), typed)
     return out
@@ -95,19 +95,55 @@ def _returned(
     (``open()``), or one of what the receiver is (``Repo.open()``: a
     companion's or an object's, or a typed value's)."""
     value = next((c for c in declaration.named_children if c.type == "call_expression"), None)
-    fn = value.named_children[0] if value is not None and value.named_child_count else None
-    if fn is not None and fn.type == "identifier" and not text(fn)[:1].isupper():
-        called = text(fn)
-        return f"{own[0]}.{called}()" if called in own[1] else f"{called}()"
-    if fn is not None and fn.type == "navigation_expression" and fn.named_child_count == 2:
-        receiver, member = fn.named_children
-        typed = _receiver(receiver, scope, fields, text) if member.type == "identifier" else None
-        return chains.returned_by(typed, text(member))
-    return None
+    return _called(value, scope, fields, own, text) if value is not None else None
+
+
+def _called(
+    call: ts.Node,
+    scope: dict[str, str],
+    fields: dict[str, str],
+    own: _Own,
+    text: Callable[[ts.Node], str],
+) -> str | None:
+    """What a call gives, as a class name (``Repo()``, ``Retrofit.Builder()``:
+    a constructor) or a chain over return facts (``open()``, ``r.child()``,
+    ``Builder().url(u).build()`` step by step, up to ``chains.MAX_STEPS``;
+    a loop, since a chain may be thousands of calls long)."""
+    names: list[str] = []
+    node = call
+    base: str | None = None
+    while node.type == "call_expression" and node.named_child_count:
+        fn = node.named_children[0]
+        if fn.type == "identifier":
+            called = text(fn)
+            if called[:1].isupper():
+                base = called  # Repo(): a Repo
+            else:
+                base = f"{own[0]}.{called}()" if called in own[1] else f"{called}()"
+            break
+        if fn.type != "navigation_expression" or fn.named_child_count != 2:
+            return None
+        obj, member = fn.named_children
+        if member.type != "identifier" or len(names) >= chains.MAX_STEPS:
+            return None
+        if text(member)[:1].isupper() and obj.type == "identifier" and text(obj)[:1].isupper():
+            base = f"{text(obj)}.{text(member)}"  # Retrofit.Builder(): a nested class's
+            break
+        names.append(text(member))
+        node = obj
+    else:
+        base = _receiver(node, scope, fields, text, own)
+    for step in reversed(names):
+        base = chains.returned_by(base, step)
+    return base
 
 
 def _receiver(
-    node: ts.Node, scope: dict[str, str], fields: dict[str, str], text: Callable[[ts.Node], str]
+    node: ts.Node,
+    scope: dict[str, str],
+    fields: dict[str, str],
+    text: Callable[[ts.Node], str],
+    own: _Own = ("", frozenset()),
 ) -> str | None:
     if node.type == "identifier":  # Repo.create(): a companion's or an object's
         return declared_class(text(node), scope, fields)
@@ -115,10 +151,8 @@ def _receiver(
         obj, prop = node.named_children
         if obj.type == "this_expression" and prop.type == "identifier":
             return fields.get(text(prop)) or None
-    if node.type == "call_expression" and node.named_child_count:  # Repo().save()
-        fn = node.named_children[0]
-        if fn.type == "identifier" and text(fn)[:1].isupper():
-            return text(fn)
+    if node.type == "call_expression":  # Repo().save(), r.child().save()
+        return _called(node, scope, fields, own, text)
     return None
 
 

@@ -104,3 +104,38 @@ def holder_of_enter(qualname: str) -> str:
     """The holder key of what ``with qualname(...) as x`` binds ``x`` to, for a
     function that is a context manager (``@contextmanager``): what it yields."""
     return qualname + CALL + ".__enter__" + CALL
+
+
+# characters of a receiver a `via` spells out (chains.spelled)
+SPELLED_MAX = 80
+
+
+def spelled(receiver: str) -> str:
+    """A receiver as written, on one line (``self`` and ``.cmd`` on two
+    lines are ``self.cmd``); a long one with its calls' arguments left out
+    (``new Builder().url(…).build()``) and, still too long, its last steps,
+    for a ``via`` to stay readable."""
+    flat = " ".join(receiver.split()).replace(" .", ".").replace(". ", ".")
+    if len(flat) <= SPELLED_MAX:
+        return flat
+    out: list[str] = []
+    depth, argued = 0, False
+    for ch in flat:
+        if ch == "(":
+            depth += 1
+            if depth == 1:
+                out.append("(")
+                argued = False
+        elif ch == ")" and depth:
+            depth -= 1
+            if depth == 0:
+                out.append("…)" if argued else ")")
+        elif depth == 0:
+            out.append(ch)
+        else:
+            argued = True
+    short = "".join(out)
+    if len(short) <= SPELLED_MAX:
+        return short
+    cut = short.find(".", len(short) - SPELLED_MAX)
+    return "…" + short[cut:] if cut >= 0 else "…" + short[-SPELLED_MAX:]

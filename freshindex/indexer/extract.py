@@ -811,7 +811,7 @@ def _query_edges(
                 qualname = f"{claimed[0]}.{target}"
                 via = f"{claimed[1]}: {receiver[1]}.{target}"
                 if chains.CALL in receiver[1]:
-                    via = f"{''.join(receiver[0].split())} holds what {_called(receiver[1])}"
+                    via = f"{chains.spelled(receiver[0])} holds what {_called(receiver[1])}"
             elif (
                 declared is not None
                 and language in _TYPES
@@ -824,7 +824,7 @@ def _query_edges(
                 if language == "ruby" and target == "new" and resolved:
                     qualname = owner[1]  # Repo.new makes a Repo: the class, as Repo() is
                 written, cls = receiver
-                written = "".join(written.split())  # `self\n    .cmd`: one line
+                written = chains.spelled(written)  # `self\n    .cmd`: one line
                 word = "type" if language == "rust" else "class"
                 via = f"{word} {cls}" if written == cls else f"{written} is a {cls}"
                 if chains.CALL in cls:  # `let r = Repo::open()?`, `var r = Repo.open()`: a chain
@@ -958,6 +958,7 @@ def _returns(
     r = Repo.open(); r.save()`` in any file reads them when linking. C#'s
     type is claimed in the namespace around the method, as a call's is."""
     out = []
+    types = {x.qualname for x in ordered if x.kind in _TYPE_KINDS}
     for d in ordered:
         if d.kind not in ("method", "function"):
             continue
@@ -965,7 +966,9 @@ def _returns(
         if written == "self":  # PHP's `: self`, `: static`: the method's class
             written = d.parent.name if d.parent is not None else None
         owner: _Owner | None = None
-        if written and language == "csharp":
+        if written and (nested := _enclosing_type(d, written, types)) is not None:
+            owner = (path, nested, Binding.BOUND)
+        elif written and language == "csharp":
             claimed = _csharp_type(written, d, file_types)
             owner = (path, claimed[0], Binding.BOUND) if claimed else None
         elif written:
@@ -975,6 +978,26 @@ def _returns(
             holder, via = f"{d.qualname}{chains.CALL}", f"returns {written}"
             out.append(value_row(path, holder, language, at, end, owner[0], owner[1], via))
     return out
+
+
+_TYPE_KINDS = frozenset({"class", "interface", "struct", "enum", "object"})
+
+
+def _enclosing_type(d: _Def, written: str, types: set[str]) -> str | None:
+    """The type a simple name written in ``d`` names when it is one of the
+    classes around ``d`` or a type nested in one (``Builder`` in a method of
+    ``Retrofit.Builder``, or of ``Retrofit``), innermost first."""
+    if "." in written:
+        return None
+    outer = d.parent
+    while outer is not None:
+        if outer.kind in _TYPE_KINDS:
+            if outer.name == written:
+                return outer.qualname
+            if f"{outer.qualname}.{written}" in types:
+                return f"{outer.qualname}.{written}"
+        outer = outer.parent
+    return None
 
 
 def _java_return(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:

@@ -57,7 +57,11 @@ _FUNCTIONS = frozenset(
         "generator_function_declaration",
     }
 )
-MAX_DEPTH = 6
+# levels of syntax and names a value is followed through: a call in a chain
+# costs two (the call, its member), as it costs two steps of the chain, so a
+# builder chain as long as a chain may be (chains.MAX_STEPS) still ends
+# with a few names to spare (`const r = new B().url(u).build(); r.m()`)
+MAX_DEPTH = chains.MAX_STEPS + 4
 MAX_VALUES = 4
 
 
@@ -296,13 +300,9 @@ class _Pass:
             head = node.child_by_field_name("constructor" if t == "new_expression" else "function")
             if t == "call_expression" and head is not None and head.type == "member_expression":
                 # obj.make(): what the method returns, read from its holder
-                spelled = "".join(self.text(head).split())  # `this\n  .repo.make`
+                spelled = chains.spelled(self.text(head))  # `this\n  .repo.make`
                 return [
-                    Claim(
-                        c.path,
-                        c.chain + chains.CALL,
-                        f"{spelled}()" if len(spelled) < 80 else c.via,
-                    )
+                    Claim(c.path, c.chain + chains.CALL, f"{spelled}()")
                     for c in self.values(head, fn, cls, depth + 1)
                     if chains.length(c.chain) < chains.MAX_STEPS
                 ]

@@ -1,0 +1,118 @@
+"""A call on what another call returns (``new Retrofit.Builder().baseUrl(u)
+.build().create()``, ``q.self().create()``): each step through the return
+type its method declares, in Java, Kotlin, C# and TypeScript; a nested
+class named bare inside its class (``Builder`` in ``Retrofit``) is that
+class."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.linked import linked
+
+CASES = {
+    "java": (
+        "src/p/Retrofit.java",
+        """\
+package p;
+public class Retrofit {
+  public static final class Builder {
+    public Builder baseUrl(String s) { return this; }
+    public Builder add(int x) { return this; }
+    public Retrofit build() { return new Retrofit(); }
+  }
+  public int create() { return 1; }
+  public Retrofit self() { return this; }
+  void run() {
+    Retrofit r = new Retrofit.Builder().baseUrl("x").add(1).build();
+    r.create();
+    new Retrofit.Builder().baseUrl("x").add(1).build().create();
+    new Retrofit().self().create();
+  }
+}
+""",
+    ),
+    "kotlin": (
+        "src/p/Retrofit.kt",
+        """\
+package p
+class Retrofit {
+  class Builder {
+    fun baseUrl(s: String): Builder { return this }
+    fun add(x: Int): Builder = this
+    fun build(): Retrofit = Retrofit()
+  }
+  fun create(): Int = 1
+  fun self(): Retrofit = this
+}
+fun run() {
+  val r = Retrofit.Builder().baseUrl("x").add(1).build()
+  r.create()
+  Retrofit.Builder().baseUrl("x").add(1).build().create()
+  Retrofit().self().create()
+}
+""",
+    ),
+    "csharp": (
+        "src/Retrofit.cs",
+        """\
+namespace P {
+public class Retrofit {
+  public class Builder {
+    public Builder BaseUrl(string s) { return this; }
+    public Builder Add(int x) { return this; }
+    public Retrofit Build() { return new Retrofit(); }
+  }
+  public int Create() { return 1; }
+  public Retrofit Self() { return this; }
+  void Run() {
+    var r = new Retrofit.Builder().BaseUrl("x").Add(1).Build();
+    r.Create();
+    new Retrofit.Builder().BaseUrl("x").Add(1).Build().Create();
+    new Retrofit().Self().Create();
+  }
+}
+}
+""",
+    ),
+    "typescript": (
+        "src/r.ts",
+        """\
+export class Builder {
+  baseUrl(s: string): Builder { return this }
+  add(x: number): Builder { return this }
+  build(): Retrofit { return new Retrofit() }
+}
+export class Retrofit {
+  create(): number { return 1 }
+  self(): Retrofit { return this }
+}
+function run() {
+  const r = new Builder().baseUrl("x").add(1).build()
+  r.create()
+  new Builder().baseUrl("x").add(1).build().create()
+  new Retrofit().self().create()
+}
+""",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(CASES))
+def test_each_call_of_a_chain_binds_through_what_the_last_returned(language: str) -> None:
+    path, source = CASES[language]
+    calls = [
+        (e["target"].lower(), link.binding, link.symbol and link.symbol["qualname"].split(".")[-2:])
+        for e, link in linked({path: source}, language)
+        if e["kind"] == "call" and e["target"].lower() in ("add", "build", "create")
+    ]
+    assert calls and all(binding == "bound" for _name, binding, _q in calls), calls
+    reached = {name: where for name, _b, where in calls}
+    assert [s.lower() for s in reached["add"]] == ["builder", "add"]
+    assert [s.lower() for s in reached["create"]] == ["retrofit", "create"]
+
+
+def test_a_chain_thousands_of_calls_long_is_read_up_to_a_bound() -> None:
+    source = "class T { void r(T x) { x" + ".a()" * 900 + "; } T a() { return this; } }\n"
+    calls = [link.binding for e, link in linked({"T.java": source}, "java") if e["kind"] == "call"]
+    assert len(calls) == 900 and calls[0] == "bound" and calls[-1] == "candidate"
