@@ -738,6 +738,20 @@ def _query_edges(
                 resolved, qualname = path, nested
                 binding, via = Binding.BOUND, f"a member type of {nested.rpartition('.')[0]}"
             elif (
+                kind == EdgeKind.CALL
+                and language in ("java", "csharp")
+                and parent is not None
+                and parent.type in ("scoped_type_identifier", "qualified_name")
+                and (
+                    scoped := _scoped_type(
+                        language, path, text(parent), within, visible, file_types
+                    )
+                )
+                is not None
+            ):  # `new Retrofit.Builder()`: a nested class, through its outer one
+                resolved, qualname, binding = scoped
+                via = f"new {chains.spelled(text(parent))}"
+            elif (
                 language == "csharp"
                 and bare
                 and (
@@ -1309,6 +1323,28 @@ def _this_class(
 # a C# type claimed in the namespace around it; the linker looks in the
 # folder's .cs files, then in the namespaces the file's `using` lines name
 CSHARP_NAMESPACE_VIA = "a type of this file's namespace"
+
+
+def _scoped_type(
+    language: str,
+    path: str,
+    written: str,
+    within: _Def | None,
+    seen: _Visible,
+    file_types: Callable[[], dict[str, str]],
+) -> _Owner | None:
+    """The class a dotted name made with ``new`` names (``Retrofit.Builder``,
+    ``a.b.Repo``): Java's as a receiver's type is found, C#'s outer type as
+    a bare one is claimed and the rest kept after it."""
+    dotted = "".join(written.split())
+    if language == "java":
+        found = _class_of("java", path, dotted, seen)
+        if found is None and dotted[:1].islower() and seen.resolve is not None:
+            return None, dotted, Binding.EXTERNAL  # java.util.ArrayList: no file of the tree
+        return found
+    head, _, rest = dotted.partition(".")
+    claimed = _csharp_type(head, within, file_types) if rest else None
+    return (path, f"{claimed[0]}.{rest}", Binding.BOUND) if claimed else None
 
 
 def _csharp_type(

@@ -116,3 +116,20 @@ def test_a_chain_thousands_of_calls_long_is_read_up_to_a_bound() -> None:
     source = "class T { void r(T x) { x" + ".a()" * 900 + "; } T a() { return this; } }\n"
     calls = [link.binding for e, link in linked({"T.java": source}, "java") if e["kind"] == "call"]
     assert len(calls) == 900 and calls[0] == "bound" and calls[-1] == "candidate"
+
+
+@pytest.mark.parametrize("language", ["java", "csharp"])
+def test_new_of_a_nested_class_names_it_through_its_outer_class(language: str) -> None:
+    path, source = CASES[language]
+    made = [
+        (link.binding, link.symbol and link.symbol["qualname"].split(".")[-2:])
+        for e, link in linked({path: source}, language)
+        if e["kind"] == "call" and e["target"] == "Builder"
+    ]
+    assert made == [("bound", ["Retrofit", "Builder"])] * 2
+
+
+def test_new_of_a_class_outside_the_tree_by_its_package_is_external() -> None:
+    source = "class T { void r() { new java.util.ArrayList<String>(); } }\n"
+    made = [(e["target"], e["binding"]) for e, _l in linked({"T.java": source}, "java")]
+    assert made == [("ArrayList", "external")]

@@ -34,6 +34,13 @@
     (generic_type (type_identifier) @name)
   ]) @reference.call
 
+; `new Retrofit.Builder()`: the nested class, named through its outer one
+(object_creation_expression
+  type: [
+    (scoped_type_identifier (type_identifier) @name .)
+    (generic_type (scoped_type_identifier (type_identifier) @name .))
+  ]) @reference.call
+
 (superclass
   [
     (type_identifier) @name
