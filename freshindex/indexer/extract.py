@@ -1644,11 +1644,11 @@ def _same_package(
     if found is not None or not package:
         return found
     if language == "java":
-        found, ext = resolve("java", path, package, name), ".java"
+        found = resolve("java", path, package, name)
     else:
-        found, ext = resolve("kotlin", path, f"{package}.{name}", name), ".kt"
-    wanted = f"/{package.replace('.', '/')}/{name}{ext}"
-    return found if found is not None and f"/{found}".endswith(wanted) else None
+        found = resolve("kotlin", path, f"{package}.{name}", name)
+    wanted = f"/{package.replace('.', '/')}/{name}"
+    return found if found is not None and f"/{found}".endswith(_jvm_sources(wanted)) else None
 
 
 def _beside(language: str, path: str, name: str, resolve: Resolver) -> str | None:
@@ -1660,11 +1660,15 @@ def _beside(language: str, path: str, name: str, resolve: Resolver) -> str | Non
     package = ".".join(below[dotted[-1] + 1 :] if dotted else below)
     if language == "java":
         found = resolve("java", path, package, name)
-        expected = f"{folder}/{name}.java" if folder else f"{name}.java"
     else:
         found = resolve("kotlin", path, f"{package}.{name}" if package else name, name)
-        expected = f"{folder}/{name}.kt" if folder else f"{name}.kt"
-    return found if found == expected else None
+    stem = f"{folder}/{name}" if folder else name
+    return found if found is not None and found in _jvm_sources(stem) else None
+
+
+def _jvm_sources(stem: str) -> tuple[str, ...]:
+    """A JVM class's file: Java and Kotlin share packages and call each other."""
+    return (f"{stem}.java", f"{stem}.kt")
 
 
 def _relative_spec(language: str, module: str) -> bool:

@@ -138,8 +138,9 @@ class PathIndex:
             return python_modules.resolve(self._real, self._by_suffix, from_path, module, name)
         if language in ("javascript", "typescript", "tsx"):
             return self._js(from_path, module)
-        if language == "java":
-            return self._suffix(f"{module.replace('.', '/')}/{name}.java", from_path)
+        if language == "java":  # a Kotlin class of the package too: one JVM, one namespace
+            stem = f"{module.replace('.', '/')}/{name}"
+            return self._suffix(f"{stem}.java", from_path) or self._suffix(f"{stem}.kt", from_path)
         if language == "go":
             return self._go(from_path, module)
         if language == "rust":
@@ -151,7 +152,7 @@ class PathIndex:
         if language == "php":
             return self._php(from_path, module)
         if language == "kotlin":
-            return self._longest_suffix(module.split("."), (".kt", ".kts"), from_path)
+            return self._longest_suffix(module.split("."), (".kt", ".kts", ".java"), from_path)
         if language == "csharp":
             return self._namespace_dir(from_path, module.split("."), ".cs")
         return None

@@ -8,6 +8,10 @@
 (enum_declaration
   name: (identifier) @name) @definition.enum
 
+; `@interface Body`: an annotation interface, as the JLS calls it
+(annotation_type_declaration
+  name: (identifier) @name) @definition.interface
+
 (record_declaration
   name: (identifier) @name) @definition.class
 
