@@ -1,9 +1,9 @@
 """Ruby receivers: the class a method is called on, where the code says it.
 
-Ruby declares no types, but two forms name the class plainly: a call on a
-constant (`Repo.open`, `Admin::User.find`, `Repo.new`) and a call on a
-local assigned `Repo.new` earlier in the same method (`r = Repo.new;
-r.save`). One query of the nodes that scope, assign or call, in source
+Ruby declares no types, but three forms name the class plainly: a call on
+a constant (`Repo.open`, `Admin::User.find`, `Repo.new`), on what
+`Repo.new` makes (`Repo.new.save`), and on a local assigned `Repo.new`
+earlier in the same method (`r = Repo.new; r.save`). One query of the nodes that scope, assign or call, in source
 order, with a stack of the open methods; a local takes its last
 assignment before the call, and one assigned anything else is unknown.
 What the pass finds is a constant as written; extract.py claims it, and
@@ -27,7 +27,7 @@ from freshindex.indexer.languages import in_source_order, pattern_query, within_
 _PATTERNS = """
 [(method) (singleton_method) (block) (do_block) (lambda)] @scope
 (assignment left: (identifier)) @declare
-(call receiver: [(constant) (scope_resolution) (identifier)]) @call
+(call receiver: [(constant) (scope_resolution) (identifier) (call)]) @call
 """
 
 
@@ -54,7 +54,7 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
             )
             if receiver is None or method is None or method.type != "identifier":
                 continue
-            typed = constant(receiver, text)
+            typed = constant(receiver, text) or _made(receiver, text)  # Repo.new.save
             if typed is None and receiver.type == "identifier":
                 typed = scope.get(text(receiver)) or None
             if typed:

@@ -133,3 +133,15 @@ def test_new_of_a_class_outside_the_tree_by_its_package_is_external() -> None:
     source = "class T { void r() { new java.util.ArrayList<String>(); } }\n"
     made = [(e["target"], e["binding"]) for e, _l in linked({"T.java": source}, "java")]
     assert made == [("ArrayList", "external")]
+
+
+def test_a_ruby_call_on_what_new_makes_binds_to_the_class() -> None:
+    source = (
+        "class Repo\n  def save; end\nend\nclass Svc\n  def run\n    Repo.new.save\n  end\nend\n"
+    )
+    saved = [
+        (link.binding, link.symbol and link.symbol["qualname"])
+        for e, link in linked({"lib/repo.rb": source}, "ruby")
+        if e["kind"] == "call" and e["target"] == "save"
+    ]
+    assert saved == [("bound", "Repo.save")]
