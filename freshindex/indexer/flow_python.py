@@ -362,6 +362,8 @@ class ValueFlow:
             if obj is None or attr is None:
                 return []
             name = self.text(attr)
+            if name == "__class__" and (cls := self.own_class(obj, scope)) is not None:
+                return [cls]  # self.__class__: the method's class, as self is its instance
             return self.extend(self.values(obj, scope, depth + 1), lambda c: chains.attr(c, name))
         if t == "call":
             fn = node.child_by_field_name("function")
@@ -371,6 +373,12 @@ class ValueFlow:
                 return got
             if fn.type == "identifier" and (made := self.call_result(fn, scope)):
                 return made
+            if fn.type == "identifier" and self.text(fn) == "type":  # type(self)
+                args = node.child_by_field_name("arguments")
+                only = args.named_children if args is not None else []
+                if len(only) == 1 and self.lookup(scope, "type")[0] is None:
+                    cls = self.own_class(only[0], scope)
+                    return [cls] if cls is not None else []
             if self.is_typing_cast(fn, scope):  # cast(User, x): a User, as a type checker reads it
                 args = node.child_by_field_name("arguments")
                 first = args.named_children[0] if args is not None and args.named_children else None
@@ -409,15 +417,24 @@ class ValueFlow:
         unique = list(dict.fromkeys(found))
         return unique if len(unique) <= MAX_VALUES else []
 
+    def own_class(self, node: ts.Node, scope: Scope) -> Value | None:
+        """The class a method's ``self`` is an instance of, when ``node`` is
+        that ``self`` (not in a classmethod, whose ``cls`` is the class)."""
+        if node.type != "identifier":
+            return None
+        _bound, where = self.lookup(scope, self.text(node))
+        if where is None or where.cls is None or where.is_classmethod:
+            return None
+        if self.text(node) != where.receiver:
+            return None
+        return Value(self.path, where.cls, f"the class of {where.receiver}, {where.cls}")
+
     def name_values(self, name: str, scope: Scope, depth: int) -> list[Value]:
         bound, where = self.lookup(scope, name)
-        method = self.method_scope(scope)
-        if (
-            method is not None
-            and method.cls is not None
-            and where is method
-            and name == method.receiver
-        ):
+        # `self` where the method binds it: its lambdas, comprehensions and
+        # nested functions too (a closure over self)
+        method = where
+        if method is not None and method.cls is not None and name == method.receiver:
             if method.is_classmethod:
                 return [Value(self.path, method.cls, f"{name} is the class {method.cls}")]
             return [Value(self.path, method.cls + chains.CALL, f"{name} is a {method.cls}")]

@@ -145,3 +145,21 @@ def test_a_ruby_call_on_what_new_makes_binds_to_the_class() -> None:
         if e["kind"] == "call" and e["target"] == "save"
     ]
     assert saved == [("bound", "Repo.save")]
+
+
+def test_python_type_of_self_and_its_class_make_the_methods_class() -> None:
+    source = """\
+class Repo:
+    def save(self): pass
+    def clone(self):
+        c = type(self)()
+        c.save()
+        self.__class__().save()
+        type(self).save(c)
+"""
+    saved = [
+        link.binding
+        for e, link in linked({"m.py": source})
+        if e["kind"] == "call" and e["target"] == "save"
+    ]
+    assert saved == ["bound", "bound", "bound"]
