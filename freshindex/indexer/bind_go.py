@@ -19,14 +19,19 @@ What stays a candidate, never a guess:
   ``var``, ``range``, a type switch's alias): ``f := load; f()`` names no
   package-level ``f``, and a local that shadows an import's name hides the
   package (``store := db.Store(); store.Open()``);
-- a member of anything that is not an imported package (``s.Save()``: the
-  receiver's type would take inference);
+- a member of anything that is not an imported package, a typed local, the
+  receiver, a struct field or what a call returns (``NewB().Port(1)``,
+  through the return facts): another expression's type would take inference;
 - a package whose import path is not a folder of the repository:
   ``external``; so are the predeclared names (``len``, ``error``, ``int``...)
   unless the package declares its own (``func max`` in a sibling file): that
   is decided when linking too, the claim says "predeclared".
 
 Pure and per file, like the rest of the indexer.
+
+Over 400 lines: every claim here reads the same per-function table of
+declared names and types (``GoScopes``), chains of calls included; split,
+each part would need that table handed to it.
 """
 
 from __future__ import annotations
@@ -251,6 +256,9 @@ class GoScopes:
         if value.type == "composite_literal":
             return named_type(value.child_by_field_name("type"), self._text)
         if value.type == "call_expression":
+            base, methods = _chain_base(value, self._text)
+            if methods:  # NewBuilder().Port(1).Build(): through each return
+                return _compose(self._made(base), methods) if base is not None else None
             fn = value.child_by_field_name("function")
             if fn is not None and fn.type == "identifier":
                 called = self._text(fn)
@@ -336,6 +344,8 @@ def claim(
         )
         if operand is not None and operand.type == "selector_expression":
             return _field_claim(operand, imports, scopes, text)  # s.db.Query()
+        if operand is not None and operand.type == "call_expression":
+            return _call_claim(operand, imports, scopes, text)  # NewB().Port(1).Build().Run()
         if operand is None or operand.type not in ("identifier", "package_identifier"):
             return None  # a member of an expression: its type would take inference
         local = text(operand)
@@ -387,6 +397,72 @@ def _field_claim(
         return None
     holder = f"{name}{RETURNED}.{text(field)}"
     return Claim(None, text(selector), receiver_type=holder, declared=True, field=True)
+
+
+def _call_claim(
+    call: ts.Node, imports: dict[str, str], scopes: GoScopes, text: Callable[[ts.Node], str]
+) -> Claim | None:
+    """A member of what a call returns: ``NewBuilder().Port(1).Build()``, a
+    function of the package or an imported one (``store.Open()``), or a
+    method of a typed local or the receiver (``r.Child()``), then each
+    method after it, as a chain the linker walks over the return facts."""
+    base, methods = _chain_base(call, text)
+    if base is None:
+        return None
+    fn = base.child_by_field_name("function")
+    kind: TypeName | None = None
+    if fn is not None and fn.type == "identifier":  # NewBuilder(): this package's
+        if not scopes.shadowed(fn, text(fn)):
+            kind = scopes._made(base)
+    elif fn is not None and fn.type == "selector_expression":
+        operand, field = fn.child_by_field_name("operand"), fn.child_by_field_name("field")
+        if operand is not None and field is not None and operand.type == "identifier":
+            local = text(operand)
+            typed = scopes.receiver_type(operand, local)
+            owner: TypeName | None = ("", typed) if typed else scopes.local_type(operand, local)
+            if owner is not None and owner[0] in ("", RETURNED):  # r.Child(): r's type's
+                kind = _compose(owner, [text(field)])
+            elif local in imports and not scopes.shadowed(operand, local):  # store.Open()
+                kind = (local, f"{text(field)}{RETURNED}")
+    kind = _compose(kind, methods) if kind is not None else None
+    return _typed_claim(kind, chains.spelled(text(call)), imports) if kind is not None else None
+
+
+def _chain_base(call: ts.Node, text: Callable[[ts.Node], str]) -> tuple[ts.Node | None, list[str]]:
+    """The first call of a chain (``NewBuilder()`` of ``NewBuilder().Port(1)
+    .Build()``) and the methods called after it, in order; (None, []) past
+    ``chains.MAX_STEPS`` calls. A loop: a chain may be thousands of calls long."""
+    methods: list[str] = []
+    node = call
+    while True:
+        fn = node.child_by_field_name("function")
+        operand = fn.child_by_field_name("operand") if fn is not None else None
+        field = fn.child_by_field_name("field") if fn is not None else None
+        if operand is None or field is None or operand.type != "call_expression":
+            return node, methods[::-1]
+        if len(methods) >= chains.MAX_STEPS:
+            return None, []
+        methods.append(text(field))
+        node = operand
+
+
+def _compose(base: TypeName | None, methods: list[str]) -> TypeName | None:
+    """What calling ``methods`` in turn on a value of ``base`` gives: a chain
+    in the same shapes as a local's TypeName (``(RETURNED, "NewB().Port")``
+    for this package, ``("store", "Open().Port()")`` for an imported one)."""
+    if base is None:
+        return None
+    package, name = base
+    for method in methods:
+        if package == RETURNED:
+            name = f"{name}{RETURNED}.{method}"
+        elif not package:  # a value of this package's type
+            package, name = RETURNED, f"{name}.{method}"
+        else:
+            name = f"{name}.{method}{RETURNED}"
+        if chains.length(name) >= chains.MAX_STEPS:
+            return None
+    return package, name
 
 
 def _bare(name_node: ts.Node, name: str, scopes: GoScopes) -> Claim | None:

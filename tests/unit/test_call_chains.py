@@ -163,3 +163,41 @@ class Repo:
         if e["kind"] == "call" and e["target"] == "save"
     ]
     assert saved == ["bound", "bound", "bound"]
+
+
+def test_go_calls_on_what_a_call_returns() -> None:
+    source = """\
+package srv
+type Builder struct{}
+type Server struct{}
+func NewBuilder() *Builder { return &Builder{} }
+func (b *Builder) Port(p int) *Builder { return b }
+func (b *Builder) Build() *Server { return &Server{} }
+func (s *Server) Run() {}
+func use(b *Builder) {
+	NewBuilder().Port(1).Build().Run()
+	s := NewBuilder().Port(2).Build()
+	s.Run()
+	b.Port(3).Build().Run()
+}
+"""
+    files = {"go.mod": "module example.com/app\n", "srv/s.go": source}
+    reached = [
+        (e["start_line"], e["target"], link.symbol and link.symbol["qualname"])
+        for e, link in linked(files, "go")
+        if e["kind"] == "call"
+        and e["start_line"] > 8
+        and e["target"] != "NewBuilder"
+        and link.binding == "bound"
+    ]
+    assert reached == [
+        (9, "Port", "Builder.Port"),
+        (9, "Build", "Builder.Build"),
+        (9, "Run", "Server.Run"),
+        (10, "Port", "Builder.Port"),
+        (10, "Build", "Builder.Build"),
+        (11, "Run", "Server.Run"),
+        (12, "Port", "Builder.Port"),
+        (12, "Build", "Builder.Build"),
+        (12, "Run", "Server.Run"),
+    ]
