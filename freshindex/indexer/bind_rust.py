@@ -75,6 +75,8 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
                 typed = type_name(node.child_by_field_name("type"), text, own)
                 value = node.child_by_field_name("value")
                 made = _made(value, text, own, returns, scope, fields) if value else None
+                if made is None and value is not None and value.type == "call_expression":
+                    made = _chain(value, text, own, returns, scope, fields)  # B::new().port(2)
                 scope[text(pattern)] = typed or made or ""
         elif kind == "token":  # `assert!(r.ok())` (the calls extract.py keeps)
             found = _token_receiver(node, scope, fields, text, stack[-1][2])
@@ -86,7 +88,11 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
                 continue
             if fn.type == "field_expression":  # r.save()
                 receiver, name = fn.child_by_field_name("value"), fn.child_by_field_name("field")
-                typed = _receiver(receiver, scope, fields, text) if receiver is not None else None
+                typed = (
+                    _receiver(receiver, scope, fields, text, own, returns)
+                    if receiver is not None
+                    else None
+                )
             elif fn.type == "scoped_identifier":  # Repo::open()
                 receiver, name = fn.child_by_field_name("path"), fn.child_by_field_name("name")
                 typed = _path_type(receiver, text, own) if receiver is not None else None
@@ -129,7 +135,11 @@ def _receiver(
     scope: dict[str, str],
     fields: dict[str, dict[str, str]],
     text: Callable[[ts.Node], str],
+    own: str = "",
+    returns: dict[str, tuple[str, bool]] | None = None,
 ) -> str | None:
+    if node.type == "call_expression" and returns is not None:  # Builder::new().port(1)
+        return _chain(node, text, own, returns, scope, fields)
     if node.type in ("identifier", "self"):
         return scope.get(text(node)) or None
     if node.type == "field_expression":  # self.repo.save()
@@ -200,6 +210,50 @@ def _made(
         return made if wrapped == bool(unwrapped) else None
     chain = f"{called}(){unwrapped}"
     return chain if chains.length(chain) <= chains.MAX_STEPS else None
+
+
+def _chain(
+    call: ts.Node,
+    text: Callable[[ts.Node], str],
+    own: str,
+    returns: dict[str, tuple[str, bool]],
+    scope: dict[str, str],
+    fields: dict[str, dict[str, str]],
+) -> str | None:
+    """What a chain of calls gives (``Builder::new().port(1).build()``): its
+    first call as a ``let`` reads it, then each method through the file's
+    return types or as a chain the linker walks; a loop up to
+    ``chains.MAX_STEPS``, since a chain may be thousands of calls long."""
+    methods: list[str] = []
+    node = call
+    while True:
+        fn = node.child_by_field_name("function")
+        inner = fn.child_by_field_name("value") if fn is not None else None
+        field = fn.child_by_field_name("field") if fn is not None else None
+        if (
+            fn is None
+            or fn.type != "field_expression"
+            or inner is None
+            or field is None
+            or inner.type != "call_expression"
+            or text(field) in _UNWRAPS
+        ):
+            break
+        if len(methods) >= chains.MAX_STEPS:
+            return None
+        methods.append(text(field))
+        node = inner
+    typed = _made(node, text, own, returns, scope, fields)
+    for method in reversed(methods):
+        if not typed:
+            return None
+        called = f"{typed}.{method}"
+        if called in returns:
+            made, wrapped = returns[called]
+            typed = made if not wrapped else None
+        else:
+            typed = f"{called}()" if chains.length(called) < chains.MAX_STEPS else None
+    return typed or None
 
 
 def _declared(

@@ -201,3 +201,34 @@ func use(b *Builder) {
         (12, "Build", "Builder.Build"),
         (12, "Run", "Server.Run"),
     ]
+
+
+def test_rust_calls_on_what_a_call_returns() -> None:
+    source = """\
+pub struct Builder;
+pub struct Server;
+impl Builder {
+    pub fn new() -> Self { Builder }
+    pub fn port(self, p: u16) -> Builder { self }
+    pub fn build(self) -> Server { Server }
+}
+impl Server { pub fn run(&self) {} }
+fn use_it() {
+    Builder::new().port(1).build().run();
+    let s = Builder::new().port(2).build();
+    s.run();
+}
+"""
+    reached = [
+        (e["start_line"], e["target"], link.symbol and link.symbol["qualname"])
+        for e, link in linked({"src/lib.rs": source}, "rust")
+        if e["kind"] == "call" and e["start_line"] > 9 and e["target"] != "new"
+    ]
+    assert reached == [
+        (10, "port", "Builder.port"),
+        (10, "build", "Builder.build"),
+        (10, "run", "Server.run"),
+        (11, "port", "Builder.port"),
+        (11, "build", "Builder.build"),
+        (12, "run", "Server.run"),
+    ]
