@@ -68,7 +68,11 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
             name = node.child_by_field_name("name")
             if node.type == "member_call_expression":
                 receiver = node.child_by_field_name("object")
-                typed = _receiver(receiver, scope, fields, text) if receiver is not None else None
+                typed = None
+                if receiver is not None and receiver.type in _CALLS:  # $r->child()->save()
+                    typed = _returned(receiver, scope, fields, own, text)
+                elif receiver is not None:
+                    typed = _receiver(receiver, scope, fields, text)
             else:  # Repo::open(), self::open()
                 receiver = node.child_by_field_name("scope")
                 written = text(receiver) if receiver is not None else ""
@@ -102,23 +106,45 @@ def _returned(
     text: Callable[[ts.Node], str],
 ) -> str | None:
     """What ``$r = Repo::open()``, ``$r = $repo->child()`` or ``$r = make()``
-    holds, as a chain the linker walks over the method's return fact
-    (holder ``App.Repo.open()``, written by extract.py)."""
-    name = call.child_by_field_name("name")
+    holds, or the receiver ``$repo->child()`` of a call, as a chain the
+    linker walks over the method's return fact (holder ``App.Repo.open()``,
+    written by extract.py); a chain of calls step by step, up to
+    ``chains.MAX_STEPS``."""
+    methods: list[str] = []
+    # `(new Builder())->port(1)->build()`: each call's result is the next
+    # receiver; a loop, not a recursion: a chain may be thousands of calls long
+    while call.type == "member_call_expression":
+        receiver, name = call.child_by_field_name("object"), call.child_by_field_name("name")
+        if receiver is None or name is None or name.type != "name":
+            return None
+        if len(methods) >= chains.MAX_STEPS:
+            return None
+        methods.append(text(name))
+        if receiver.type not in _CALLS:
+            typed = _receiver(receiver, scope, fields, text)
+            break
+        call = receiver
+    else:
+        typed = _first_call(call, own, text)
+    for method in reversed(methods):
+        typed = chains.returned_by(typed, method)
+    return typed
+
+
+_CALLS = ("member_call_expression", "scoped_call_expression", "function_call_expression")
+
+
+def _first_call(call: ts.Node, own: str, text: Callable[[ts.Node], str]) -> str | None:
+    """What ``Repo::open()`` or ``make()`` returns, as a chain."""
     if call.type == "function_call_expression":
         called = call.child_by_field_name("function")
         return f"{text(called)}()" if called is not None and called.type == "name" else None
-    if name is None or name.type != "name":
+    name = call.child_by_field_name("name")
+    if call.type != "scoped_call_expression" or name is None or name.type != "name":
         return None
-    if call.type == "scoped_call_expression":
-        receiver = call.child_by_field_name("scope")
-        written = text(receiver) if receiver is not None else ""
-        typed = own if written in _OWN else class_name(receiver, text)
-    elif call.type == "member_call_expression":
-        receiver = call.child_by_field_name("object")
-        typed = _receiver(receiver, scope, fields, text) if receiver is not None else None
-    else:
-        return None
+    receiver = call.child_by_field_name("scope")
+    written = text(receiver) if receiver is not None else ""
+    typed = own if written in _OWN else class_name(receiver, text)
     return chains.returned_by(typed, text(name))
 
 

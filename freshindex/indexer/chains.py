@@ -115,7 +115,9 @@ def spelled(receiver: str) -> str:
     lines are ``self.cmd``); a long one with its calls' arguments left out
     (``new Builder().url(…).build()``) and, still too long, its last steps,
     for a ``via`` to stay readable."""
-    flat = " ".join(receiver.split()).replace(" .", ".").replace(". ", ".")
+    flat = " ".join(receiver.split())
+    for step in (".", "->", "::", "?."):  # `$b\n  ->port()`, `r\n  .port()`
+        flat = flat.replace(f" {step}", step).replace(f"{step} ", step)
     if len(flat) <= SPELLED_MAX:
         return flat
     out: list[str] = []

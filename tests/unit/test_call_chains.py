@@ -232,3 +232,32 @@ fn use_it() {
         (11, "build", "Builder.build"),
         (12, "run", "Server.run"),
     ]
+
+
+def test_php_calls_on_what_a_call_returns() -> None:
+    source = """\
+<?php
+namespace App;
+class Builder {
+  public function port(int $p): Builder { return $this; }
+  public function build(): Server { return new Server(); }
+}
+class Server { public function run() {} }
+function useIt() {
+  (new Builder())
+    ->port(1)->build()->run();
+  $s = (new Builder())->port(2)->build();
+  $s->run();
+}
+"""
+    reached = [
+        (e["target"], link.symbol and link.symbol["qualname"], e["via"].split(" holds")[0])
+        for e, link in linked({"src/B.php": source}, "php")
+        if e["kind"] == "call" and e["target"] in ("build", "run")
+    ]
+    assert reached == [
+        ("build", "App.Builder.build", "(new Builder())->port(1)"),
+        ("run", "App.Server.run", "(new Builder())->port(1)->build()"),
+        ("build", "App.Builder.build", "(new Builder())->port(2)"),
+        ("run", "App.Server.run", "$s"),
+    ]
