@@ -396,10 +396,20 @@ class Linker:
             else:
                 for v in values:
                     after.extend(self.step(v, tokens[i], hops))
-                if not after and not hops and i == len(tokens) - 1 and tokens[i] != chains.CALL:
+                last = i == len(tokens) - 1
+                if (
+                    not after
+                    and not hops
+                    and tokens[i] != chains.CALL
+                    and (last or tokens[i + 1] == chains.CALL)
+                ):
                     # the member a claim names, on classes that define no such
                     # member: a base's from outside, if one has such a base (an
-                    # attribute on the way may be set by a subclass: not judged)
+                    # attribute on the way may be set by a subclass: not judged);
+                    # a method called on the way too (`client.get().json()` on
+                    # a TestClient of httpx's Client: what it returns is that
+                    # outside code's), not an attribute (`self.stack.close()`:
+                    # `stack` may be set in a method, never declared)
                     outside = self.inherited_from_outside(values, tokens[i])
                     self._outside = outside or self._outside
                 i += 1

@@ -261,3 +261,24 @@ function useIt() {
         ("build", "App.Builder.build", "(new Builder())->port(2)"),
         ("run", "App.Server.run", "$s"),
     ]
+
+
+def test_a_method_an_outside_base_gives_makes_the_rest_of_the_chain_external() -> None:
+    source = """\
+import httpx
+class TestClient(httpx.Client):
+    def __enter__(self):
+        self.stack = make_stack()
+        return self
+def test(client: TestClient):
+    client.get("/").json()
+    client.stack.close()
+"""
+    calls = {
+        e["target"]: link.binding
+        for e, link in linked({"m.py": source})
+        if e["kind"] == "call" and e["target"] in ("get", "json", "close")
+    }
+    # get() is httpx's, so what it returns is; an attribute set in a method
+    # (`stack`) may hold anything: not judged
+    assert calls == {"get": "external", "json": "external", "close": "candidate"}
