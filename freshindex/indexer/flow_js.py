@@ -238,6 +238,8 @@ class _Pass:
         ``module.exports = require("./lib/app")`` passes that module's on."""
         if value.type == "identifier":
             self.defaults.append((self.text(value), value))
+        elif value.type == "class" and (named := value.child_by_field_name("name")) is not None:
+            self.defaults.append((self.text(named), named))  # = class Application {...}
         elif (spec := required_spec(value, self.text)) is not None:
             self.reexports.append((spec, value))
 

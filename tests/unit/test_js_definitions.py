@@ -106,3 +106,23 @@ def test_a_required_module_is_called_for_what_it_exports() -> None:
     # createApp` finds them whatever the local name
     assert calls[2] == ("default", "web", "bound", "createApp")  # through index.js's re-export
     assert calls[4] == ("default", "make", "bound", "createApp")
+
+
+def test_a_class_exported_as_the_module_is_made_by_new_of_the_required_module() -> None:
+    files = {
+        "lib/application.js": (
+            "module.exports = class Application extends Emitter {\n  use(fn) { return this; }\n};\n"
+        ),
+        "test/app.test.js": "const Koa = require('../lib/application');\nconst app = new Koa();\napp.use(1);\n",
+    }
+    symbols, _edges = rows_of(files, "javascript")
+    assert {(s["qualname"], s["kind"]) for s in symbols if s["path"] == "lib/application.js"} == {
+        ("Application", "class"),
+        ("Application.use", "method"),
+    }
+    used = [
+        (link.binding, link.symbol and link.symbol["qualname"])
+        for e, link in linked(files, "javascript")
+        if e["kind"] == "call" and e["target"] == "use"
+    ]
+    assert used == [("bound", "Application.use")]

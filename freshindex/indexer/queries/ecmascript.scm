@@ -45,6 +45,11 @@
         left: (member_expression object: (identifier) property: (property_identifier) @name)
         right: [(arrow_function) (function_expression)]) @definition.function)))
 
+; `module.exports = class Application extends Emitter {}`: a class named in
+; the value an assignment gives
+(assignment_expression
+  right: (class name: (_) @name) @definition.class)
+
 ; re-exports: a barrel file's `export * from "./x"` and `export { a, b as c } from "./x"`
 ; are imports the linker follows to the file that defines the name
 (export_statement
