@@ -97,6 +97,7 @@ class _Def:
     container: str = ""
     parent: _Def | None = None
     scope: str = ""  # C++: the scope written before the name (`Repo` of `Repo::save`)
+    extends: str = ""  # Kotlin: the class an extension function extends (`fun Repo.f()`)
 
     @property
     def qualname(self) -> str:
@@ -269,6 +270,8 @@ def extract(
                     made = _Def(node.start_byte, node.end_byte, name, kind, node, name_node)
                     if node.type == "assignment_expression" and not _js_assigned(made, text):
                         continue
+                    if language == "kotlin" and node.type == "function_declaration":
+                        made.extends = _extended(node, text)  # fun Repo.saveAll(): Repo's
                     defs[name_node.start_byte] = made
             elif not is_definition:
                 module = text(caps["module"][0]) if "module" in caps else ""
@@ -698,7 +701,15 @@ def _query_edges(
                 and language in _THIS_LANGUAGES
                 and (
                     this := _this_class(
-                        language, name_node, target, parent, within, anonymous, members, based
+                        language,
+                        name_node,
+                        target,
+                        parent,
+                        within,
+                        anonymous,
+                        members,
+                        based,
+                        top_level,
                     )
                 )
             ):
@@ -1021,7 +1032,16 @@ def _java_return(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
 def _kotlin_return(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
     """``fun open(): Repo`` (``Repo?`` too): the type after the parameters;
     with none, ``fun open() = Repo(..)``: the class an expression body makes."""
-    declared = next((c for c in node.named_children if c.type in bind_kotlin.TYPES), None)
+    # the type after the parameters: one before the name is an extension's
+    # receiver (`fun Repo.save()`), not what it returns
+    after = False
+    declared = None
+    for c in node.named_children:
+        if c.type == "function_value_parameters":
+            after = True
+        elif after and c.type in bind_kotlin.TYPES:
+            declared = c
+            break
     if declared is not None:
         return bind_kotlin.class_name(declared, text)
     body = next((c for c in node.named_children if c.type == "function_body"), None)
@@ -1234,6 +1254,7 @@ def _this_class(
     anonymous: Callable[[], list[tuple[int, int]]],
     members: Callable[[], frozenset[tuple[str, str]]],
     based: Callable[[], frozenset[str]] | None = None,
+    top_level: set[str] | frozenset[str] = frozenset(),
 ) -> tuple[str, str] | None:
     """The class whose method a call names by its own rules: ``this.m()`` in
     a JS/TS class; ``m()`` or ``this.m()`` in Java (a bare call is always a
@@ -1297,6 +1318,16 @@ def _this_class(
     # (a scan of the file's definitions per call was quadratic in a big file)
     innermost = within
     while innermost is not None and innermost.kind not in kinds:
+        if language == "kotlin" and innermost.extends:
+            # in `fun Repo.saveAll()`, `this.save()` and a bare `save()` are
+            # Repo's members first; then an extension of this file of that
+            # name (bound by name), and a bare one the class's around it
+            if (innermost.extends, name) in members():
+                return innermost.extends, word
+            if not bare and name not in top_level:
+                return innermost.extends, word
+            if not bare:
+                return None
         if language in _JS_LANGUAGES:  # code before classes: `function Repo() {...}`
             if innermost.kind == "method" and innermost.node.type == "assignment_expression":
                 return innermost.container, word  # `this` in `Repo.prototype.save = function`
@@ -1720,6 +1751,20 @@ def _instance_attributes(ordered: list[_Def]) -> list[_Def]:
             seen.add(d.qualname)
         out.append(d)
     return out
+
+
+def _extended(function: ts.Node, text: Callable[[ts.Node], str]) -> str:
+    """The class a Kotlin extension function extends (``fun Repo.saveAll()``,
+    ``fun List<T>.second()``): the type written before its name; "" for
+    any other function. Its name stays its own (a call ``x.saveAll()`` in
+    the file binds to it by name, whatever ``x`` is); ``this`` in it is a
+    Repo."""
+    for c in function.named_children:
+        if c.type == "identifier":  # the name: no receiver before it
+            return ""
+        if c.type in bind_kotlin.TYPES:
+            return bind_kotlin.class_name(c, text) or ""
+    return ""
 
 
 def _js_assigned(d: _Def, text: Callable[[ts.Node], str]) -> bool:

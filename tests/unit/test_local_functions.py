@@ -165,3 +165,35 @@ function run(Repo $r) {
         if e["kind"] == "call" and e["target"] == "save"
     }
     assert links == {(5, 38): "bound", (5, 50): "bound", (6, 24): "candidate"}
+
+
+def test_kotlin_this_in_an_extension_function_is_the_class_it_extends() -> None:
+    source = """\
+package p
+class Repo {
+  fun save() {}
+}
+class Host {
+  fun log() {}
+  fun Repo.saveTwice() {
+    save()
+    this.save()
+    log()
+    this.helper()
+  }
+}
+fun Repo.helper() {}
+fun Repo.plain() {}
+"""
+    links = {
+        (e["start_line"], e["target"]): (link.binding, link.symbol and link.symbol["qualname"])
+        for e, link in linked({"src/p/Repo.kt": source}, "kotlin")
+        if e["kind"] == "call"
+    }
+    assert links[(8, "save")] == ("bound", "Repo.save")
+    assert links[(9, "save")] == ("bound", "Repo.save")
+    assert links[(10, "log")] == ("bound", "Host.log")  # the class around the extension
+    assert links[(11, "helper")] == ("bound", "helper")  # an extension of this file, by name
+    # an extension's receiver type is no return type: `fun Repo.plain()` returns nothing
+    rows = [e for e, _l in linked({"src/p/Repo.kt": source}, "kotlin") if e["kind"] == "value"]
+    assert rows == []
