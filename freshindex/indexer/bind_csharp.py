@@ -104,6 +104,8 @@ def _receiver(
         return type_name(node.child_by_field_name("type"), text)
     if node.type == "parenthesized_expression" and node.named_child_count == 1:
         return _receiver(node.named_children[0], scope, members, text, own)
+    if node.type == "await_expression" and node.named_child_count == 1:  # (await r.OpenAsync())
+        return _receiver(node.named_children[0], scope, members, text, own)
     return None
 
 
@@ -239,6 +241,8 @@ def _type_of(
     """What a declaration's type names; ``var r = new Repository()``: the
     created type; ``var r = Repository.Open()``: what the call returns (a
     chain, ``returned``); any other ``var``: none."""
+    if value is not None and value.type == "await_expression" and value.named_child_count:
+        value = value.named_children[0]  # var r = await repo.OpenAsync(): what the Task holds
     if kind is not None and kind.type == "implicit_type":
         if value is not None and value.type == "invocation_expression" and returned is not None:
             return returned(value)
@@ -246,6 +250,20 @@ def _type_of(
             return None
         return type_name(value.child_by_field_name("type"), text)
     return type_name(kind, text)
+
+
+_TASKS = ("Task", "ValueTask")
+
+
+def awaited(kind: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
+    """``Task<Repo>`` and ``ValueTask<Repo>``: the ``Repo`` node, what
+    ``await`` gives; any other type node as it is."""
+    if kind is None or kind.type != "generic_name" or kind.named_child_count != 2:
+        return kind
+    name, args = kind.named_children
+    if text(name) not in _TASKS:
+        return kind
+    return args.named_children[0] if args.named_child_count == 1 else kind
 
 
 def type_name(kind: ts.Node | None, text: Callable[[ts.Node], str]) -> str | None:

@@ -1056,7 +1056,11 @@ def _kotlin_return(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
 
 
 def _csharp_return(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
-    return bind_csharp.type_name(node.child_by_field_name("returns"), text)
+    """The declared return type; ``Task<Repo>`` (``ValueTask<Repo>``) as a
+    Repo, what ``await`` gives, as TypeScript reads ``Promise<Repo>``."""
+    return bind_csharp.type_name(
+        bind_csharp.awaited(node.child_by_field_name("returns"), text), text
+    )
 
 
 def _php_return(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:

@@ -282,3 +282,29 @@ def test(client: TestClient):
     # get() is httpx's, so what it returns is; an attribute set in a method
     # (`stack`) may hold anything: not judged
     assert calls == {"get": "external", "json": "external", "close": "candidate"}
+
+
+def test_csharp_await_of_a_task_gives_what_the_task_holds() -> None:
+    source = """\
+using System.Threading.Tasks;
+namespace P {
+public class Repo {
+  public void Save() {}
+  public Task<Repo> OpenAsync() { return null; }
+}
+class T {
+  private readonly Repo _repo;
+  async Task Run() {
+    var r = await _repo.OpenAsync();
+    r.Save();
+    (await _repo.OpenAsync()).Save();
+  }
+}
+}
+"""
+    saved = [
+        (link.binding, link.symbol and link.symbol["qualname"])
+        for e, link in linked({"src/R.cs": source}, "csharp")
+        if e["kind"] == "call" and e["target"] == "Save"
+    ]
+    assert saved == [("bound", "P.Repo.Save")] * 2
