@@ -123,40 +123,38 @@ def _returned(
     capitalised name no variable has is a type, by C#'s convention), the
     method, ``()``; a chain of calls (``new Builder().Url(u).Build()``)
     step by step, up to ``chains.MAX_STEPS``."""
-    names: list[str] = []
-    node = call
-    # `new Builder().Url(u).Build()`: each call's result is the next
-    # receiver; a loop, not a recursion: a chain may be thousands of calls long
-    while node.type in ("invocation_expression", "parenthesized_expression"):
-        if node.type == "parenthesized_expression":
-            if node.named_child_count != 1:
-                return None
-            node = node.named_children[0]
-            continue
-        called = node.child_by_field_name("function")
-        if called is not None and called.type == "identifier":  # Make(): this type's
-            base = f"{own}.{text(called)}()" if own else None
-            break
-        if called is None or called.type != "member_access_expression":
-            return None
-        receiver, name = (
-            called.child_by_field_name("expression"),
-            called.child_by_field_name("name"),
-        )
-        if receiver is None or name is None or name.type != "identifier":
-            return None
-        if len(names) >= chains.MAX_STEPS:
-            return None
-        names.append(text(name))
-        node = receiver
+    walked = chains.unwind(call, functools.partial(_called, text=text))
+    if walked is None:
+        return None
+    start, methods = walked
+    if start is None:  # Make(): this type's
+        base: str | None = own
+    elif start.type in ("invocation_expression", "parenthesized_expression"):
+        return None  # a call or a grouping this pass does not read
     else:
-        base = _receiver(node, scope, members, text, own)
-        written = text(node)
-        if base is None and node.type == "identifier" and written[:1].isupper():
+        base = _receiver(start, scope, members, text, own)
+        written = text(start)
+        if base is None and start.type == "identifier" and written[:1].isupper():
             base = None if written in scope or written in members else written
-    for step in reversed(names):
-        base = chains.returned_by(base, step)
+    for method in methods:
+        base = chains.returned_by(base, method)
     return base
+
+
+def _called(node: ts.Node, text: Callable[[ts.Node], str]) -> tuple[ts.Node | None, str] | None:
+    """A call of a chain: its receiver (None: ``Make()``, this type's) and
+    method; parentheses around one are passed through (chains.unwind)."""
+    if node.type == "parenthesized_expression":
+        return (node.named_children[0], "") if node.named_child_count == 1 else None
+    called = node.child_by_field_name("function") if node.type == "invocation_expression" else None
+    if called is not None and called.type == "identifier":
+        return None, text(called)
+    if called is None or called.type != "member_access_expression":
+        return None
+    receiver, name = called.child_by_field_name("expression"), called.child_by_field_name("name")
+    if receiver is None or name is None or name.type != "identifier":
+        return None
+    return receiver, text(name)
 
 
 def _members(body: ts.Node | None, text: Callable[[ts.Node], str]) -> dict[str, str]:

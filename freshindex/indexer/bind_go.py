@@ -431,19 +431,18 @@ def _call_claim(
 def _chain_base(call: ts.Node, text: Callable[[ts.Node], str]) -> tuple[ts.Node | None, list[str]]:
     """The first call of a chain (``NewBuilder()`` of ``NewBuilder().Port(1)
     .Build()``) and the methods called after it, in order; (None, []) past
-    ``chains.MAX_STEPS`` calls. A loop: a chain may be thousands of calls long."""
-    methods: list[str] = []
-    node = call
-    while True:
+    ``chains.MAX_STEPS`` calls (chains.unwind)."""
+
+    def method(node: ts.Node) -> tuple[ts.Node, str] | None:
         fn = node.child_by_field_name("function")
         operand = fn.child_by_field_name("operand") if fn is not None else None
         field = fn.child_by_field_name("field") if fn is not None else None
         if operand is None or field is None or operand.type != "call_expression":
-            return node, methods[::-1]
-        if len(methods) >= chains.MAX_STEPS:
-            return None, []
-        methods.append(text(field))
-        node = operand
+            return None
+        return operand, text(field)
+
+    walked = chains.unwind(call, method)
+    return walked if walked is not None else (None, [])
 
 
 def _compose(base: TypeName | None, methods: list[str]) -> TypeName | None:

@@ -110,25 +110,25 @@ def _returned(
     on (this class for an unqualified call), the method, ``()``; a chain of
     calls (``new Builder().url(u).build()``) step by step, up to
     ``chains.MAX_STEPS``."""
-    names: list[str] = []
-    node: ts.Node | None = call
-    # `new Builder().url(u).build()`: each call's result is the next receiver;
-    # a loop, not a recursion: a chain may be thousands of calls long
-    while node is not None and node.type in ("method_invocation", "parenthesized_expression"):
-        if node.type == "parenthesized_expression":
-            node = node.named_children[0] if node.named_child_count == 1 else None
-            if node is None:
-                return None
-            continue
-        name = node.child_by_field_name("name")
-        if name is None or len(names) >= chains.MAX_STEPS:
-            return None
-        names.append(text(name))
-        node = node.child_by_field_name("object")  # None: `make()`, a method of this class
-    owner = own if node is None else _receiver(node, scope, fields, text, own)
-    for step in reversed(names):
-        owner = chains.returned_by(owner, step)
+    walked = chains.unwind(call, functools.partial(_called, text=text))
+    if walked is None:
+        return None
+    start, methods = walked
+    if start is not None and start.type == "method_invocation":
+        return None  # a call the grammar gave no name
+    owner = own if start is None else _receiver(start, scope, fields, text, own)
+    for method in methods:
+        owner = chains.returned_by(owner, method)
     return owner
+
+
+def _called(node: ts.Node, text: Callable[[ts.Node], str]) -> tuple[ts.Node | None, str] | None:
+    """A call of a chain: its receiver (None: ``make()``, this class's) and
+    method; parentheses around one are passed through (chains.unwind)."""
+    if node.type == "parenthesized_expression":
+        return (node.named_children[0], "") if node.named_child_count == 1 else None
+    name = node.child_by_field_name("name") if node.type == "method_invocation" else None
+    return (node.child_by_field_name("object"), text(name)) if name is not None else None
 
 
 def _receiver(

@@ -12,6 +12,7 @@ Kotlin's grammar here names few fields, so positions are read by type.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import tree_sitter as ts
@@ -107,35 +108,51 @@ def _called(
 ) -> str | None:
     """What a call gives, as a class name (``Repo()``, ``Retrofit.Builder()``:
     a constructor) or a chain over return facts (``open()``, ``r.child()``,
-    ``Builder().url(u).build()`` step by step, up to ``chains.MAX_STEPS``;
-    a loop, since a chain may be thousands of calls long)."""
-    names: list[str] = []
-    node = call
+    ``Builder().url(u).build()`` step by step, chains.unwind)."""
+    walked = chains.unwind(call, functools.partial(_method_call, text=text))
+    if walked is None:
+        return None
+    start, methods = walked
+    if start is None:
+        return None
     base: str | None = None
-    while node.type == "call_expression" and node.named_child_count:
-        fn = node.named_children[0]
+    if start.type != "call_expression":
+        base = _receiver(start, scope, fields, text, own)
+    elif start.named_child_count:
+        fn = start.named_children[0]
         if fn.type == "identifier":
             called = text(fn)
             if called[:1].isupper():
                 base = called  # Repo(): a Repo
             else:
                 base = f"{own[0]}.{called}()" if called in own[1] else f"{called}()"
-            break
-        if fn.type != "navigation_expression" or fn.named_child_count != 2:
-            return None
-        obj, member = fn.named_children
-        if member.type != "identifier" or len(names) >= chains.MAX_STEPS:
-            return None
-        if text(member)[:1].isupper() and obj.type == "identifier" and text(obj)[:1].isupper():
-            base = f"{text(obj)}.{text(member)}"  # Retrofit.Builder(): a nested class's
-            break
-        names.append(text(member))
-        node = obj
-    else:
-        base = _receiver(node, scope, fields, text, own)
-    for step in reversed(names):
-        base = chains.returned_by(base, step)
+        elif fn.type == "navigation_expression" and fn.named_child_count == 2:
+            obj, member = fn.named_children
+            if _capitalised(obj, text) and _capitalised(member, text):
+                base = f"{text(obj)}.{text(member)}"  # Retrofit.Builder(): a nested class's
+    for method in methods:
+        base = chains.returned_by(base, method)
     return base
+
+
+def _method_call(node: ts.Node, text: Callable[[ts.Node], str]) -> tuple[ts.Node, str] | None:
+    """``r.child()`` of a chain: its receiver and method (chains.unwind);
+    None for the chain's start (``Repo()``, ``open()``,
+    ``Retrofit.Builder()``, or no call)."""
+    if node.type != "call_expression" or not node.named_child_count:
+        return None
+    fn = node.named_children[0]
+    if fn.type != "navigation_expression" or fn.named_child_count != 2:
+        return None
+    obj, member = fn.named_children
+    if member.type != "identifier" or (_capitalised(obj, text) and _capitalised(member, text)):
+        return None
+    return obj, text(member)
+
+
+def _capitalised(node: ts.Node, text: Callable[[ts.Node], str]) -> bool:
+    """A name that reads as a class, by Kotlin's convention."""
+    return node.type == "identifier" and text(node)[:1].isupper()
 
 
 def _receiver(

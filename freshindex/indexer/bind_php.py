@@ -14,6 +14,7 @@ resolves it through ``use``, this file's namespace or PSR-4's layout.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import tree_sitter as ts
@@ -110,25 +111,29 @@ def _returned(
     linker walks over the method's return fact (holder ``App.Repo.open()``,
     written by extract.py); a chain of calls step by step, up to
     ``chains.MAX_STEPS``."""
-    methods: list[str] = []
-    # `(new Builder())->port(1)->build()`: each call's result is the next
-    # receiver; a loop, not a recursion: a chain may be thousands of calls long
-    while call.type == "member_call_expression":
-        receiver, name = call.child_by_field_name("object"), call.child_by_field_name("name")
-        if receiver is None or name is None or name.type != "name":
-            return None
-        if len(methods) >= chains.MAX_STEPS:
-            return None
-        methods.append(text(name))
-        if receiver.type not in _CALLS:
-            typed = _receiver(receiver, scope, fields, text)
-            break
-        call = receiver
+    walked = chains.unwind(call, functools.partial(_method_call, text=text))
+    if walked is None:
+        return None
+    start, methods = walked
+    if start is None:
+        return None
+    if start.type in _CALLS:  # Repo::open(), make(): the chain's first call
+        typed = _first_call(start, own, text)
     else:
-        typed = _first_call(call, own, text)
-    for method in reversed(methods):
+        typed = _receiver(start, scope, fields, text)
+    for method in methods:
         typed = chains.returned_by(typed, method)
     return typed
+
+
+def _method_call(node: ts.Node, text: Callable[[ts.Node], str]) -> tuple[ts.Node, str] | None:
+    """``$r->child()`` of a chain: its receiver and method (chains.unwind)."""
+    if node.type != "member_call_expression":
+        return None
+    receiver, name = node.child_by_field_name("object"), node.child_by_field_name("name")
+    if receiver is None or name is None or name.type != "name":
+        return None
+    return receiver, text(name)
 
 
 _CALLS = ("member_call_expression", "scoped_call_expression", "function_call_expression")

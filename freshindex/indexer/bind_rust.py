@@ -222,11 +222,9 @@ def _chain(
 ) -> str | None:
     """What a chain of calls gives (``Builder::new().port(1).build()``): its
     first call as a ``let`` reads it, then each method through the file's
-    return types or as a chain the linker walks; a loop up to
-    ``chains.MAX_STEPS``, since a chain may be thousands of calls long."""
-    methods: list[str] = []
-    node = call
-    while True:
+    return types or as a chain the linker walks (chains.unwind)."""
+
+    def method(node: ts.Node) -> tuple[ts.Node, str] | None:
         fn = node.child_by_field_name("function")
         inner = fn.child_by_field_name("value") if fn is not None else None
         field = fn.child_by_field_name("field") if fn is not None else None
@@ -236,18 +234,22 @@ def _chain(
             or inner is None
             or field is None
             or inner.type != "call_expression"
-            or text(field) in _UNWRAPS
+            or text(field) in _UNWRAPS  # open().unwrap(): a start _made reads
         ):
-            break
-        if len(methods) >= chains.MAX_STEPS:
             return None
-        methods.append(text(field))
-        node = inner
+        return inner, text(field)
+
+    walked = chains.unwind(call, method)
+    if walked is None:
+        return None
+    node, methods = walked
+    if node is None:
+        return None
     typed = _made(node, text, own, returns, scope, fields)
-    for method in reversed(methods):
+    for name in methods:
         if not typed:
             return None
-        called = f"{typed}.{method}"
+        called = f"{typed}.{name}"
         if called in returns:
             made, wrapped = returns[called]
             typed = made if not wrapped else None

@@ -26,6 +26,11 @@ file's rows.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import TypeVar
+
+# a syntax node, for unwind(): this module reads no tree itself
+Node = TypeVar("Node")
 
 CALL = "()"
 # "an element of" (what iterating gives) and "an item of" (what subscripting
@@ -141,3 +146,26 @@ def spelled(receiver: str) -> str:
         return short
     cut = short.find(".", len(short) - SPELLED_MAX)
     return "…" + short[cut:] if cut >= 0 else "…" + short[-SPELLED_MAX:]
+
+
+def unwind(
+    call: Node, step: Callable[[Node], tuple[Node | None, str] | None]
+) -> tuple[Node | None, list[str]] | None:
+    """The start of a chain of calls and the methods called on it, in the
+    order they run (``new B().url(u).build()``: ``new B()``, [url, build]).
+    ``step(node)`` gives, for a call of the chain, its receiver (None for a
+    call with none, ``make()``) and its method's name ("" for a node that
+    only wraps one, as parentheses do); None when ``node`` starts the chain.
+    None past MAX_STEPS methods. A loop, not a recursion: every binder's
+    chains go through here, and a chain may be thousands of calls long."""
+    methods: list[str] = []
+    node: Node | None = call
+    for _ in range(4 * MAX_STEPS):  # methods, and the parentheses around them
+        if node is None or (part := step(node)) is None:
+            return node, methods[::-1]
+        node, name = part
+        if name:
+            if len(methods) >= MAX_STEPS:
+                return None
+            methods.append(name)
+    return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from freshindex.indexer import chains
 from tests.linked import linked
 
 CASES = {
@@ -112,10 +113,23 @@ def test_each_call_of_a_chain_binds_through_what_the_last_returned(language: str
     assert [s.lower() for s in reached["create"]] == ["retrofit", "create"]
 
 
-def test_a_chain_thousands_of_calls_long_is_read_up_to_a_bound() -> None:
-    source = "class T { void r(T x) { x" + ".a()" * 900 + "; } T a() { return this; } }\n"
-    calls = [link.binding for e, link in linked({"T.java": source}, "java") if e["kind"] == "call"]
-    assert len(calls) == 900 and calls[0] == "bound" and calls[-1] == "candidate"
+LONG_CHAINS = {
+    "java": (
+        "T.java",
+        "class T { void r(T x) { x" + ".a()" * 900 + "; } T a() { return this; } }\n",
+    ),
+    "csharp": ("T.cs", "class T { void R(T x) { x" + ".A()" * 900 + "; } }\n"),
+    "go": ("t.go", "package t\nfunc r() { x()" + ".A()" * 900 + " }\n"),
+    "rust": ("t.rs", "fn r() { x()" + ".a()" * 900 + "; }\n"),
+    "php": ("t.php", "<?php\nfunction r() { $x" + "->a()" * 900 + "; }\n"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(LONG_CHAINS))
+def test_a_chain_hundreds_of_calls_long_is_read_up_to_a_bound(language: str) -> None:
+    path, source = LONG_CHAINS[language]
+    calls = [link.binding for e, link in linked({path: source}, language) if e["kind"] == "call"]
+    assert len(calls) >= 900 and calls[-1] != "bound"  # past chains.MAX_STEPS: no claim
 
 
 @pytest.mark.parametrize("language", ["java", "csharp"])
@@ -308,3 +322,13 @@ class T {
         if e["kind"] == "call" and e["target"] == "Save"
     ]
     assert saved == [("bound", "P.Repo.Save")] * 2
+
+
+def test_unwind_gives_the_start_and_the_methods_in_the_order_they_run() -> None:
+    # a chain as (receiver, method) steps: 3 -> 2 -> 1 -> 0, 0 starts it
+    def step(n: int) -> tuple[int | None, str] | None:
+        return (n - 1, f"m{n}") if n > 0 else None
+
+    assert chains.unwind(3, step) == (0, ["m1", "m2", "m3"])
+    assert chains.unwind(chains.MAX_STEPS + 1, step) is None
+    assert chains.unwind(2, lambda n: (None, "make")) == (None, ["make"])  # no receiver
