@@ -98,8 +98,13 @@ def is_container(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> 
     )
 
 
+_ANNOTATED = re.compile(r"(?:\w+\.)*Annotated")
+
+
 def _optional_inner(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
-    """An annotation without its ``type`` wrapper, ``Optional[...]`` or ``| None``."""
+    """An annotation without its ``type`` wrapper, ``Optional[...]``, ``| None``
+    or ``Annotated[..., metadata]`` (FastAPI's ``Annotated[Session,
+    Depends(get_session)]`` is a Session, as a type checker reads it)."""
     n = annotation
     while n is not None:
         if n.type == "type":
@@ -109,6 +114,11 @@ def _optional_inner(annotation: ts.Node | None, text: Callable[[ts.Node], str]) 
             if params.named_child_count != 1:
                 return None
             n = params.named_children[0]
+        elif n.type == "generic_type" and text(n.named_children[0]) == "Annotated":
+            params = n.named_children[-1]
+            n = params.named_children[0] if params.named_child_count else None
+        elif n.type == "subscript" and _ANNOTATED.fullmatch(text(n.named_children[0])):
+            n = n.child_by_field_name("subscript")  # typing.Annotated[User, ...]: its first
         elif n.type == "binary_operator":  # X | None
             left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
             if right is not None and right.type == "none":

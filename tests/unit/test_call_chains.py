@@ -332,3 +332,27 @@ def test_unwind_gives_the_start_and_the_methods_in_the_order_they_run() -> None:
     assert chains.unwind(3, step) == (0, ["m1", "m2", "m3"])
     assert chains.unwind(chains.MAX_STEPS + 1, step) is None
     assert chains.unwind(2, lambda n: (None, "make")) == (None, ["make"])  # no receiver
+
+
+def test_python_annotated_is_the_type_it_annotates() -> None:
+    source = """\
+from typing import Annotated, Optional
+import typing
+class Session:
+    def get(self, k): pass
+def dep(): pass
+def f(s: Annotated[Session, Depends(dep)], t: typing.Annotated[Session, 1],
+      u: Optional[Annotated[Session, 2]]):
+    s.get(1)
+    t.get(2)
+    u.get(3)
+def g(xs: Annotated[list[Session], 1]):
+    for x in xs:
+        x.get(4)
+"""
+    got = [
+        link.binding
+        for e, link in linked({"m.py": source})
+        if e["kind"] == "call" and e["target"] == "get"
+    ]
+    assert got == ["bound"] * 4
