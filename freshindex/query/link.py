@@ -52,7 +52,11 @@ from freshindex.query.link_c import IncludeLinker
 
 Row = dict[str, Any]
 
-CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "object", "module"})
+# what a chain steps into for a member; `type` is a named type with
+# methods (Go's `type errorMsgs []*Error`, whose `ByType()` gives one)
+CLASS_KINDS = frozenset(
+    {"class", "struct", "interface", "trait", "enum", "object", "module", "type"}
+)
 _RUBY = (".rb", ".rake")
 MAX_DEPTH = 12  # re-export and inheritance chains longer than this are not followed
 # a chain's holders are followed this deep; a step keeps at most this many values

@@ -356,3 +356,26 @@ def g(xs: Annotated[list[Session], 1]):
         if e["kind"] == "call" and e["target"] == "get"
     ]
     assert got == ["bound"] * 4
+
+
+def test_go_a_chain_steps_into_a_named_type_that_is_not_a_struct() -> None:
+    source = """\
+package gin
+type Error struct{}
+type errorMsgs []*Error
+func (a errorMsgs) ByType(t int) errorMsgs { return a }
+func (a errorMsgs) Errors() []string { return nil }
+func use(errs errorMsgs) {
+	errs.ByType(1).Errors()
+}
+"""
+    files = {"go.mod": "module example.com/gin\n", "gin/errors.go": source}
+    reached = [
+        (e["target"], link.binding, link.symbol and link.symbol["qualname"])
+        for e, link in linked(files, "go")
+        if e["kind"] == "call" and e["start_line"] == 7
+    ]
+    assert reached == [
+        ("ByType", "bound", "errorMsgs.ByType"),
+        ("Errors", "bound", "errorMsgs.Errors"),
+    ]
