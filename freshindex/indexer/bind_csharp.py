@@ -136,9 +136,7 @@ def _returned(
         written = text(start)
         if base is None and start.type == "identifier" and written[:1].isupper():
             base = None if written in scope or written in members else written
-    for method in methods:
-        base = chains.returned_by(base, method)
-    return base
+    return chains.returned_by(base, *methods)
 
 
 def _called(node: ts.Node, text: Callable[[ts.Node], str]) -> tuple[ts.Node | None, str] | None:

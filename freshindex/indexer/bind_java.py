@@ -117,9 +117,7 @@ def _returned(
     if start is not None and start.type == "method_invocation":
         return None  # a call the grammar gave no name
     owner = own if start is None else _receiver(start, scope, fields, text, own)
-    for method in methods:
-        owner = chains.returned_by(owner, method)
-    return owner
+    return chains.returned_by(owner, *methods)
 
 
 def _called(node: ts.Node, text: Callable[[ts.Node], str]) -> tuple[ts.Node | None, str] | None:

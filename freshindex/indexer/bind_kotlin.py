@@ -130,9 +130,7 @@ def _called(
             obj, member = fn.named_children
             if _capitalised(obj, text) and _capitalised(member, text):
                 base = f"{text(obj)}.{text(member)}"  # Retrofit.Builder(): a nested class's
-    for method in methods:
-        base = chains.returned_by(base, method)
-    return base
+    return chains.returned_by(base, *methods)
 
 
 def _method_call(node: ts.Node, text: Callable[[ts.Node], str]) -> tuple[ts.Node, str] | None:

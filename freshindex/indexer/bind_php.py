@@ -121,9 +121,7 @@ def _returned(
         typed = _first_call(start, own, text)
     else:
         typed = _receiver(start, scope, fields, text)
-    for method in methods:
-        typed = chains.returned_by(typed, method)
-    return typed
+    return chains.returned_by(typed, *methods)
 
 
 def _method_call(node: ts.Node, text: Callable[[ts.Node], str]) -> tuple[ts.Node, str] | None:

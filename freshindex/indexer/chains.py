@@ -91,13 +91,17 @@ def length(chain: str) -> int:
     return chain.count(".") + chain.count(CALL) + 1
 
 
-def returned_by(owner: str | None, method: str) -> str | None:
-    """The chain of what ``owner``'s ``method`` returns (``Repo.open()``); None
-    without an owner, or for one already ``MAX_STEPS`` long: `var b =
-    a.next()` a thousand times would build strings quadratic in the count."""
-    if not owner or length(owner) >= MAX_STEPS:
-        return None
-    return f"{owner}.{method}{CALL}"
+def returned_by(owner: str | None, *methods: str) -> str | None:
+    """The chain of what ``owner``'s ``method`` returns (``Repo.open()``), and
+    of each further method called on that in turn (``Builder.url().build()``);
+    ``owner`` itself for no method. None without an owner, or once the chain
+    is ``MAX_STEPS`` long: `var b = a.next()` a thousand times would build
+    strings quadratic in the count."""
+    for method in methods:
+        if not owner or length(owner) >= MAX_STEPS:
+            return None
+        owner = f"{owner}.{method}{CALL}"
+    return owner
 
 
 def holder_of_return(qualname: str) -> str:
