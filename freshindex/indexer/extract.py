@@ -33,6 +33,7 @@ from freshindex.indexer import (
     bind_ruby,
     bind_rust,
     chains,
+    conditionals,
     flow_js,
     globals_of,
     pointers_cpp,
@@ -127,6 +128,43 @@ def symbol_id(path: str, qualname: str, kind: str, ordinal: int) -> str:
     return hashlib.blake2b(key, digest_size=10).hexdigest()
 
 
+def _first_branches(language: str, source: bytes, tree: ts.Tree, work_factor: int) -> ts.Tree:
+    """The tree of ``source`` with its conditionals written inside a construct
+    read as their first branch (indexer/conditionals.py), if that has fewer
+    errors than ``tree``; else ``tree``."""
+    spans = conditionals.first_branches(source)
+    if not spans:
+        return tree
+    other = parse(language, conditionals.blanked(source, spans), work_factor)
+    return other if _errors(language, other) < _errors(language, tree) else tree
+
+
+# A file's error swallowed its rest when an ERROR node at the top (or in a
+# top-level namespace or `extern "C"` block) holds this share of its lines,
+# and at least _SWALLOWED_LINES. Smaller errors (the kernel's macros) lose a
+# statement or a declaration and are left alone: a reparse costs a parse,
+# and a first branch loses the calls in the directives it blanks.
+_SWALLOWED_SHARE = 4
+_SWALLOWED_LINES = 20
+_OUTER_BLOCKS = ("namespace_definition", "linkage_specification")
+
+
+def _swallowed(root: ts.Node) -> bool:
+    if not root.has_error:
+        return False
+    least = max(_SWALLOWED_LINES, root.end_point[0] // _SWALLOWED_SHARE)
+    nodes = list(root.children)
+    for node in root.children:
+        if node.type in _OUTER_BLOCKS and (body := node.child_by_field_name("body")):
+            nodes += body.children
+    return any(n.type == "ERROR" and n.end_point[0] - n.start_point[0] >= least for n in nodes)
+
+
+def _errors(language: str, tree: ts.Tree) -> int:
+    found = ts.QueryCursor(pattern_query(language, "(ERROR) @error")).captures(tree.root_node)
+    return len(found.get("error", ()))
+
+
 def parse(language: str, data: bytes, work_factor: int = 8) -> ts.Tree:
     """Parse with a work bound: tree-sitter 0.26 has no timeout of its own, and
     takes a progress callback only with a read callback (for a bytes source it
@@ -215,6 +253,8 @@ def extract(
     cpp_words = language == "cpp" and scope_cpp.may_have_classes(path, data)
     source = scope_cpp.without_macros(data, cpp_words) if language == "cpp" else data
     tree = parse(language, source, work_factor)
+    if language in ("c", "cpp") and _swallowed(tree.root_node):
+        tree = _first_branches(language, source, tree, work_factor)
     if (depth := nesting(tree.root_node)) > MAX_NESTING:
         raise ParseBudgetExceeded(f"syntax nested {depth} deep, more than {MAX_NESTING}")
     query = ts_query(language)

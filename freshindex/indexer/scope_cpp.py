@@ -18,6 +18,8 @@ from typing import NamedTuple
 
 import tree_sitter as ts
 
+from freshindex.indexer import conditionals
+
 # what C++ `using` puts in sight of a call, after its via:
 # "...; using namespace app::detail, lib::helper"
 USING_MARK = "; using "
@@ -103,41 +105,16 @@ def bare_macro_lines(data: bytes) -> list[tuple[int, int]]:
     enum (the last enumerator has no comma)."""
     out = []
     for m in _BARE_MACRO.finditer(data):
-        before = _neighbour(data, m.start(), -1)
+        before = conditionals.near_line(data, m.start(), -1, _NEIGHBOURS)
         if before.endswith(b"\\") or not (
             before == b"" or before.startswith(b"#") or before[-1:] in b";{}:"
         ):
             continue
-        after = _neighbour(data, m.end(), 1)
+        after = conditionals.near_line(data, m.end(), 1, _NEIGHBOURS)
         if after[:1] in (b"}", b",", b")", b"=", b"&", b"|", b"+", b"-", b"?"):
             continue
         out.append(m.span(1))
     return out
-
-
-def _neighbour(data: bytes, at: int, step: int) -> bytes:
-    """The nearest line before (``step`` -1) or after (1) the line holding
-    ``at`` that is not blank or a comment, stripped; b"" if none within
-    _NEIGHBOURS lines."""
-    for _ in range(_NEIGHBOURS):
-        if step < 0:
-            end = data.rfind(b"\n", 0, at)
-            if end < 0:
-                return b""
-            at = data.rfind(b"\n", 0, end) + 1
-            line = data[at:end]
-        else:
-            start = data.find(b"\n", at)
-            if start < 0:
-                return b""
-            at = data.find(b"\n", start + 1)
-            line = data[start + 1 : at if at >= 0 else len(data)]
-            if at < 0:
-                at = len(data)
-        line = line.strip()
-        if line and not line.startswith((b"//", b"*", b"/*")):
-            return line
-    return b""
 
 
 def attribute_macros(data: bytes) -> list[tuple[int, int]]:

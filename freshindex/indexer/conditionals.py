@@ -1,0 +1,149 @@
+"""Preprocessor conditionals the C and C++ grammars cannot place.
+
+tree-sitter parses ``#if``/``#else``/``#endif`` where a declaration or a
+statement may stand, and nowhere else. Written inside a construct (a member
+initializer list, an argument list, between a declarator and its ``;`` or
+``{``) the directive splits it, and error recovery may swallow the rest of
+the file: in leveldb's ``util/env_posix.cc`` a ``#if !defined(NDEBUG)`` in
+``Limiter``'s initializer list made every later class a member of
+``Limiter``. So is ``extern "C" {`` opened in one ``#ifdef __cplusplus`` and
+closed in another.
+
+``first_branches`` finds such conditionals from the text alone: the code
+line before the ``#if`` ends as an unfinished construct does (``,`` ``(``
+``:`` an operator), or the one after the ``#endif`` goes on with one
+(``,`` ``)`` ``;`` ``{`` an operator). Blanking their directive lines and
+every branch but the first reads the file as a compiler would with the
+first branch taken. The extractor reparses that only for a tree with
+errors and keeps it only with fewer errors (indexer/extract.py), so a file
+that parses is read as before and the other branches' definitions are not
+lost where nothing was wrong.
+"""
+
+from __future__ import annotations
+
+import re
+
+_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", re.M)
+_OPENS = (b"if", b"ifdef", b"ifndef")
+# a code line ending so is not finished: the directive after it is inside
+_GOES_ON = (b",", b"(", b"[", b"=", b"&&", b"||", b"?", b"+", b"-", b"|", b"&", b"<<")
+# a code line starting so continues the one before the directive
+_CONTINUES = (
+    b",", b")", b"]", b";", b"{", b"&&", b"||", b"?", b":", b"+", b"-", b"|", b"&", b".",
+    b"<<", b"==", b"!=",
+)  # fmt: skip
+# a line ending in `:` that is a label, not a constructor's initializer list
+_LABEL = re.compile(rb"^(?:case\b.*|[A-Za-z_]\w*)[ \t]*:$")
+# `extern "C" {` or its `}` alone in a `#ifdef __cplusplus` group
+_EXTERN_C = re.compile(rb'^(?:extern[ \t]+"C"[ \t]*\{|\})[ \t]*(?://.*|/\*.*\*/)?$')
+_NOT_LINE_END = re.compile(rb"[^\r\n]")
+# how many lines are passed over looking for the nearest code line
+_NEAR = 12
+
+Span = tuple[int, int]
+
+
+def first_branches(data: bytes) -> list[Span]:
+    """The spans to blank so that each conditional written inside a construct
+    keeps only its first branch, without its directives; and the
+    ``extern "C"`` braces of ``#ifdef __cplusplus`` groups."""
+    if b"#" not in data:
+        return []
+    out: list[Span] = []
+    for start, others, end in _groups(data):
+        if _extern_c(data, start, others, end):
+            out.append((start[1], end[0]))
+        elif _inside_construct(data, start, end):
+            out += [start, end]
+            if others:
+                out.append((others[0][0], end[0]))
+    return out
+
+
+def blanked(data: bytes, spans: list[Span]) -> bytes:
+    """``data`` with each span's bytes spaces, its line ends kept: the same
+    length and lines, so every node's bytes and points are the file's."""
+    out = bytearray(data)
+    reach = 0  # nested groups' spans overlap: each byte is blanked once
+    for start, end in sorted(spans):
+        start = max(start, reach)
+        if start < end:
+            out[start:end] = _NOT_LINE_END.sub(b" ", data[start:end])
+            reach = end
+    return bytes(out)
+
+
+def _groups(data: bytes) -> list[tuple[Span, list[Span], Span]]:
+    """Each complete conditional: its opening line, its ``#elif``/``#else``
+    lines, its ``#endif`` line (spans of whole lines, continuations included)."""
+    stack: list[tuple[Span, list[Span]]] = []
+    out = []
+    for m in _DIRECTIVE.finditer(data):
+        word, line = m.group(1), _line(data, m.start())
+        if word in _OPENS:
+            stack.append((line, []))
+        elif not stack:
+            continue
+        elif word == b"endif":
+            start, others = stack.pop()
+            out.append((start, others, line))
+        else:
+            stack[-1][1].append(line)
+    return out
+
+
+def _line(data: bytes, at: int) -> Span:
+    start = data.rfind(b"\n", 0, at) + 1
+    end = data.find(b"\n", at)
+    while end > 0 and data[max(0, end - 2) : end].rstrip(b"\r").endswith(b"\\"):  # continued
+        end = data.find(b"\n", end + 1)
+    return start, len(data) if end < 0 else end
+
+
+def _inside_construct(data: bytes, start: Span, end: Span) -> bool:
+    before = _code_line(data, start[0], -1)
+    after = _code_line(data, end[1], 1)
+    if before.endswith(_GOES_ON) or after.startswith(_CONTINUES):
+        return True
+    return before.endswith(b":") and not _LABEL.match(before)
+
+
+def _extern_c(data: bytes, start: Span, others: list[Span], end: Span) -> bool:
+    if others or b"__cplusplus" not in data[start[0] : start[1]]:
+        return False
+    return bool(_EXTERN_C.match(data[start[1] : end[0]].strip()))
+
+
+def _code_line(data: bytes, at: int, step: int) -> bytes:
+    """The nearest code line before (``step`` -1) or after (1) ``at``: not
+    blank, a comment or a directive; a trailing ``//`` comment cut."""
+    line = near_line(data, at, step, _NEAR, (b"//", b"/*", b"*", b"#"))
+    cut = line.find(b"//")
+    return line[:cut].rstrip() if cut >= 0 else line
+
+
+def near_line(
+    data: bytes, at: int, step: int, most: int, passed: tuple[bytes, ...] = (b"//", b"/*", b"*")
+) -> bytes:
+    """The nearest line before (``step`` -1) or after (1) the line holding
+    ``at`` that is not blank and does not start with one of ``passed``
+    (comments), stripped; b"" if none within ``most`` lines."""
+    for _ in range(most):
+        if step < 0:
+            end = data.rfind(b"\n", 0, at)
+            if end < 0:
+                return b""
+            at = data.rfind(b"\n", 0, end) + 1
+            line = data[at:end]
+        else:
+            begin = data.find(b"\n", at)
+            if begin < 0:
+                return b""
+            at = data.find(b"\n", begin + 1)
+            at = len(data) if at < 0 else at
+            line = data[begin + 1 : at]
+        line = line.strip()
+        if line and not line.startswith(passed):
+            return line
+    return b""
