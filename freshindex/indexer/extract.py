@@ -842,6 +842,20 @@ def _query_edges(
                     head = via.rpartition(": ")[2].split("::")[0] if ": " in via else raw
                     via = scope_cpp.with_usings(via, usings, name_node.start_byte, head)
             elif (
+                language == "cpp"
+                and kind == EdgeKind.INHERIT
+                and (
+                    claim := bind_c.call_claim(
+                        parent, raw, _claim_container(within, source, text), text
+                    )
+                )
+            ):  # `class D : public Base` in a namespace: Base is looked up from the
+                # class's scope outward, through the includes, as a call's name is
+                resolved, binding = path, Binding.BOUND
+                qualname, via = claim
+                head = via.rpartition(": ")[2].split("::")[0] if ": " in via else raw
+                via = scope_cpp.with_usings(via, usings, name_node.start_byte, head)
+            elif (
                 receivers is not None
                 and kind == EdgeKind.CALL
                 and parent is not None

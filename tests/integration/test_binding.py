@@ -1042,6 +1042,15 @@ def test_cpp_members_a_class_inherits_bind_to_the_base() -> None:
     assert got[(6, "sync")] == ("bound", "include/kv/env.h::kv.Env.sync")
     # bases that derive from each other end, as a candidate
     assert got[(9, "missing")][0] == "candidate"
+    # the `inherit` rows themselves: a base in the class's namespace, here or
+    # through the includes, so `refs kv.Env` lists the classes derived from it
+    bases = linked_calls(files, kinds=("inherit",))
+    assert bases[("include/kv/env.h", 3, "Env", 23)] == ("bound", "include/kv/env.h::kv.Env")
+    assert bases[("src/special.cc", 3, "Wrapper", 23)] == (
+        "bound",
+        "include/kv/env.h::kv.Wrapper",
+    )
+    assert bases[("src/special.cc", 8, "B", 17)] == ("bound", "src/special.cc::kv.B")
 
 
 HEADER_FIELD_FILES: dict[str, str | bytes] = {
