@@ -36,6 +36,7 @@ from freshindex.indexer import (
     conditionals,
     flow_js,
     globals_of,
+    macros_cpp,
     pointers_cpp,
     receivers_cpp,
     scope_cpp,
@@ -250,8 +251,8 @@ def extract(
     summaries' key). Raises ParseBudgetExceeded on pathological input."""
     # parsed without the macros C++'s grammar misreads; every name is read
     # from the bytes as written
-    cpp_words = language == "cpp" and scope_cpp.may_have_classes(path, data)
-    source = scope_cpp.without_macros(data, cpp_words) if language == "cpp" else data
+    cpp_words = language == "cpp" and macros_cpp.may_have_classes(path, data)
+    source = macros_cpp.without_macros(data, cpp_words) if language == "cpp" else data
     tree = parse(language, source, work_factor)
     if language in ("c", "cpp") and _swallowed(tree.root_node):
         tree = _first_branches(language, source, tree, work_factor)

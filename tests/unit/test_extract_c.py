@@ -53,7 +53,7 @@ def test_a_name_redeclared_in_every_block_takes_its_nearest_declaration() -> Non
 
 
 def test_class_macros_are_blanked_and_nothing_else() -> None:
-    from freshindex.indexer.scope_cpp import without_class_macros
+    from freshindex.indexer.macros_cpp import without_class_macros
 
     # blanked in place: every byte keeps its offset
     blank = b" " * len(b"API_EXPORT")
@@ -73,7 +73,7 @@ def test_class_macros_are_blanked_and_nothing_else() -> None:
 
 
 def test_lock_annotations_are_blanked_and_the_names_they_hid_are_read() -> None:
-    from freshindex.indexer.scope_cpp import without_macros
+    from freshindex.indexer.macros_cpp import without_macros
 
     src = (
         b"#define GUARDED_BY(x) __attribute__((guarded_by(x)))\n"
@@ -172,7 +172,7 @@ def test_a_function_returning_a_pointer_to_a_pointer_or_a_reference_is_a_symbol(
 
 
 def test_attribute_macros_are_blanked_where_they_stand_for_attributes() -> None:
-    from freshindex.indexer.scope_cpp import without_macros
+    from freshindex.indexer.macros_cpp import without_macros
 
     src = (
         b"#define ABSL_ATTRIBUTE_LIFETIME_BOUND [[clang::lifetimebound]]\n"
@@ -202,7 +202,7 @@ def test_attribute_macros_are_blanked_where_they_stand_for_attributes() -> None:
 
 
 def test_a_macro_alone_on_a_line_between_declarations_is_blanked() -> None:
-    from freshindex.indexer.scope_cpp import bare_macro_lines
+    from freshindex.indexer.macros_cpp import bare_macro_lines
 
     src = (
         b'#include "a.h"\n\n'
