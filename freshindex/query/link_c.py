@@ -189,7 +189,9 @@ class IncludeLinker:
                 found = self._visible(parent, path, name, f"as included by {parent}, ")
                 if found is not None:
                     return found
-        for name in names if len(names) > 1 else ():  # C has no classes
+        # a member a class inherits: a C++ name with a scope (`Repo.save`, or
+        # `format_specs.type` claimed at the top level); C's have none
+        for name in names if "." in names[0] else ():
             found = self._inherited(path, name, 0, set())
             if found is not None:
                 return found

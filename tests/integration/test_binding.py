@@ -1053,6 +1053,19 @@ def test_cpp_members_a_class_inherits_bind_to_the_base() -> None:
     assert bases[("src/special.cc", 8, "B", 17)] == ("bound", "src/special.cc::kv.B")
 
 
+def test_cpp_a_member_inherited_by_a_top_level_class_binds_to_the_base() -> None:
+    # fmt's `specs.type()` on a `const format_specs&`, where the struct is
+    # at the top level: the claim `format_specs.type` has no enclosing scope
+    files: dict[str, str | bytes] = {
+        "specs.h": "struct basic_specs { int type() const; };\n"
+        "struct format_specs : basic_specs {};\n",
+        "write.cc": '#include "specs.h"\n'
+        "int write(const format_specs& specs) { return specs.type(); }\n",
+    }
+    got = {(k[0], k[1], k[2]): v for k, v in linked_calls(files).items()}
+    assert got[("write.cc", 2, "type")] == ("bound", "specs.h::basic_specs.type")
+
+
 HEADER_FIELD_FILES: dict[str, str | bytes] = {
     "include/kv/version.h": "namespace kv {\n"
     "class Version { public: int Ref(); };\n"
