@@ -69,6 +69,45 @@ _BARE_MACRO = re.compile(rb"^[ \t]*([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])[ \t]*\r?$
 _NEIGHBOURS = 8
 
 
+# An export, inline or constexpr macro before a declaration, where one
+# starts (a line's start, after specifiers or a one-line `template <...>`):
+# `LEVELDB_EXPORT Status DestroyDB(...)`, fmt's `FMT_CONSTEXPR auto f()` and
+# `FMT_EXPORT template <...> class S {`. The grammar reads the macro as a
+# return type, `FMT_EXPORT class S {...}` as a function named S, and
+# `FMT_CONSTEXPR Ctor(args) : a(x) {}` as a bit-field after which the class
+# never closes (fmt's color.h lost its namespace from there to its end). A
+# constructor is told by its class's name, which the file must write after
+# `class` or `struct`.
+_SPECIFIERS = rb"(?:(?:static|inline|explicit|virtual|friend|constexpr|extern)[ \t]+)*"
+_DECLARATION_MACRO = re.compile(
+    rb"^[ \t]*(?:template[ \t]*<[^;{}()\n]*>[ \t]*)?" + _SPECIFIERS
+    + rb"([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])[ \t]+" + _SPECIFIERS
+    + rb"(?:(?:const|unsigned|signed|struct|class|typename)[ \t]+)*"
+    + rb"(?:(?=(?:template|class|struct|union|enum|namespace|typedef|using)\b)"
+    + rb"|(~?[A-Za-z_]\w*)[ \t]*\("  # a constructor (or a destructor)
+    + rb"|[A-Za-z_][\w:]*(?:<[^;(){}\n]*>)?(?:[ \t]*[*&]+[ \t]*|[ \t]+)(?:operator\b|~?[A-Za-z_]\w*[ \t]*\())",
+    re.M,
+)  # fmt: skip
+_CLASS_NAME = re.compile(rb"\b(?:class|struct)[ \t]+(?:[A-Z][A-Z0-9_]*[ \t]+)?([A-Za-z_]\w*)")
+
+
+def declaration_macros(data: bytes) -> list[tuple[int, int]]:
+    """The spans of macros written before a declaration (``_DECLARATION_MACRO``):
+    before ``type name(`` always, before ``Name(`` only if the file declares a
+    class ``Name`` (else the macro may be the type of a call's result)."""
+    out: list[tuple[int, int]] = []
+    classes: set[bytes] | None = None
+    for m in _DECLARATION_MACRO.finditer(data):
+        called = m.group(2)
+        if called is not None:
+            if classes is None:
+                classes = set(_CLASS_NAME.findall(data))
+            if called.lstrip(b"~") not in classes:
+                continue
+        out.append(m.span(1))
+    return out
+
+
 def without_macros(data: bytes, cpp_words: bool = True) -> bytes:
     """``data`` with the macros the C++ grammar misreads blanked with spaces
     (``without_class_macros``; and, in a file that writes C++'s words
@@ -79,6 +118,7 @@ def without_macros(data: bytes, cpp_words: bool = True) -> bytes:
     spans = class_macros(data)
     if cpp_words:
         spans += lock_annotations(data) + attribute_macros(data) + bare_macro_lines(data)
+        spans += declaration_macros(data)
     return _blanked(data, spans)
 
 

@@ -223,3 +223,28 @@ def test_a_macro_alone_on_a_line_between_declarations_is_blanked() -> None:
     assert blanked == {b"ABSL_POINTERS_DEFAULT_NONNULL", b"Q_OBJECT"}
     symbols = _symbols("window.h", src.decode())
     assert symbols["app.Window.Show"][0] == "method"
+
+
+def test_macros_before_declarations_are_blanked() -> None:
+    from freshindex.indexer.macros_cpp import without_macros
+
+    # fmt's and leveldb's: export and constexpr macros where a declaration starts
+    src = (
+        b"namespace app {\n"
+        b"FMT_EXPORT template <typename C> class Store {\n"
+        b" public:\n"
+        b"  FMT_CONSTEXPR Store(int v) : value_(v), size_(0) {}\n"
+        b"  FMT_CONSTEXPR20 ~Store() {}\n"
+        b"  int value_, size_;\n"
+        b"};\n"
+        b"LEVELDB_EXPORT const Store<int>* NewStore();\n"
+        b"}  // namespace app\n"
+        b"namespace later { void f() {} }\n"
+    )
+    blanked = without_macros(src)
+    assert len(blanked) == len(src) and b"_EXPORT" not in blanked and b"FMT_" not in blanked
+    symbols = _symbols("store.h", src.decode())
+    assert {"app.Store", "app.Store.Store", "later.f"} <= set(symbols)
+    # and where the macro may be a call's result type or a call, nothing is blanked
+    kept = b"  MY_TYPE make(1);\n  CHECK_OK(run());\n  FOO_BAR x = f(1);\n"
+    assert without_macros(kept) == kept
