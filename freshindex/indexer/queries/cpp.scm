@@ -68,6 +68,15 @@
       ])
   ]) @definition.method
 
+; a destructor: `~Repo() {...}` in its class, `Repo::~Repo() {...}` outside it
+; (named `~Repo`, as ctags names it), so the calls in it are the class's
+(function_definition
+  declarator: (function_declarator declarator: (destructor_name) @name)) @definition.method
+
+(function_definition
+  declarator: (function_declarator
+    declarator: (qualified_identifier name: (destructor_name) @name))) @definition.method
+
 (function_definition
   declarator: [
     (function_declarator declarator: [(identifier) (field_identifier)] @name)
