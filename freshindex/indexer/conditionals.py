@@ -117,10 +117,8 @@ def _extern_c(data: bytes, start: Span, others: list[Span], end: Span) -> bool:
 
 def _code_line(data: bytes, at: int, step: int) -> bytes:
     """The nearest code line before (``step`` -1) or after (1) ``at``: not
-    blank, a comment or a directive; a trailing ``//`` comment cut."""
-    line = near_line(data, at, step, _NEAR, (b"//", b"/*", b"*", b"#"))
-    cut = line.find(b"//")
-    return line[:cut].rstrip() if cut >= 0 else line
+    blank, a comment or a directive."""
+    return near_line(data, at, step, _NEAR, (b"//", b"/*", b"*", b"#"))
 
 
 def near_line(
@@ -128,7 +126,8 @@ def near_line(
 ) -> bytes:
     """The nearest line before (``step`` -1) or after (1) the line holding
     ``at`` that is not blank and does not start with one of ``passed``
-    (comments), stripped; b"" if none within ``most`` lines."""
+    (comments), stripped and without a trailing ``//`` comment; b"" if none
+    within ``most`` lines."""
     for _ in range(most):
         if step < 0:
             end = data.rfind(b"\n", 0, at)
@@ -145,5 +144,14 @@ def near_line(
             line = data[begin + 1 : at]
         line = line.strip()
         if line and not line.startswith(passed):
-            return line
+            return _without_comment(line)
     return b""
+
+
+def _without_comment(line: bytes) -> bytes:
+    """``line`` without a trailing ``//`` comment (`}  // namespace detail`);
+    a ``//`` after an odd number of quotes is in a string, and stays."""
+    cut = line.find(b"//")
+    while cut >= 0 and line.count(b'"', 0, cut) % 2:
+        cut = line.find(b"//", cut + 2)
+    return line[:cut].rstrip() if cut >= 0 else line

@@ -215,12 +215,17 @@ def test_a_macro_alone_on_a_line_between_declarations_is_blanked() -> None:
         b"};\n"
         b"enum Mode {\n  MODE_ONE,\n  MODE_TWO\n};\n"
         b"int flags = base |\n  EXTRA_FLAG\n  ;\n"
-        b"}\n"
+        b"}  // namespace app\n"
+        b"FMT_END_NAMESPACE\n"
+        b'const char* url = "http://x"  // a string\n'
+        b"  SUFFIX_MACRO\n"
+        b"  ;\n"
     )
     blanked = {src[a:b] for a, b in bare_macro_lines(src)}
-    # before a namespace and atop a class body; never an enum's last
-    # enumerator or a line that continues an expression
-    assert blanked == {b"ABSL_POINTERS_DEFAULT_NONNULL", b"Q_OBJECT"}
+    # before a namespace, atop a class body and after a line that closes one
+    # (its `//` comment aside); never an enum's last enumerator or a line that
+    # continues an expression, nor after a `//` inside a string
+    assert blanked == {b"ABSL_POINTERS_DEFAULT_NONNULL", b"Q_OBJECT", b"FMT_END_NAMESPACE"}
     symbols = _symbols("window.h", src.decode())
     assert symbols["app.Window.Show"][0] == "method"
 
