@@ -58,6 +58,7 @@ class IncludeLinker:
         self._by_name: dict[str, list[Row]] = {}
         self._declared: dict[str, frozenset[str]] = {}
         self._parents: dict[str, list[str]] = {}
+        self._namespace_macros: dict[tuple[str, str], str | None] = {}
 
     def include_closure(self, path: str) -> Iterator[str]:
         """The file and every file it includes, transitively, nearest first
@@ -195,6 +196,10 @@ class IncludeLinker:
             found = self._inherited(path, name, 0, set())
             if found is not None:
                 return found
+        if "." in names[0]:
+            found = self._through_namespace_macro(path, names)
+            if found is not None:
+                return found
         for name in names:
             linked = self.with_linkage(name)
             files = {r["path"] for r in linked}
@@ -206,6 +211,44 @@ class IncludeLinker:
                 words = f"{len(files)} definitions with external linkage: not provable"
                 return ("candidate", words, None, ())
         return ("candidate", f"{qualname} is not defined in the repository", None, ())
+
+    def _through_namespace_macro(self, path: str, names: list[str]) -> Found | None:
+        """``fmt::format`` where ``fmt`` is opened by a macro
+        (``#define FMT_BEGIN_NAMESPACE namespace fmt {``): the parser never
+        saw the namespace, so its definitions are named without it. Each
+        name whose first scope is such a namespace, as a macro the file
+        sees defines it (``_namespace_macro``), is tried without that scope."""
+        for name in names:
+            scope, _, rest = name.partition(".")
+            macro = self._namespace_macro(path, scope) if scope and rest else None
+            if macro is None:
+                continue
+            found = self._visible(path, path, rest)
+            if found is not None and found[0] == "bound":
+                words = f"{found[1]}; {scope}:: is the namespace {macro} opens"
+                return ("bound", words, found[2], found[3])
+        return None
+
+    def _namespace_macro(self, path: str, scope: str) -> str | None:
+        """A macro in ``path``'s include closure that stands for opening the
+        namespace ``scope``, by its name: NAMESPACE in it and the scope as
+        one of its words (FMT_BEGIN_NAMESPACE for fmt,
+        NLOHMANN_JSON_NAMESPACE_BEGIN for nlohmann). None if none."""
+        key = (path, scope)
+        if key not in self._namespace_macros:
+            word = scope.upper()
+            self._namespace_macros[key] = next(
+                (
+                    r["name"]
+                    for f in self.include_closure(path)
+                    for r in self.defs(f).values()
+                    if r["kind"] in ("macro", "constant")  # `#define X ...`: a constant
+                    and "NAMESPACE" in r["name"]
+                    and word in r["name"].split("_")
+                ),
+                None,
+            )
+        return self._namespace_macros[key]
 
     def through_fields(
         self, path: str, qualname: str, written: str, usings: tuple[str, ...] = ()

@@ -1053,6 +1053,24 @@ def test_cpp_members_a_class_inherits_bind_to_the_base() -> None:
     assert bases[("src/special.cc", 8, "B", 17)] == ("bound", "src/special.cc::kv.B")
 
 
+def test_cpp_a_namespace_a_macro_opens_is_read_through_the_macro() -> None:
+    # fmt's FMT_BEGIN_NAMESPACE: the parser never sees `namespace fmt {`, so
+    # `format` is named without it, and `fmt::format(...)` must still reach it
+    files: dict[str, str | bytes] = {
+        "include/fmt/base.h": "#define FMT_BEGIN_NAMESPACE namespace fmt {\n"
+        "#define FMT_END_NAMESPACE }\n"
+        "FMT_BEGIN_NAMESPACE\n"
+        "int format(const char* f) { return 0; }\n"
+        "FMT_END_NAMESPACE\n",
+        "test/format_test.cc": '#include "fmt/base.h"\n'
+        'int run() { return fmt::format("x") + other::format("y"); }\n',
+    }
+    got = {(k[0], k[1], k[3]): v for k, v in linked_calls(files).items()}
+    assert got[("test/format_test.cc", 2, 24)] == ("bound", "include/fmt/base.h::format")
+    # a namespace no macro the file sees opens stays a claim nobody defines
+    assert got[("test/format_test.cc", 2, 45)][0] == "candidate"
+
+
 def test_cpp_a_member_inherited_by_a_top_level_class_binds_to_the_base() -> None:
     # fmt's `specs.type()` on a `const format_specs&`, where the struct is
     # at the top level: the claim `format_specs.type` has no enclosing scope
