@@ -12,6 +12,11 @@ A C++ member call through a field another file declares is followed field
 by field (``through_fields``): the class as the calling file sees it, the
 field's declared type from that class's ``value`` rows (or a base's), and so
 on to the member. The bulk reads are query/include_rows.py's.
+
+Over 400 lines as one concept: one lookup of a name through the include
+graph, and the C++ ways a name reaches further (scopes outward, bases,
+fields, a namespace a macro opens), which all walk the same closure and
+share its caches.
 """
 
 from __future__ import annotations
