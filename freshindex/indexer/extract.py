@@ -847,11 +847,16 @@ def _query_edges(
                 and kind == EdgeKind.INHERIT
                 and (
                     claim := bind_c.call_claim(
-                        parent, raw, _claim_container(within, source, text), text
+                        parent,
+                        raw,
+                        source.rpartition(".")[0]
+                        if within is not None and within.kind
+                        else _claim_container(within, source, text),
+                        text,
                     )
                 )
             ):  # `class D : public Base` in a namespace: Base is looked up from the
-                # class's scope outward, through the includes, as a call's name is
+                # scope around the class outward, through the includes, as a call's is
                 resolved, binding = path, Binding.BOUND
                 qualname, via = claim
                 head = via.rpartition(": ")[2].split("::")[0] if ": " in via else raw
@@ -1907,15 +1912,28 @@ def _enclosing_defs(ordered: list[_Def], offsets: list[int]) -> list[_Def | None
 
 def _claim_container(d: _Def | None, source: str, text: Callable[[ts.Node], str]) -> str:
     """The scope a C or C++ call in ``d`` (named ``source``) looks names up
-    from, innermost: the function's container; a namespace's body itself
-    when no function holds the call (one the grammar could not read, say),
-    so `riegeli::PtrDistance` is still found from inside `namespace riegeli`."""
+    from, innermost: the function's container; a namespace's or a class's
+    body itself when no function holds the call (one the grammar could not
+    read, say), so `riegeli::PtrDistance` is still found from inside
+    `namespace riegeli`, and `get()` in a class's `operator*` is its own."""
     claimed = _claimed_from(d, text)
     if claimed is not None:
         return claimed.rsplit(".", 1)[0]
-    if d is not None and not d.kind:
+    if d is not None and (not d.kind or d.kind == "class" or _cpp_struct(d)):
+        # a namespace's body; or a class's outside any method the parser
+        # read (an operator, a default member initializer, a method a macro
+        # hid), where C++ looks in the class first
         return d.qualname
     return source.rsplit(".", 1)[0] if "." in source else ""
+
+
+def _cpp_struct(d: _Def) -> bool:
+    """A struct that defines methods in its body: C++'s, which scopes names
+    (a C struct's body holds none, and its calls, `__aligned(8)`, stay the
+    file's)."""
+    if d.kind != "struct" or (body := d.node.child_by_field_name("body")) is None:
+        return False
+    return any(c.type in ("function_definition", "template_declaration") for c in body.children)
 
 
 def _claimed_from(d: _Def | None, text: Callable[[ts.Node], str]) -> str | None:

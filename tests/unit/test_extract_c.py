@@ -253,3 +253,32 @@ def test_macros_before_declarations_are_blanked() -> None:
     # and where the macro may be a call's result type or a call, nothing is blanked
     kept = b"  MY_TYPE make(1);\n  CHECK_OK(run());\n  FOO_BAR x = f(1);\n"
     assert without_macros(kept) == kept
+
+
+def test_a_specialization_is_a_class_and_a_class_body_is_a_scope() -> None:
+    from tests.linked import linked
+
+    src = (
+        "namespace app {\n"
+        "template <typename T> struct formatter;\n"
+        "template <> struct formatter<int> {\n"
+        "  int format(int v) { return v; }\n"
+        "};\n"
+        "class Box {\n"
+        " public:\n"
+        "  int* get() { return nullptr; }\n"
+        "  int& operator*() { return *get(); }\n"
+        "};\n"
+        "}\n"
+    )
+    # the specialization's methods are its members, not free functions
+    assert _symbols("fmt.h", src)["app.formatter.format"][0] == "method"
+    assert "app.format" not in _symbols("fmt.h", src)
+    # an operator is no definition the grammar names: a call in it is looked
+    # up from its class, as C++ does
+    calls = {
+        e["target"]: link.symbol["qualname"]
+        for e, link in linked({"box.h": src}, "cpp")
+        if e["kind"] == "call" and link.binding == "bound"
+    }
+    assert calls["get"] == "app.Box.get"

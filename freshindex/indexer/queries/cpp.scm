@@ -11,6 +11,9 @@
     (type_identifier) @name
     ; `class Regexp::ParseState {`: a nested class defined outside its class
     (qualified_identifier name: (type_identifier) @name)
+    ; a specialization, `struct formatter<Date> {`: named by its template, so
+    ; its methods are members (formatter.format), not free functions
+    (template_type name: (type_identifier) @name)
   ]
   body: (field_declaration_list)) @definition.class
 
@@ -18,6 +21,7 @@
   name: [
     (type_identifier) @name
     (qualified_identifier name: (type_identifier) @name)
+    (template_type name: (type_identifier) @name)
   ]
   body: (field_declaration_list)) @definition.struct
 
