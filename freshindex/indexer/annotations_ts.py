@@ -19,9 +19,28 @@ def named_class(
     ``awaited``, also the ``C`` of ``Promise<C>`` (what ``await`` gives)."""
     if node is None or node.type != "type_annotation" or node.named_child_count != 1:
         return None
-    inner = _without_null(node.named_children[0])
+    return _class_of(node.named_children[0], text, awaited)
+
+
+def function_returns(node: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
+    """The class a member's function type returns: ``get: (url: string) =>
+    Response`` (a ``type_annotation`` holding a ``function_type``), with
+    ``Promise<C>`` read as ``C``, as an awaited return is; or None."""
+    if node is None or node.type != "type_annotation" or node.named_child_count != 1:
+        return None
+    function = node.named_children[0]
+    returned = function.child_by_field_name("return_type")
+    if function.type != "function_type" or returned is None:
+        return None
+    return _class_of(returned, text, True)
+
+
+def _class_of(node: ts.Node, text: Callable[[ts.Node], str], awaited: bool) -> ts.Node | None:
+    inner = _without_null(node)
     if awaited:
         inner = _argument_of(inner, _PROMISES, text) or inner
+    if inner.type == "generic_type" and (name := inner.child_by_field_name("name")) is not None:
+        inner = name  # `Repo<T>`: a Repo (a type outside the repository types nothing)
     return inner if inner.type == "type_identifier" else None
 
 

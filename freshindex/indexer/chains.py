@@ -33,6 +33,9 @@ from typing import TypeVar
 Node = TypeVar("Node")
 
 CALL = "()"
+# the member a value's own call is filed under: Python's `__call__`, and the
+# call signature of a TypeScript interface or type (`{ (url: string): Res }`)
+CALLED_ITSELF = "__call__"
 # "an element of" (what iterating gives) and "an item of" (what subscripting
 # gives): steps after a holder annotated as a container (`users: list[User]`)
 ELEMENT = "[]"

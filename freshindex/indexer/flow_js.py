@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 import tree_sitter as ts
 
 from freshindex.indexer import chains
-from freshindex.indexer.annotations_ts import element_class, named_class
+from freshindex.indexer.annotations_ts import element_class, function_returns, named_class
 from freshindex.indexer.flow_python import FLOW_STEPS_FLOOR
 from freshindex.indexer.resolve import Resolver
 from freshindex.indexer.schema import Binding, EdgeKind, EdgeRow, value_row
@@ -57,6 +57,28 @@ _FUNCTIONS = frozenset(
         "generator_function_declaration",
     }
 )
+# an interface's or an object type alias's members whose calls return a type
+_MEMBER_SIGNATURES = frozenset({"method_signature", "property_signature", "call_signature"})
+_SIGNATURE_BODIES = frozenset({"interface_body", "object_type"})
+_SIGNATURE_OWNERS = frozenset({"interface_declaration", "type_alias_declaration"})
+
+
+def _signature_owner(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
+    """The interface or type alias whose own body holds a member signature
+    (`type A = {...} & B` too); None for one in an object type elsewhere
+    (a parameter's annotation, say)."""
+    body = node.parent
+    if body is None or body.type not in _SIGNATURE_BODIES:
+        return None
+    owner = body.parent
+    if owner is not None and owner.type == "intersection_type":
+        owner = owner.parent
+    if owner is None or owner.type not in _SIGNATURE_OWNERS:
+        return None
+    name = owner.child_by_field_name("name")
+    return text(name) if name is not None else None
+
+
 # levels of syntax and names a value is followed through: a call in a chain
 # costs two (the call, its member), as it costs two steps of the chain, so a
 # builder chain as long as a chain may be (chains.MAX_STEPS) still ends
@@ -120,6 +142,15 @@ class _Pass:
         self.outer: dict[int, int] = {}
         self.declared: dict[int, set[str]] = {}
 
+    def assigned_at_top(self, function: ts.Node, outer: int) -> str:
+        """The name of the top-level ``const`` an unnamed function is the
+        value of (as the tags query names it), else ""."""
+        declarator = function.parent
+        if outer != -1 or declarator is None or declarator.type != "variable_declarator":
+            return ""
+        name = declarator.child_by_field_name("name")
+        return self.text(name) if name is not None and name.type == "identifier" else ""
+
     def walk(self, root: ts.Node) -> None:
         # node, enclosing function (start byte, -1: the file), its qualname, class
         todo: list[tuple[ts.Node, int, str, str | None]] = [(root, -1, "", None)]
@@ -136,12 +167,25 @@ class _Pass:
                 if name is not None and t != "arrow_function":
                     own = self.text(name)
                     qual = f"{cls}.{own}" if t == "method_definition" and cls else own
-                else:
-                    qual = ""
+                else:  # `const make = (): Repo => ...` at the top: the function `make`
+                    qual = self.assigned_at_top(node, self.outer[fn])
                 self.parameters(node, fn, cls if qual == f"{cls}.constructor" else None)
                 returned = named_class(node.child_by_field_name("return_type"), self.text, True)
                 if returned is not None and qual:
                     self.typed.append((chains.holder_of_return(qual), returned))
+            elif t in _MEMBER_SIGNATURES and (owner := _signature_owner(node, self.text)):
+                # `interface Repo { find(): User }`, `type Ky = {get: (u) => Res}`:
+                # what calling the member returns, as a method's return annotation
+                # `{ (url: string): Res }`: calling the value itself, as Python's __call__
+                name = node.child_by_field_name("name")
+                member = self.text(name) if name is not None else chains.CALLED_ITSELF
+                if t == "property_signature":
+                    returned = function_returns(node.child_by_field_name("type"), self.text)
+                else:
+                    returned = named_class(node.child_by_field_name("return_type"), self.text, True)
+                if returned is not None:
+                    holder = chains.holder_of_return(f"{owner}.{member}")
+                    self.typed.append((holder, returned))
             elif t == "public_field_definition" and cls is not None:
                 name = node.child_by_field_name("name")
                 typed = named_class(node.child_by_field_name("type"), self.text)

@@ -470,9 +470,12 @@ class Linker:
         if token == chains.CALL:
             if kind != "def" or row is None:
                 if kind == "instance" and row is not None:  # an instance's __call__
-                    call = self.find(path, f"{row['qualname']}.__call__")
+                    called = f"{row['qualname']}.{chains.CALLED_ITSELF}"
+                    call = self.find(path, called)
                     if call is not None:
                         return self.held(call["path"], call["qualname"] + chains.CALL, hops)
+                    # a TypeScript call signature: a return fact, no definition
+                    return self.held(row["path"], called + chains.CALL, hops)
                 return []
             if row["kind"] in CLASS_KINDS:
                 return [("instance", path, row)]

@@ -40,6 +40,20 @@
   (property_signature
     name: (property_identifier) @name) @definition.property)
 
+; a type alias's object type (`type Repo = {save: () => void}`, or one side
+; of `{...} & Promise<R>`), as an interface's body: its properties are
+; members of the alias
+(type_alias_declaration
+  value: [
+    (object_type
+      (property_signature
+        name: (property_identifier) @name) @definition.property)
+    (intersection_type
+      (object_type
+        (property_signature
+          name: (property_identifier) @name) @definition.property))
+  ])
+
 (method_signature
   name: (property_identifier) @name) @definition.method
 

@@ -1,0 +1,65 @@
+"""TypeScript types that are only signatures: an interface's methods, a type
+alias's object members (`type Ky = {get: (url: string) => Res}`, one side of
+`{...} & Promise<R>`), and its call signature (`{ (url: string): Res }`)
+are definitions and say what calling them returns (indexer/flow_js.py), so
+`ky(url).text()` and `ky.get(url).json()` bind, as they do in ky."""
+
+from __future__ import annotations
+
+from tests.linked import linked, rows_of
+
+FILES = {
+    "src/types.ts": """\
+export type Res<T = unknown> = {
+  text: () => Promise<string>;
+  json: () => Promise<T>;
+} & Promise<T>;
+export type Ky = {
+  <T>(url: string): Res<T>;
+  get: <T>(url: string) => Res<T>;
+  create: (defaults?: object) => Ky;
+};
+export interface Store {
+  find(key: string): Res;
+}
+""",
+    "src/index.ts": """\
+import type {Ky} from './types';
+const createInstance = (defaults?: object): Ky => {
+  const ky = ((url: string) => fetch(url)) as unknown as Ky;
+  return ky;
+};
+const ky = createInstance();
+export default ky;
+""",
+    "test/main.ts": """\
+import ky from '../src/index';
+import type {Store} from '../src/types';
+async function run(store: Store) {
+  await ky('/a').text();
+  await ky.get('/b').json();
+  const api = ky.create({});
+  await api.get('/c').text();
+  await store.find('k').text();
+}
+""",
+}
+
+
+def test_type_alias_members_are_definitions() -> None:
+    symbols = {s["qualname"]: s["kind"] for s in rows_of(FILES, "typescript")[0]}
+    assert symbols["Res.text"] == "property" and symbols["Ky.get"] == "property"
+    assert symbols["Store.find"] == "method"
+
+
+def test_calls_bind_through_signatures_and_what_they_return() -> None:
+    got = {
+        (e["start_line"], e["target"]): link.symbol["qualname"] if link.symbol else None
+        for e, link in linked(FILES, "typescript")
+        if e["path"] == "test/main.ts" and e["kind"] == "call"
+    }
+    assert got[(4, "text")] == "Res.text"  # the call signature of Ky returns a Res
+    assert got[(5, "get")] == "Ky.get" and got[(5, "json")] == "Res.json"
+    assert got[(6, "create")] == "Ky.create"
+    assert got[(7, "text")] == "Res.text"  # api is what create returns: a Ky
+    assert got[(8, "text")] == "Res.text"  # an interface method's return type
