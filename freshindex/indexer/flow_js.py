@@ -142,14 +142,21 @@ class _Pass:
         self.outer: dict[int, int] = {}
         self.declared: dict[int, set[str]] = {}
 
-    def assigned_at_top(self, function: ts.Node, outer: int) -> str:
-        """The name of the top-level ``const`` an unnamed function is the
-        value of (as the tags query names it), else ""."""
-        declarator = function.parent
-        if outer != -1 or declarator is None or declarator.type != "variable_declarator":
+    def named_by(self, function: ts.Node, outer: int, cls: str | None) -> str:
+        """The name an unnamed function is defined under, as the tags query
+        names it: the top-level ``const`` it is the value of, or the class
+        field (``body = (data: D): Response => ...``, a method); else ""."""
+        holder = function.parent
+        if holder is None:
             return ""
-        name = declarator.child_by_field_name("name")
-        return self.text(name) if name is not None and name.type == "identifier" else ""
+        name = holder.child_by_field_name("name")
+        if name is None:
+            return ""
+        if holder.type == "variable_declarator" and outer == -1 and name.type == "identifier":
+            return self.text(name)
+        if holder.type == "public_field_definition" and cls is not None:
+            return f"{cls}.{self.text(name)}"
+        return ""
 
     def walk(self, root: ts.Node) -> None:
         # node, enclosing function (start byte, -1: the file), its qualname, class
@@ -168,7 +175,7 @@ class _Pass:
                     own = self.text(name)
                     qual = f"{cls}.{own}" if t == "method_definition" and cls else own
                 else:  # `const make = (): Repo => ...` at the top: the function `make`
-                    qual = self.assigned_at_top(node, self.outer[fn])
+                    qual = self.named_by(node, self.outer[fn], cls)
                 self.parameters(node, fn, cls if qual == f"{cls}.constructor" else None)
                 returned = named_class(node.child_by_field_name("return_type"), self.text, True)
                 if returned is not None and qual:
@@ -187,8 +194,12 @@ class _Pass:
                     holder = chains.holder_of_return(f"{owner}.{member}")
                     self.typed.append((holder, returned))
             elif t == "public_field_definition" and cls is not None:
-                name = node.child_by_field_name("name")
+                # a field whose value is a function is a method: its annotation
+                # (`header: SetHeaders = (...) => ...`) types its calls, not a value
+                name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
                 typed = named_class(node.child_by_field_name("type"), self.text)
+                if value is not None and value.type in _FUNCTIONS:
+                    typed = None
                 if name is not None and typed is not None:
                     self.typed.append((f"{cls}.{self.text(name)}", typed))
             elif t == "variable_declarator":

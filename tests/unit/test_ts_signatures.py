@@ -63,3 +63,32 @@ def test_calls_bind_through_signatures_and_what_they_return() -> None:
     assert got[(6, "create")] == "Ky.create"
     assert got[(7, "text")] == "Res.text"  # api is what create returns: a Ky
     assert got[(8, "text")] == "Res.text"  # an interface method's return type
+
+
+def test_a_field_whose_value_is_a_function_is_called_as_a_method() -> None:
+    # hono's Context: `header: SetHeaders = (name, value) => {...}` is a
+    # method; its annotation types its calls, not a value the field holds
+    files = {
+        "src/context.ts": """\
+type SetHeaders = (name: string, value?: string) => void
+export class Context {
+  header: SetHeaders = (name, value) => {}
+  json = (data: object): Reply => new Reply()
+}
+export class Reply { send(): void {} }
+""",
+        "src/app.ts": """\
+import { Context } from './context'
+function handle(c: Context) {
+  c.header('X-Foo', 'Bar')
+  c.json({}).send()
+}
+""",
+    }
+    got = {
+        e["target"]: link.symbol["qualname"] if link.symbol else None
+        for e, link in linked(files, "typescript")
+        if e["path"] == "src/app.ts" and e["kind"] == "call"
+    }
+    assert got["header"] == "Context.header"
+    assert got["json"] == "Context.json" and got["send"] == "Reply.send"
