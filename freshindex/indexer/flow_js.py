@@ -57,6 +57,9 @@ _FUNCTIONS = frozenset(
         "generator_function_declaration",
     }
 )
+# the via of a holder that is another name for a definition of the file
+EXPORT_ALIAS = "export"
+
 # an interface's or an object type alias's members whose calls return a type
 _MEMBER_SIGNATURES = frozenset({"method_signature", "property_signature", "call_signature"})
 _SIGNATURE_BODIES = frozenset({"interface_body", "object_type"})
@@ -117,6 +120,8 @@ class _Pass:
         # `export default make` (a name of the file): what `import x from` gets;
         # CommonJS's `module.exports = make` too
         self.defaults: list[tuple[str, ts.Node]] = []
+        # `export { Hono as HonoBase }`: (alias, name, where)
+        self.aliases: list[tuple[str, str, ts.Node]] = []
         # `module.exports = require("./lib/app")`: that module's default, by spec
         self.reexports: list[tuple[str, ts.Node]] = []
         # `const m = require("./m")` at the top of the file: m is that module
@@ -255,11 +260,26 @@ class _Pass:
                 )
                 if named is not None and named.type in ("identifier", "type_identifier"):
                     self.defaults.append((self.text(named), named))
+            elif (
+                t == "export_statement" and fn == -1 and node.child_by_field_name("source") is None
+            ):
+                self.export_aliases(node)
             elif t == "call_expression":
                 callee = node.child_by_field_name("function")
                 if callee is not None and callee.type == "member_expression":
                     self.calls.append((callee, fn, cls))
             todo.extend((c, fn, qual, cls) for c in reversed(node.named_children))
+
+    def export_aliases(self, statement: ts.Node) -> None:
+        """``export { Hono as HonoBase }``: the file's ``HonoBase`` is its
+        ``Hono``, for whoever imports it (a holder the linker's find reads)."""
+        for clause in statement.named_children:
+            if clause.type != "export_clause":
+                continue
+            for spec in clause.named_children:
+                name, alias = spec.child_by_field_name("name"), spec.child_by_field_name("alias")
+                if name is not None and alias is not None and name.type == "identifier":
+                    self.aliases.append((self.text(alias), self.text(name), spec))
 
     def settle(self) -> None:
         """Move what a function assigns to a name it does not declare (``x =
@@ -480,6 +500,9 @@ def flows(path: str, root: ts.Node, text: Callable[[ts.Node], str], resolve: Nam
             out.holders.append((holder, here(c), value))
     for name, written_at in p.defaults:  # read by `import x from "./this"` (holder `default`)
         out.holders.append((DEFAULT, Claim(path, name, f"export default {name}"), written_at))
+    for alias, name, written_at in p.aliases:
+        claim = Claim(path, name, f"{EXPORT_ALIAS} {{ {name} as {alias} }}")
+        out.holders.append((alias, claim, written_at))
     out.reexports = p.reexports
     for (fn, name), written in p.locals.items():
         if fn != -1:

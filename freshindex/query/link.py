@@ -45,7 +45,7 @@ from typing import Any
 from freshindex.indexer import bind_c, chains, scope_cpp
 from freshindex.indexer.bind_go import PREDECLARED_VIA
 from freshindex.indexer.extract import CSHARP_NAMESPACE_VIA
-from freshindex.indexer.flow_js import DEFAULT
+from freshindex.indexer.flow_js import DEFAULT, EXPORT_ALIAS
 from freshindex.indexer.schema import EdgeKind
 from freshindex.query.include_rows import IncludeGraph
 from freshindex.query.link_c import IncludeLinker
@@ -286,6 +286,10 @@ class Linker:
         head, rest = parts[0], parts[1:]
         stars = []
         for e in self.edges(path):
+            if e["kind"] == "value" and e["source"] == head and _exported_as(e, path):
+                # `export { Hono as HonoBase }` (JS/TS): the file's own Hono
+                real = ".".join([str(e["target_qualname"]), *rest])
+                return self.find(path, real, False, depth + 1, seen)
             if e["kind"] != "import" or e.get("source"):
                 continue
             target_path, target_qual = e.get("resolved_path"), e.get("target_qualname")
@@ -739,6 +743,16 @@ def _c3(sequences: list[list[Row]]) -> list[Row] | None:
         seqs = [s[1:] if s[0] is head else s for s in seqs]
         seqs = [s for s in seqs if s]
     return out
+
+
+def _exported_as(e: Row, path: str) -> bool:
+    """A value row that gives another name to a definition of its own file
+    (flow_js.EXPORT_ALIAS)."""
+    return (
+        e.get("resolved_path") == path
+        and bool(e.get("target_qualname"))
+        and str(e.get("via", "")).startswith(f"{EXPORT_ALIAS} {{ ")
+    )
 
 
 def _or_itself(held: list[_Value], variable: Row) -> list[_Value]:

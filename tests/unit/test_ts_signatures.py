@@ -92,3 +92,33 @@ function handle(c: Context) {
     }
     assert got["header"] == "Context.header"
     assert got["json"] == "Context.json" and got["send"] == "Reply.send"
+
+
+def test_a_local_export_alias_names_the_files_own_definition() -> None:
+    # hono's hono-base.ts: `class Hono {...}; export { Hono as HonoBase }`
+    files = {
+        "src/hono-base.ts": """\
+class Hono {
+  request = (path: string): number => 1
+  route(path: string): Hono { return this }
+}
+export { Hono as HonoBase }
+""",
+        "src/hono.ts": """\
+import { HonoBase } from './hono-base'
+export class Hono extends HonoBase {}
+""",
+        "test/app.ts": """\
+import { Hono } from '../src/hono'
+const app = new Hono()
+app.request('/')
+app.route('/a').request('/b')
+""",
+    }
+    got = {
+        (e["start_line"], e["start_col"]): link.symbol["qualname"] if link.symbol else None
+        for e, link in linked(files, "typescript")
+        if e["path"] == "test/app.ts" and e["kind"] == "call"
+    }
+    assert got[(3, 4)] == "Hono.request"  # the base's, through the alias
+    assert got[(4, 4)] == "Hono.route" and got[(4, 16)] == "Hono.request"
