@@ -26,6 +26,10 @@ import tree_sitter as ts
 
 from freshindex.indexer import chains
 from freshindex.indexer.languages import in_source_order, within_open
+from freshindex.indexer.schema import EdgeRow, value_row
+
+# the holder of an extension method's fact: `extends IServiceCollection`
+EXTENDS = "extends "
 
 # a name declared with no type this pass can name, hiding a field of that name
 _UNKNOWN = ""
@@ -274,3 +278,37 @@ def type_name(kind: ts.Node | None, text: Callable[[ts.Node], str]) -> str | Non
     if kind.type in ("identifier", "qualified_name"):
         return "".join(text(kind).split())
     return None
+
+
+def extensions(
+    path: str, methods: list[tuple[ts.Node, ts.Node, str]], text: Callable[[ts.Node], str]
+) -> list[EdgeRow]:
+    """A fact per extension method (``static R M(this T x, ...)``), of the
+    ``methods`` (node, name node, qualname) of a file: holder ``extends T``
+    (the type's name without generic arguments or namespace), the method
+    itself as what it holds. The linker reads them for ``x.M()`` where
+    ``x``'s type defines no ``M`` (query/link.py ``extension``). A type
+    parameter (``this T x``) extends anything and gives no fact."""
+    out = []
+    for node, name_node, qualname in methods:
+        parameters = node.child_by_field_name("parameters")
+        if node.type != "method_declaration" or parameters is None:
+            continue
+        first = next((c for c in parameters.named_children if c.type == "parameter"), None)
+        if first is None or not any(
+            c.type == "modifier" and text(c) == "this" for c in first.children
+        ):
+            continue
+        extended = type_name(first.child_by_field_name("type"), text)
+        generic = _type_parameters(node, text)
+        if extended is None or extended in generic:
+            continue
+        simple = extended.rsplit(".", 1)[-1]
+        at, end = name_node.start_point, name_node.end_point
+        out.append(value_row(path, f"{EXTENDS}{simple}", "csharp", at, end, path, qualname, "this"))
+    return out
+
+
+def _type_parameters(method: ts.Node, text: Callable[[ts.Node], str]) -> set[str]:
+    found = method.child_by_field_name("type_parameters")
+    return {text(c) for c in found.named_children} if found is not None else set()

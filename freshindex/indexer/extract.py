@@ -977,6 +977,9 @@ def _query_edges(
         edges += _rust_returns(path, root, text, visible)
     if language in _RETURN_TYPES:
         edges += _returns(path, language, ordered, text, visible, file_types)
+    if language == "csharp":  # what `static M(this T x)` extends, for `x.M()` anywhere
+        methods = [(d.node, d.name_node, d.qualname) for d in ordered if d.kind == "method"]
+        edges += bind_csharp.extensions(path, methods, text)
     return edges
 
 

@@ -42,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from freshindex.indexer import bind_c, chains, scope_cpp
+from freshindex.indexer import bind_c, bind_csharp, chains, scope_cpp
 from freshindex.indexer.bind_go import PREDECLARED_VIA
 from freshindex.indexer.extract import CSHARP_NAMESPACE_VIA
 from freshindex.indexer.flow_js import DEFAULT, EXPORT_ALIAS
@@ -209,6 +209,11 @@ class Linker:
             if found is not None:
                 words = f"{via}, then {found['qualname']} in {found['path']}"
                 return Link("bound", words, found, found["path"])
+            if "." in tail and chains.CALL not in tail:  # `services.AddMediatR()`
+                cls, _, member = tail.rpartition(".")
+                extended = self.extension(cls, member, via)
+                if extended is not None:
+                    return extended
         if found is None and is_super:
             outside = self._outside_base(path, qual.rpartition(".")[0])
             if outside:  # super.onCreate() in a class of an SDK's
@@ -586,6 +591,36 @@ class Linker:
         result = [own, *(r for r in merged if r is not own)]
         self._mros[key] = result
         return result
+
+    def extension(self, cls: str, member: str, via: str) -> Link | None:
+        """``x.M()`` on an ``x`` of type ``cls`` that defines no ``M``: the C#
+        extension method ``M(this cls x)`` (or ``this Icls x``, the interface
+        C# names so, which ``cls`` implements by convention) of the
+        repository, by the facts its file holds (bind_csharp.extensions).
+        Bound when they are all in one static class (overloads); None when
+        there is none."""
+        simple = cls.rsplit(".", 1)[-1]
+        holders = {f"{bind_csharp.EXTENDS}{simple}", f"{bind_csharp.EXTENDS}I{simple}"}
+        found = []
+        for r in self.c.named(member):
+            if r["kind"] != "method" or r["name"] != member or not r["path"].endswith(".cs"):
+                continue
+            if any(
+                e["kind"] == EdgeKind.VALUE
+                and e["source"] in holders
+                and e.get("target_qualname") == r["qualname"]
+                for e in self.edges(r["path"])
+            ):
+                found.append(r)
+        if not found:
+            return None
+        owners = {r["qualname"].rpartition(".")[0] for r in found}
+        if len(owners) > 1:
+            words = f"{via}; {len(owners)} classes have an extension method {member}: not provable"
+            return Link("candidate", words)
+        first, *others = sorted(found, key=lambda r: (r["path"], r["start_line"]))
+        words = f"{via}; an extension method of {simple}, in {first['qualname'].rpartition('.')[0]}"
+        return Link("bound", words, first, first["path"], tuple(others))
 
     def through_namespaces(self, path: str, qual: str, tail: str) -> Row | None:
         """A C# type (``Repository``) or its member (``Repository.Find``)

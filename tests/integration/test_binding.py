@@ -1395,6 +1395,39 @@ def test_csharp_member_calls_bind_by_the_receivers_declared_type() -> None:
     assert got[(9, "Print")] == [("bound", "Shop.Ticket.Print")]
 
 
+def test_csharp_extension_methods_bind_on_the_type_they_extend() -> None:
+    # MediatR's `services.AddMediatR(...)`: an extension of IServiceCollection,
+    # called on an IServiceCollection, or on a ServiceCollection (the class C#
+    # names the interface after); two classes extending with one name: no proof
+    files: dict[str, str | bytes] = {
+        "src/DI/Extensions.cs": "namespace Microsoft.Extensions.DependencyInjection {\n"
+        "  public static class ServiceCollectionExtensions {\n"
+        "    public static IServiceCollection AddMediatR(this IServiceCollection s) => s;\n"
+        "    public static T Pick<T>(this T s) => s;\n"
+        "    public static int Twice(this Type t) => 2;\n"
+        "  }\n"
+        "  public static class More { public static int Twice(this Type t) => 3; }\n"
+        "}\n",
+        "samples/Program.cs": "namespace Samples {\n"
+        "  class Program {\n"
+        "    void Main(IServiceCollection services, ServiceCollection concrete, Type t) {\n"
+        "      services.AddMediatR(); concrete.AddMediatR(); t.Twice(); t.Pick();\n"
+        "    }\n"
+        "  }\n"
+        "}\n",
+    }
+    got = {
+        (k[2], k[3]): v
+        for k, v in linked_calls(files, "csharp").items()
+        if k[0] == "samples/Program.cs"
+    }
+    add = "src/DI/Extensions.cs::Microsoft.Extensions.DependencyInjection.ServiceCollectionExtensions.AddMediatR"
+    assert got[("AddMediatR", 15)] == ("bound", add)
+    assert got[("AddMediatR", 38)] == ("bound", add)
+    assert got[("Twice", 54)][0] == "candidate"  # two classes: not provable
+    assert got[("Pick", 65)][0] == "candidate"  # `this T`: extends anything, no fact
+
+
 def test_csharp_sees_the_namespaces_around_its_own_and_calls_static_methods() -> None:
     """`Acme.Json.Tests.Sub` sees `Acme.Json`'s types with no `using`, as
     C# looks names up outward; `JsonConvert.Serialize()`, a capitalised
