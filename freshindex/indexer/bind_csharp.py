@@ -28,9 +28,6 @@ from freshindex.indexer import chains
 from freshindex.indexer.languages import in_source_order, within_open
 from freshindex.indexer.schema import EdgeRow, value_row
 
-# the holder of an extension method's fact: `extends IServiceCollection`
-EXTENDS = "extends "
-
 # a name declared with no type this pass can name, hiding a field of that name
 _UNKNOWN = ""
 # what a call a `var` is made with holds, as a chain (``_returned``)
@@ -305,7 +302,9 @@ def extensions(
             continue
         simple = extended.rsplit(".", 1)[-1]
         at, end = name_node.start_point, name_node.end_point
-        out.append(value_row(path, f"{EXTENDS}{simple}", "csharp", at, end, path, qualname, "this"))
+        out.append(
+            value_row(path, f"{chains.EXTENDS}{simple}", "csharp", at, end, path, qualname, "this")
+        )
     return out
 
 

@@ -36,6 +36,9 @@ CALL = "()"
 # the member a value's own call is filed under: Python's `__call__`, and the
 # call signature of a TypeScript interface or type (`{ (url: string): Res }`)
 CALLED_ITSELF = "__call__"
+# the holder of an extension's fact: `extends Repo` holds the C# extension
+# method or Kotlin extension function that extends Repo (query/link.py)
+EXTENDS = "extends "
 # "an element of" (what iterating gives) and "an item of" (what subscripting
 # gives): steps after a holder annotated as a container (`users: list[User]`)
 ELEMENT = "[]"

@@ -906,6 +906,10 @@ def _query_edges(
             ):  # `repo.save()` on `Repo repo`: Repo.save, through Repo's bases if need be
                 resolved, binding = owner[0], owner[2]
                 qualname = f"{owner[1]}.{target}" if resolved else None
+                if language == "kotlin" and not resolved and owner[2] == Binding.EXTERNAL:
+                    # `c.dp()` on an android Context: outside, unless the repository
+                    # has `fun Context.dp()`, which the linker looks for by this name
+                    qualname = f"{owner[1]}.{target}"
                 if language == "ruby" and target == "new" and resolved:
                     qualname = owner[1]  # Repo.new makes a Repo: the class, as Repo() is
                 written, cls = receiver
@@ -980,6 +984,11 @@ def _query_edges(
     if language == "csharp":  # what `static M(this T x)` extends, for `x.M()` anywhere
         methods = [(d.node, d.name_node, d.qualname) for d in ordered if d.kind == "method"]
         edges += bind_csharp.extensions(path, methods, text)
+    for d in ordered:  # Kotlin's `fun Repo.saveAll()`, for `repo.saveAll()` in any file
+        if d.extends:
+            holder = f"{chains.EXTENDS}{d.extends.rsplit('.', 1)[-1]}"
+            at, end = d.name_node.start_point, d.name_node.end_point
+            edges.append(value_row(path, holder, language, at, end, path, d.qualname, "this"))
     return edges
 
 

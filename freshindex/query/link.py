@@ -42,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from freshindex.indexer import bind_c, bind_csharp, chains, scope_cpp
+from freshindex.indexer import bind_c, chains, scope_cpp
 from freshindex.indexer.bind_go import PREDECLARED_VIA
 from freshindex.indexer.extract import CSHARP_NAMESPACE_VIA
 from freshindex.indexer.flow_js import DEFAULT, EXPORT_ALIAS
@@ -58,6 +58,7 @@ CLASS_KINDS = frozenset(
     {"class", "struct", "interface", "trait", "enum", "object", "module", "type"}
 )
 _RUBY = (".rb", ".rake")
+_KOTLIN = (".kt", ".kts")
 MAX_DEPTH = 12  # re-export and inheritance chains longer than this are not followed
 # a chain's holders are followed this deep; a step keeps at most this many values
 MAX_HOPS = 8
@@ -116,6 +117,7 @@ class Linker:
         self._held: dict[tuple[str, str], list[_Value]] = {}
         self._mros: dict[tuple[str, str], list[Row]] = {}
         self._c_links: dict[tuple[str, str, str, tuple[str, ...], bool], Link] = {}
+        self._extensions: dict[tuple[str, str], list[Row]] = {}
         self._usings: dict[str, list[Row]] = {}  # a C# file's using rows, aliases first
         self._trail: dict[tuple[str, str], str] = {}  # a holder's first value, in words
         self._walked: list[str] = []  # the holders the last chain went through
@@ -165,6 +167,11 @@ class Linker:
         class's ``__call__``. ``read``: the row reads the name (a ``use``),
         so a variable it finds is what it names, not what the variable holds."""
         if claim == "external":
+            cls, _, member = (qual or "").rpartition(".")
+            if cls and via.endswith(f", imported from {cls}"):  # `c.dp()`: `fun Context.dp()`?
+                extended = self.extension(cls, member, via)
+                if extended is not None:
+                    return extended
             return Link("external", via)
         if claim != "bound" or not path or qual is None:
             return Link("candidate", via or "name match only")
@@ -218,6 +225,11 @@ class Linker:
             outside = self._outside_base(path, qual.rpartition(".")[0])
             if outside:  # super.onCreate() in a class of an SDK's
                 return Link("external", f"{via}; {outside}, a base outside the repository")
+        if found is None and path.endswith(_KOTLIN) and "." in qual and not chains.is_chain(qual):
+            cls, _, member = qual.rpartition(".")  # `r.saveAll()`: `fun Repo.saveAll()`
+            extended = self.extension(cls, member, via)
+            if extended is not None:
+                return extended
         if found is None:
             if via == PREDECLARED_VIA:
                 return Link("external", f"{qual} is predeclared in Go")
@@ -595,15 +607,33 @@ class Linker:
     def extension(self, cls: str, member: str, via: str) -> Link | None:
         """``x.M()`` on an ``x`` of type ``cls`` that defines no ``M``: the C#
         extension method ``M(this cls x)`` (or ``this Icls x``, the interface
-        C# names so, which ``cls`` implements by convention) of the
-        repository, by the facts its file holds (bind_csharp.extensions).
-        Bound when they are all in one static class (overloads); None when
-        there is none."""
+        C# names so, which ``cls`` implements by convention), or the Kotlin
+        extension function ``fun cls.M()``, of the repository, by the facts
+        their files hold (holder chains.EXTENDS). Bound when they are all in
+        one class or file (overloads); None when there is none."""
         simple = cls.rsplit(".", 1)[-1]
-        holders = {f"{bind_csharp.EXTENDS}{simple}", f"{bind_csharp.EXTENDS}I{simple}"}
+        key = (simple, member)
+        if key not in self._extensions:
+            self._extensions[key] = self._extensions_of(simple, member)
+        found = self._extensions[key]
+        if not found:
+            return None
+        owners = {(r["path"], r["qualname"].rpartition(".")[0]) for r in found}
+        if len(owners) > 1:
+            words = f"{via}; {len(owners)} classes have an extension method {member}: not provable"
+            return Link("candidate", words)
+        first, *others = sorted(found, key=lambda r: (r["path"], r["start_line"]))
+        where = first["qualname"].rpartition(".")[0] or first["path"]
+        words = f"{via}; an extension of {simple}, in {where}"
+        return Link("bound", words, first, first["path"], tuple(others))
+
+    def _extensions_of(self, simple: str, member: str) -> list[Row]:
+        """The definitions named ``member`` that extend ``simple`` (or
+        ``Isimple``), by their files' facts."""
+        holders = {f"{chains.EXTENDS}{simple}", f"{chains.EXTENDS}I{simple}"}
         found = []
         for r in self.c.named(member):
-            if r["kind"] != "method" or r["name"] != member or not r["path"].endswith(".cs"):
+            if r["kind"] not in ("method", "function") or r["name"] != member:
                 continue
             if any(
                 e["kind"] == EdgeKind.VALUE
@@ -612,15 +642,7 @@ class Linker:
                 for e in self.edges(r["path"])
             ):
                 found.append(r)
-        if not found:
-            return None
-        owners = {r["qualname"].rpartition(".")[0] for r in found}
-        if len(owners) > 1:
-            words = f"{via}; {len(owners)} classes have an extension method {member}: not provable"
-            return Link("candidate", words)
-        first, *others = sorted(found, key=lambda r: (r["path"], r["start_line"]))
-        words = f"{via}; an extension method of {simple}, in {first['qualname'].rpartition('.')[0]}"
-        return Link("bound", words, first, first["path"], tuple(others))
+        return found
 
     def through_namespaces(self, path: str, qual: str, tail: str) -> Row | None:
         """A C# type (``Repository``) or its member (``Repository.Find``)

@@ -1428,6 +1428,22 @@ def test_csharp_extension_methods_bind_on_the_type_they_extend() -> None:
     assert got[("Pick", 65)][0] == "candidate"  # `this T`: extends anything, no fact
 
 
+def test_kotlin_extension_functions_bind_from_any_file() -> None:
+    # expo's `fun View.isErrorView()`, called on an android View elsewhere: the
+    # repository's extension, where the claim alone said "outside"
+    files: dict[str, str | bytes] = {
+        "src/main/kotlin/app/Repo.kt": "package app\nclass Repo { fun save() {} }\n",
+        "src/main/kotlin/app/Ext.kt": "package app\nimport android.view.View\n"
+        "fun View.isErrorView(): Boolean = false\nfun Repo.saveAll() {}\n",
+        "src/main/kotlin/app/Use.kt": "package app\nimport android.view.View\n"
+        "fun use(v: View, r: Repo) { v.isErrorView(); v.invalidate(); r.saveAll() }\n",
+    }
+    got = {k[2]: v for k, v in linked_calls(files, "kotlin").items() if k[0].endswith("Use.kt")}
+    assert got["isErrorView"] == ("bound", "src/main/kotlin/app/Ext.kt::isErrorView")
+    assert got["invalidate"] == ("external", None)  # View's own, outside
+    assert got["saveAll"] == ("bound", "src/main/kotlin/app/Ext.kt::saveAll")
+
+
 def test_csharp_sees_the_namespaces_around_its_own_and_calls_static_methods() -> None:
     """`Acme.Json.Tests.Sub` sees `Acme.Json`'s types with no `using`, as
     C# looks names up outward; `JsonConvert.Serialize()`, a capitalised
