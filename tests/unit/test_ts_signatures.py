@@ -122,3 +122,10 @@ app.route('/a').request('/b')
     }
     assert got[(3, 4)] == "Hono.request"  # the base's, through the alias
     assert got[(4, 4)] == "Hono.route" and got[(4, 16)] == "Hono.request"
+
+
+def test_a_declaration_files_constants_are_definitions() -> None:
+    # zod's regexes.d.ts: `export declare const md5_hex: RegExp;`
+    src = "export declare const md5_hex: RegExp;\ndeclare const local: number;\n"
+    symbols = {s["qualname"]: s["kind"] for s in rows_of({"regexes.d.ts": src}, "typescript")[0]}
+    assert symbols == {"md5_hex": "constant", "local": "constant"}

@@ -83,6 +83,18 @@
         value: [(number) (string) (template_string) (object) (array) (new_expression) (call_expression)
               (identifier) (member_expression) (subscript_expression) (parenthesized_expression) (await_expression) (binary_expression) (ternary_expression) (unary_expression) (true) (false) (null) (regex) (class) (as_expression) (satisfies_expression) (non_null_expression)]) @definition.constant)))
 
+; `declare const md5_hex: RegExp;`: a declaration file's API, exported or not
+(program
+  (ambient_declaration
+    (lexical_declaration
+      (variable_declarator name: (identifier) @name) @definition.constant)))
+
+(program
+  (export_statement
+    (ambient_declaration
+      (lexical_declaration
+        (variable_declarator name: (identifier) @name) @definition.constant))))
+
 (call_expression
   function: (identifier) @name) @reference.call
 
