@@ -117,7 +117,7 @@ class Linker:
         self._held: dict[tuple[str, str], list[_Value]] = {}
         self._mros: dict[tuple[str, str], list[Row]] = {}
         self._c_links: dict[tuple[str, str, str, tuple[str, ...], bool], Link] = {}
-        self._extensions: dict[tuple[str, str], list[Row]] = {}
+        self._extensions: dict[tuple[tuple[str, ...], str], list[Row]] = {}
         self._usings: dict[str, list[Row]] = {}  # a C# file's using rows, aliases first
         self._trail: dict[tuple[str, str], str] = {}  # a holder's first value, in words
         self._walked: list[str] = []  # the holders the last chain went through
@@ -218,7 +218,7 @@ class Linker:
                 return Link("bound", words, found, found["path"])
             if "." in tail and chains.CALL not in tail:  # `services.AddMediatR()`
                 cls, _, member = tail.rpartition(".")
-                extended = self.extension(cls, member, via)
+                extended = self.extension(cls, member, via, csharp=True)
                 if extended is not None:
                     return extended
         if found is None and is_super:
@@ -604,33 +604,34 @@ class Linker:
         self._mros[key] = result
         return result
 
-    def extension(self, cls: str, member: str, via: str) -> Link | None:
+    def extension(self, cls: str, member: str, via: str, csharp: bool = False) -> Link | None:
         """``x.M()`` on an ``x`` of type ``cls`` that defines no ``M``: the C#
-        extension method ``M(this cls x)`` (or ``this Icls x``, the interface
-        C# names so, which ``cls`` implements by convention), or the Kotlin
-        extension function ``fun cls.M()``, of the repository, by the facts
-        their files hold (holder chains.EXTENDS). Bound when they are all in
-        one class or file (overloads); None when there is none."""
+        extension method ``M(this cls x)`` (with ``csharp``, also ``this Icls
+        x``: the interface C# names after the class that implements it), or
+        the Kotlin extension function ``fun cls.M()``, of the repository, by
+        the facts their files hold (holder chains.EXTENDS). Bound when they
+        are all in one class or file (overloads); None when there is none."""
         simple = cls.rsplit(".", 1)[-1]
-        key = (simple, member)
+        names = (simple, f"I{simple}") if csharp else (simple,)
+        key = (names, member)
         if key not in self._extensions:
-            self._extensions[key] = self._extensions_of(simple, member)
+            self._extensions[key] = self._extensions_of(names, member)
         found = self._extensions[key]
         if not found:
             return None
         owners = {(r["path"], r["qualname"].rpartition(".")[0]) for r in found}
         if len(owners) > 1:
-            words = f"{via}; {len(owners)} classes have an extension method {member}: not provable"
+            words = f"{via}; {len(owners)} places extend {simple} with {member}: not provable"
             return Link("candidate", words)
         first, *others = sorted(found, key=lambda r: (r["path"], r["start_line"]))
         where = first["qualname"].rpartition(".")[0] or first["path"]
         words = f"{via}; an extension of {simple}, in {where}"
         return Link("bound", words, first, first["path"], tuple(others))
 
-    def _extensions_of(self, simple: str, member: str) -> list[Row]:
-        """The definitions named ``member`` that extend ``simple`` (or
-        ``Isimple``), by their files' facts."""
-        holders = {f"{chains.EXTENDS}{simple}", f"{chains.EXTENDS}I{simple}"}
+    def _extensions_of(self, names: tuple[str, ...], member: str) -> list[Row]:
+        """The definitions named ``member`` that extend a type of one of
+        these ``names``, by their files' facts."""
+        holders = {f"{chains.EXTENDS}{name}" for name in names}
         found = []
         for r in self.c.named(member):
             if r["kind"] not in ("method", "function") or r["name"] != member:
