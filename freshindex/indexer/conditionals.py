@@ -14,15 +14,20 @@ line before the ``#if`` ends as an unfinished construct does (``,`` ``(``
 ``:`` an operator), or the one after the ``#endif`` goes on with one
 (``,`` ``)`` ``;`` ``{`` an operator). Blanking their directive lines and
 every branch but the first reads the file as a compiler would with the
-first branch taken. The extractor reparses that only for a tree with
-errors and keeps it only with fewer errors (indexer/extract.py), so a file
-that parses is read as before and the other branches' definitions are not
-lost where nothing was wrong.
+first branch taken. The extractor reparses that only when an error at the
+top of a file swallowed a quarter of it (``swallowed``), and keeps the new
+tree only with fewer errors (``errors``; indexer/extract.py), so a file that
+parses is read as before and the other branches' definitions are not lost
+where nothing was wrong.
 """
 
 from __future__ import annotations
 
 import re
+
+import tree_sitter as ts
+
+from freshindex.indexer.languages import pattern_query
 
 _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", re.M)
 _OPENS = (b"if", b"ifdef", b"ifndef")
@@ -155,3 +160,31 @@ def _without_comment(line: bytes) -> bytes:
     while cut >= 0 and line.count(b'"', 0, cut) % 2:
         cut = line.find(b"//", cut + 2)
     return line[:cut].rstrip() if cut >= 0 else line
+
+
+# A file's error swallowed its rest when an ERROR node at the top (or in a
+# top-level namespace or `extern "C"` block) holds this share of its lines,
+# and at least _SWALLOWED_LINES. Smaller errors (the kernel's macros) lose a
+# statement or a declaration and are left alone: a reparse costs a parse,
+# and a first branch loses the calls in the directives it blanks.
+_SWALLOWED_SHARE = 4
+_SWALLOWED_LINES = 20
+_OUTER_BLOCKS = ("namespace_definition", "linkage_specification")
+
+
+def swallowed(root: ts.Node) -> bool:
+    """Whether an error swallowed the rest of a file (``_SWALLOWED_SHARE``)."""
+    if not root.has_error:
+        return False
+    least = max(_SWALLOWED_LINES, root.end_point[0] // _SWALLOWED_SHARE)
+    nodes = list(root.children)
+    for node in root.children:
+        if node.type in _OUTER_BLOCKS and (body := node.child_by_field_name("body")):
+            nodes += body.children
+    return any(n.type == "ERROR" and n.end_point[0] - n.start_point[0] >= least for n in nodes)
+
+
+def errors(language: str, tree: ts.Tree) -> int:
+    """How many ERROR nodes ``tree`` has."""
+    found = ts.QueryCursor(pattern_query(language, "(ERROR) @error")).captures(tree.root_node)
+    return len(found.get("error", ()))

@@ -137,33 +137,8 @@ def _first_branches(language: str, source: bytes, tree: ts.Tree, work_factor: in
     if not spans:
         return tree
     other = parse(language, conditionals.blanked(source, spans), work_factor)
-    return other if _errors(language, other) < _errors(language, tree) else tree
-
-
-# A file's error swallowed its rest when an ERROR node at the top (or in a
-# top-level namespace or `extern "C"` block) holds this share of its lines,
-# and at least _SWALLOWED_LINES. Smaller errors (the kernel's macros) lose a
-# statement or a declaration and are left alone: a reparse costs a parse,
-# and a first branch loses the calls in the directives it blanks.
-_SWALLOWED_SHARE = 4
-_SWALLOWED_LINES = 20
-_OUTER_BLOCKS = ("namespace_definition", "linkage_specification")
-
-
-def _swallowed(root: ts.Node) -> bool:
-    if not root.has_error:
-        return False
-    least = max(_SWALLOWED_LINES, root.end_point[0] // _SWALLOWED_SHARE)
-    nodes = list(root.children)
-    for node in root.children:
-        if node.type in _OUTER_BLOCKS and (body := node.child_by_field_name("body")):
-            nodes += body.children
-    return any(n.type == "ERROR" and n.end_point[0] - n.start_point[0] >= least for n in nodes)
-
-
-def _errors(language: str, tree: ts.Tree) -> int:
-    found = ts.QueryCursor(pattern_query(language, "(ERROR) @error")).captures(tree.root_node)
-    return len(found.get("error", ()))
+    fewer = conditionals.errors(language, other) < conditionals.errors(language, tree)
+    return other if fewer else tree
 
 
 def parse(language: str, data: bytes, work_factor: int = 8) -> ts.Tree:
@@ -254,7 +229,7 @@ def extract(
     cpp_words = language == "cpp" and macros_cpp.may_have_classes(path, data)
     source = macros_cpp.without_macros(data, cpp_words) if language == "cpp" else data
     tree = parse(language, source, work_factor)
-    if language in ("c", "cpp") and _swallowed(tree.root_node):
+    if language in ("c", "cpp") and conditionals.swallowed(tree.root_node):
         tree = _first_branches(language, source, tree, work_factor)
     if (depth := nesting(tree.root_node)) > MAX_NESTING:
         raise ParseBudgetExceeded(f"syntax nested {depth} deep, more than {MAX_NESTING}")
@@ -847,12 +822,7 @@ def _query_edges(
                 and kind == EdgeKind.INHERIT
                 and (
                     claim := bind_c.call_claim(
-                        parent,
-                        raw,
-                        source.rpartition(".")[0]
-                        if within is not None and within.kind
-                        else _claim_container(within, source, text),
-                        text,
+                        parent, raw, _base_container(within, source, text), text
                     )
                 )
             ):  # `class D : public Base` in a namespace: Base is looked up from the
@@ -1937,6 +1907,14 @@ def _claim_container(d: _Def | None, source: str, text: Callable[[ts.Node], str]
         # hid), where C++ looks in the class first
         return d.qualname
     return source.rsplit(".", 1)[0] if "." in source else ""
+
+
+def _base_container(d: _Def | None, source: str, text: Callable[[ts.Node], str]) -> str:
+    """The scope a C++ base class (in ``d``, the class being defined, named
+    ``source``) is looked up from: the one around the class."""
+    if d is not None and d.kind:
+        return source.rpartition(".")[0]
+    return _claim_container(d, source, text)
 
 
 def _cpp_struct(d: _Def) -> bool:
