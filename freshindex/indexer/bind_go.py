@@ -250,7 +250,7 @@ class GoScopes:
 
     def _made(self, value: ts.Node) -> TypeName | None:
         """The named type a value is made with: ``Repo{}``, ``&Repo{}``,
-        ``NewRepo()`` of this file."""
+        ``new(Repo)``, ``NewRepo()`` of this file."""
         if value.type == "unary_expression" and value.named_child_count == 1:
             value = value.named_children[0]
         if value.type == "composite_literal":
@@ -262,6 +262,9 @@ class GoScopes:
             fn = value.child_by_field_name("function")
             if fn is not None and fn.type == "identifier":
                 called = self._text(fn)
+                arguments = value.child_by_field_name("arguments")
+                if called == "new" and arguments is not None and arguments.named_child_count == 1:
+                    return named_type(arguments.named_children[0], self._text)  # new(Repo)
                 if called in self.results:
                     return self.results[called]
                 if called not in PREDECLARED:  # another file's: what it returns

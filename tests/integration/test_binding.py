@@ -432,6 +432,23 @@ GO_FILES: dict[str, str | bytes] = {
 }
 
 
+def test_go_new_of_a_type_is_a_pointer_to_it() -> None:
+    # echo's tests: `var c = new(Context); c.Request()`; new(bytes.Buffer) is outside
+    files: dict[str, str | bytes] = {
+        "context.go": "package echo\ntype Context struct{}\n"
+        "func (c *Context) Request() int { return 1 }\n",
+        "context_test.go": 'package echo\nimport "bytes"\n'
+        "func TestRequest() { var c = new(Context); c.Request(); b := new(bytes.Buffer); b.Len() }\n",
+    }
+    got = {
+        k[2]: v
+        for k, v in linked_calls(files, "go", ("call",)).items()
+        if k[0] == "context_test.go"
+    }
+    assert got["Request"] == ("bound", "context.go::Context.Request")
+    assert got["Len"] == ("external", None)
+
+
 def test_go_names_bind_across_the_files_of_their_package() -> None:
     """A Go package is a folder: `store.Open` and a bare `helper()` name a
     definition in any file of it; locals, receivers' members and other
