@@ -84,8 +84,12 @@ def _groups(data: bytes) -> list[tuple[Span, list[Span], Span]]:
     lines, its ``#endif`` line (spans of whole lines, continuations included)."""
     stack: list[tuple[Span, list[Span]]] = []
     out = []
+    reach = 0
     for m in _DIRECTIVE.finditer(data):
+        if m.start() < reach:  # a line that continues the directive before it
+            continue
         word, line = m.group(1), _line(data, m.start())
+        reach = line[1]
         if word in _OPENS:
             stack.append((line, []))
         elif not stack:

@@ -98,3 +98,12 @@ def test_a_hostile_run_of_directives_is_scanned_in_linear_time() -> None:
     assert len(spans) == 3 * 20_000  # each group's two directives and its other branch
     read = conditionals.blanked(source, spans)  # nested spans overlap: each byte once
     assert read.startswith(b"int x = f(1,\n") and b"#" not in read and b"3," not in read
+
+
+@pytest.mark.timeout(30)  # each line is read once, however the directives continue
+def test_continued_directive_lines_are_read_once() -> None:
+    source = b"int x = f(1,\n" + b"#if A \\\n" * 50_000 + b"  B\n2,\n#endif\n);\n"
+    spans = conditionals.first_branches(source)
+    assert len(spans) == 2  # one group: its directive (all its lines) and its #endif
+    read = conditionals.blanked(source, spans)
+    assert b"#" not in read and b"2," in read
