@@ -42,6 +42,7 @@ from freshindex.indexer import (
     scope_cpp,
     types_go,
 )
+from freshindex.indexer.kotlin_imports import kotlin_member
 from freshindex.indexer.languages import pattern_query, ts_language, ts_query
 from freshindex.indexer.resolve import Resolver
 from freshindex.indexer.schema import Binding, EdgeKind, EdgeRow, edge_row, value_row
@@ -564,7 +565,8 @@ def _query_edges(
             spec = module or (text(name_node) if language in ("kotlin", "php") else "")
             if language == "csharp" and alias:
                 continue  # `using Check = Acme.XAssert;`: read when linking, after the namespaces
-            bindings[alias or name] = (spec, name)
+            # Kotlin: `okhttp3.TestUtil.headerEntries` brings TestUtil.headerEntries
+            bindings[alias or name] = (spec, kotlin_member(spec) if language == "kotlin" else name)
             if rust_items is not None:
                 rust_items.note(alias or name, name_node.start_byte)
             held = _parent(name_node, outer) if language in _JS_LANGUAGES else None
@@ -644,6 +646,8 @@ def _query_edges(
                 qualname = "" if (language in _MODULE_IMPORTS and not item) or whole else target
                 if language == "php":  # `use GuzzleHttp\Client;`: GuzzleHttp.Client there
                     qualname = _php_dotted(module)
+                if language == "kotlin":  # `import okhttp3.HttpUrl.Companion.toHttpUrl`
+                    qualname = kotlin_member(module)
                 if not alias and bindings.get(target) == (module, flow_js.DEFAULT):
                     # the module's default: `import x from "./m"` is `import { default
                     # as x }`, filed under `default` so that `refs` of what ./m

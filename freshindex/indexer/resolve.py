@@ -15,7 +15,14 @@ import posixpath
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 
-from freshindex.indexer import bind_c, go_modules, js_modules, python_modules, rust_crates
+from freshindex.indexer import (
+    bind_c,
+    go_modules,
+    js_modules,
+    kotlin_imports,
+    python_modules,
+    rust_crates,
+)
 from freshindex.indexer.js_modules import JsModules
 
 # Resolves (language, importing path, module spec, imported name) to the path
@@ -152,7 +159,7 @@ class PathIndex:
         if language == "php":
             return self._php(from_path, module)
         if language == "kotlin":
-            return self._longest_suffix(module.split("."), (".kt", ".kts", ".java"), from_path)
+            return self._kotlin(from_path, module.split("."))
         if language == "csharp":
             return self._namespace_dir(from_path, module.split("."), ".cs")
         return None
@@ -222,6 +229,13 @@ class PathIndex:
                 if found:
                     return found
         return None
+
+    def _kotlin(self, from_path: str, parts: list[str]) -> str | None:
+        exts = (".kt", ".kts", ".java")
+        found = self._longest_suffix(parts, exts, from_path)
+        return found or kotlin_imports.by_package(
+            parts, from_path, self._suffix, self._dir_suffix, self._dirs
+        )
 
     def _namespace_dir(self, from_path: str, parts: list[str], ext: str) -> str | None:
         """A C# namespace names a folder by convention: the longest trailing

@@ -66,7 +66,7 @@ MAX_VALUES = 8
 # the rows of a file the linker reads: what it imports, inherits, holds, declares
 LINKED = frozenset({"import", "inherit", EdgeKind.VALUE, EdgeKind.DECLARE})
 # languages whose names a sibling file of the folder may define
-_FOLDER_SCOPED = (".go", ".cs")
+_FOLDER_SCOPED = (".go", ".cs", ".kt")
 VARIABLE_KINDS = frozenset({"constant", "variable", "field", "property"})
 # what a step of a chain is at: a definition, an instance of a class, a module
 _Value = tuple[str, str, "Row | None"]

@@ -1461,6 +1461,39 @@ def test_kotlin_extension_functions_bind_from_any_file() -> None:
     assert got["saveAll"] == ("bound", "src/main/kotlin/app/Ext.kt::saveAll")
 
 
+def test_kotlin_imports_of_members_and_top_level_functions_resolve() -> None:
+    # okhttp: a companion's extension, an object in a file of another name,
+    # a top-level function in `-UtilJvm.kt`; kotlinx is outside, whatever
+    # folder of the repository is called `coroutines`
+    files: dict[str, str | bytes] = {
+        "okhttp/src/main/kotlin/okhttp3/HttpUrl.kt": "package okhttp3\nclass HttpUrl {\n"
+        "  companion object { fun String.toHttpUrl(): HttpUrl = HttpUrl() }\n}\n",
+        "testing/src/main/kotlin/okhttp3/TestUtilJvm.kt": "package okhttp3\n"
+        "object TestUtil { fun headerEntries(): Int = 1 }\n",
+        "okhttp/src/main/kotlin/okhttp3/internal/-UtilJvm.kt": "package okhttp3.internal\n"
+        "fun closeQuietly() {}\n",
+        "app/src/main/kotlin/app/coroutines/Job.kt": "package app.coroutines\nfun launch() {}\n",
+        "okhttp/src/test/kotlin/okhttp3/UrlTest.kt": "package okhttp3\n"
+        "import okhttp3.HttpUrl.Companion.toHttpUrl\nimport okhttp3.TestUtil.headerEntries\n"
+        "import okhttp3.internal.closeQuietly\nimport kotlinx.coroutines.launch\n"
+        'fun t() { "x".toHttpUrl(); headerEntries(); closeQuietly(); launch() }\n',
+    }
+    got = {k[2]: v for k, v in linked_calls(files, "kotlin").items() if k[0].endswith("UrlTest.kt")}
+    assert got["toHttpUrl"] == (
+        "bound",
+        "okhttp/src/main/kotlin/okhttp3/HttpUrl.kt::HttpUrl.toHttpUrl",
+    )
+    assert (
+        got["headerEntries"][1]
+        == "testing/src/main/kotlin/okhttp3/TestUtilJvm.kt::TestUtil.headerEntries"
+    )
+    assert (
+        got["closeQuietly"][1]
+        == "okhttp/src/main/kotlin/okhttp3/internal/-UtilJvm.kt::closeQuietly"
+    )
+    assert got["launch"] == ("external", None)
+
+
 def test_csharp_sees_the_namespaces_around_its_own_and_calls_static_methods() -> None:
     """`Acme.Json.Tests.Sub` sees `Acme.Json`'s types with no `using`, as
     C# looks names up outward; `JsonConvert.Serialize()`, a capitalised
