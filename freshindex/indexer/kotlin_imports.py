@@ -10,9 +10,10 @@ of the package's folder, whose other files the linker reads too
 import brings, as the definitions are named (a companion's members are the
 class's).
 
-A package is the import's lower-case leading names, and its folder must
-end with all of them: `kotlinx.coroutines.launch` is not a repository
-folder named `coroutines`.
+A package is the import's lower-case leading names, and its folder is
+the one they spell right under a source root (`src/main/kotlin`, `java`,
+`src`) or at the top: `kotlinx.coroutines.launch` is not a repository
+folder named `coroutines`, and `okio.Buffer` not `okhttp3/okio`.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ def by_package(
     dirs: dict[str, list[str]],
 ) -> str | None:
     """The file of the import's class (`okhttp3/HttpUrl.kt`), else, in the
-    folders that end with its package, a file named after the object or
-    class it names (`TestUtilJvm.kt`), else the first Kotlin file of the
+    package's folders, a file named after the object or class it names
+    (`TestUtilJvm.kt`), else the first Kotlin file of the package's main
     folder nearest the importer; None when no folder is the package's.
     ``suffix``, ``dir_suffix`` and ``dirs`` are the path index's."""
     package = kotlin_package(parts)
@@ -59,7 +60,8 @@ def by_package(
         found = suffix("/".join([*package, rest[0]]) + ".kt", from_path)
         if found:
             return found
-    folders = dir_suffix.get("/".join(package))
+    spelled = "/".join(package)
+    folders = [d for d in dir_suffix.get(spelled, ()) if _is_package_folder(d, spelled)]
     if not folders:
         return None
     if rest[0][:1].isupper():  # an object or class in a file named after it and more
@@ -71,6 +73,28 @@ def by_package(
         ]
         if named:
             return max(named, key=lambda f: (len(posixpath.commonprefix([f, from_path])), f))
-    nearest = max(folders, key=lambda d: len(posixpath.commonprefix([d, from_path])))
-    files = sorted(f for f in dirs[nearest] if f.endswith(_SOURCES))
+    # a top-level function, or a class in a file named otherwise (a sealed
+    # class's subclasses): a package's main sources before its tests', then
+    # the folder nearest the importer, whose other files the linker reads
+    chosen = min(
+        folders, key=lambda d: (_in_tests(d), -len(posixpath.commonprefix([d, from_path])))
+    )
+    files = sorted(f for f in dirs[chosen] if f.endswith(_SOURCES))
     return files[0] if files else None
+
+
+# the folders a source root ends with (`src/main/kotlin`, `src/test/java`,
+# a bare `src`): a package's folder sits right under one
+_ROOTS = frozenset({"kotlin", "java", "src"})
+
+
+def _is_package_folder(folder: str, package: str) -> bool:
+    """Whether ``folder`` is ``package``'s, not a deeper package's that ends
+    the same way (`okhttp3/okio` is not package `okio`)."""
+    above = folder[: -len(package)].rstrip("/")
+    return not above or posixpath.basename(above) in _ROOTS
+
+
+def _in_tests(folder: str) -> bool:
+    """A folder of a test source set (`src/test`, `src/jvmTest`, `androidTest`)."""
+    return any("test" in part.lower() for part in folder.split("/"))

@@ -1473,10 +1473,14 @@ def test_kotlin_imports_of_members_and_top_level_functions_resolve() -> None:
         "okhttp/src/main/kotlin/okhttp3/internal/-UtilJvm.kt": "package okhttp3.internal\n"
         "fun closeQuietly() {}\n",
         "app/src/main/kotlin/app/coroutines/Job.kt": "package app.coroutines\nfun launch() {}\n",
+        # package okhttp3.okio, not okio: `okio.Buffer` stays outside
+        "okhttp/src/main/kotlin/okhttp3/okio/LoggingFilesystem.kt": "package okhttp3.okio\n"
+        "class LoggingFilesystem\n",
         "okhttp/src/test/kotlin/okhttp3/UrlTest.kt": "package okhttp3\n"
         "import okhttp3.HttpUrl.Companion.toHttpUrl\nimport okhttp3.TestUtil.headerEntries\n"
         "import okhttp3.internal.closeQuietly\nimport kotlinx.coroutines.launch\n"
-        'fun t() { "x".toHttpUrl(); headerEntries(); closeQuietly(); launch() }\n',
+        "import okio.Buffer\n"
+        'fun t() { "x".toHttpUrl(); headerEntries(); closeQuietly(); launch(); Buffer() }\n',
     }
     got = {k[2]: v for k, v in linked_calls(files, "kotlin").items() if k[0].endswith("UrlTest.kt")}
     assert got["toHttpUrl"] == (
@@ -1492,6 +1496,7 @@ def test_kotlin_imports_of_members_and_top_level_functions_resolve() -> None:
         == "okhttp/src/main/kotlin/okhttp3/internal/-UtilJvm.kt::closeQuietly"
     )
     assert got["launch"] == ("external", None)
+    assert got["Buffer"] == ("external", None)
 
 
 def test_csharp_sees_the_namespaces_around_its_own_and_calls_static_methods() -> None:
