@@ -617,6 +617,10 @@ def _query_edges(
             if r[1] == EdgeKind.INHERIT
         )
     )
+    # the file's classes (and interfaces, objects...), for a nested one named bare
+    type_names = functools.cache(
+        lambda: frozenset(d.qualname for d in ordered if d.kind in _TYPE_KINDS)
+    )
     # the functions of a Rust file's nested modules, for their bare calls
     rust_functions = functools.cache(
         lambda: frozenset(d.qualname for d in ordered if d.kind == "function" and d.parent)
@@ -876,7 +880,10 @@ def _query_edges(
                 and language in _TYPES
                 and kind == EdgeKind.CALL
                 and (receiver := declared.get(name_node.start_byte)) is not None
-                and (owner := _typed_owner(language, path, receiver[1], visible))
+                and (
+                    owner := _nested_owner(language, path, receiver[1], within, type_names, visible)
+                    or _typed_owner(language, path, receiver[1], visible)
+                )
             ):  # `repo.save()` on `Repo repo`: Repo.save, through Repo's bases if need be
                 resolved, binding = owner[0], owner[2]
                 qualname = f"{owner[1]}.{target}" if resolved else None
@@ -1054,7 +1061,32 @@ def _returns(
 _TYPE_KINDS = frozenset({"class", "interface", "struct", "enum", "object"})
 
 
-def _enclosing_type(d: _Def, written: str, types: set[str]) -> str | None:
+def _nested_owner(
+    language: str,
+    path: str,
+    written: str,
+    within: _Def | None,
+    types: Callable[[], frozenset[str]],
+    seen: _Visible,
+) -> _Owner | None:
+    """A Java or Kotlin receiver's type named bare that is a class nested in
+    one around the call (`LogRecorder` in `HttpLoggingInterceptorTest`):
+    ``Outer.LogRecorder`` of this file, and a chain that starts at it
+    (`LogRecorder.assertLogEqual()`). None for any other type."""
+    if language not in ("java", "kotlin") or within is None:
+        return None
+    head, dot, rest = written.partition(".")
+    if "(" in head or (rest and chains.CALL not in rest):
+        return None
+    nested = _enclosing_type(within, head, types())
+    if nested is None or nested == head:
+        return None
+    if not dot:
+        return (path, nested, Binding.BOUND)
+    return _typed_owner(language, path, f"{nested}.{rest}", seen)
+
+
+def _enclosing_type(d: _Def, written: str, types: set[str] | frozenset[str]) -> str | None:
     """The type a simple name written in ``d`` names when it is one of the
     classes around ``d`` or a type nested in one (``Builder`` in a method of
     ``Retrofit.Builder``, or of ``Retrofit``), innermost first."""

@@ -11,6 +11,7 @@ from freshindex.indexer.languages import language_for
 from freshindex.indexer.resolve import PathIndex
 from freshindex.indexer.schema import EDGES, SYMBOLS
 from freshindex.query.link import table_linker
+from tests.linked import linked
 
 FILES = {
     "lib/src/main/java/app/http/GET.java": "package app.http;\npublic @interface GET { String value(); }\n",
@@ -62,3 +63,37 @@ def test_kotlin_and_java_reach_each_others_classes() -> None:
     assert reached[("ClientTest.kt", "call", "build")] == ("bound", "Client.Builder.build")
     assert reached[("ClientTest.kt", "call", "send")] == ("bound", "Client.send")
     assert reached[("ToolsTest.java", "call", "run")] == ("bound", "Tools.run")
+
+
+def test_a_class_nested_in_the_one_around_the_call_types_its_receiver() -> None:
+    # retrofit's tests: `interface Service` nested in the test class; okhttp's
+    # `private class LogRecorder` with fluent asserts
+    java = """\
+package p;
+class BasicCallTest {
+  interface Service { Call getBody(); }
+  void test(Service example) { example.getBody(); }
+}
+"""
+    kotlin = """\
+package p
+class LoggingTest {
+  private val logs = LogRecorder()
+  fun basic() { logs.assertLogEqual("a").assertLogEqual("b") }
+  private class LogRecorder { fun assertLogEqual(s: String): LogRecorder = this }
+}
+"""
+    got = {
+        (e["path"], e["start_line"], e["start_col"]): link.symbol["qualname"]
+        if link.symbol
+        else None
+        for language, path, source in (
+            ("java", "p/BasicCallTest.java", java),
+            ("kotlin", "p/T.kt", kotlin),
+        )
+        for e, link in linked({path: source}, language)
+        if e["kind"] == "call"
+    }
+    assert got[("p/BasicCallTest.java", 4, 39)] == "BasicCallTest.Service.getBody"
+    assert got[("p/T.kt", 4, 21)] == "LoggingTest.LogRecorder.assertLogEqual"
+    assert got[("p/T.kt", 4, 41)] == "LoggingTest.LogRecorder.assertLogEqual"  # what it returns
