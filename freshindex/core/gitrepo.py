@@ -123,12 +123,19 @@ def symlinks(repo: pygit2.Repository, entries: Iterable[TreeEntry]) -> dict[str,
     out = {}
     for e in entries:
         if e.mode == 0o120000:
-            out[e.path] = read_blob(repo, e.oid).decode("utf-8", "surrogateescape")
+            try:
+                out[e.path] = read_blob(repo, e.oid).decode("utf-8", "surrogateescape")
+            except KeyError:  # not held (a partial clone): a link to nothing known
+                continue
     return out
 
 
 def read_blob(repo: pygit2.Repository, oid: str) -> bytes:
+    """A blob's bytes; KeyError when the object database does not hold it
+    (a partial clone's), as ``blob_size`` raises pygit2's NotFoundError."""
     blob: Any = repo.get(oid)
+    if blob is None:
+        raise KeyError(oid)
     return bytes(blob.data)
 
 

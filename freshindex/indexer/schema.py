@@ -49,6 +49,9 @@ class SkipReason(enum.StrEnum):
     SUBMODULE = "submodule"
     INVALID_PATH = "invalid-path"
     PARSE_BUDGET = "parse-budget"
+    # the commit names a blob the object database does not hold: a partial
+    # clone's (`--filter=blob:limit=...`) or a snapshot's large file
+    MISSING = "missing"
 
 
 class EdgeKind(enum.StrEnum):

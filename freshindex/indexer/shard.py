@@ -44,20 +44,25 @@ def build_shard_tables(
     size_of: Callable[[str], int] | None = None,
 ) -> dict[str, pa.Table]:
     """Index every entry of one shard. Never raises for a file's content: a file
-    that cannot be indexed becomes a skipped document with its reason.
+    that cannot be indexed becomes a skipped document with its reason, and
+    one whose blob is not in the object database (``read_blob`` or
+    ``size_of`` raise KeyError) is skipped as missing.
     ``size_of(oid)``: the size of an entry listed without one."""
     docs: list[tuple] = []
     symbols: list[tuple] = []
     edges: list[tuple] = []
     summaries: list[tuple] = []
     for e in sorted(entries, key=lambda x: x.path):
-        if e.size < 0:
-            # a submodule's commit is not in this repository: size 0
-            size = 0 if e.mode == 0o160000 else _size(e.oid, read_blob, size_of)
-            e = TreeEntry(e.path, e.oid, e.mode, size)
-        head = b""
-        needs_bytes = e.mode not in (0o120000, 0o160000) and e.size <= config.max_file_bytes
-        data = read_blob(e.oid) if needs_bytes else b""
+        try:
+            if e.size < 0:
+                # a submodule's commit is not in this repository: size 0
+                size = 0 if e.mode == 0o160000 else _size(e.oid, read_blob, size_of)
+                e = TreeEntry(e.path, e.oid, e.mode, size)
+            needs_bytes = e.mode not in (0o120000, 0o160000) and e.size <= config.max_file_bytes
+            data = read_blob(e.oid) if needs_bytes else b""
+        except KeyError:  # read_blob's and size_of's word for an object not held
+            docs.append(_missing(e))
+            continue
         head = data[:SNIFF_BYTES]
         language, reason = classify(e.path, e.mode, e.size, head, config, data[-TAIL_BYTES:])
         n_sym = n_edge = 0
@@ -108,6 +113,23 @@ def doc_counts(docs: pa.Table) -> Counter[str]:
     for status, reason in zip(docs["status"].to_pylist(), docs["reason"].to_pylist(), strict=True):
         out["parsed" if status == str(DocStatus.PARSED) else f"skipped:{reason}"] += 1
     return out
+
+
+def _missing(e: TreeEntry) -> tuple:
+    """The documents row of an entry whose blob is not held."""
+    size = max(e.size, 0)
+    return (
+        e.path,
+        e.oid,
+        e.mode,
+        None,
+        size,
+        0,
+        str(DocStatus.SKIPPED),
+        str(SkipReason.MISSING),
+        0,
+        0,
+    )
 
 
 def _size(oid: str, read_blob: Callable[[str], bytes], size_of: Callable[[str], int] | None) -> int:

@@ -266,3 +266,23 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> Non
     os.close(write)
     assert done.stderr == ""
     assert done.returncode == 128 + signal.SIGPIPE
+
+
+def test_a_blob_the_clone_does_not_hold_is_skipped_not_fatal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], prefect_api: str
+) -> None:
+    # a partial clone (or a snapshot without its largest files) lists blobs
+    # it never fetched: the build indexes the rest and records the gap
+    repo_path = make_repo(tmp_path / "r", {"a.py": "def kept():\n    pass\n", "logo.bin": "x" * 64})
+    repo = pygit2.Repository(str(repo_path))
+    oid = str(repo.head.peel(pygit2.Commit).tree["logo.bin"].id)
+    (repo_path / ".git" / "objects" / oid[:2] / oid[2:]).unlink()
+    store = (tmp_path / "store").as_uri()
+    code, _, err = run(capsys, "--repo", str(repo_path), "--store", store, "build",
+                       "--runner", "threads", "--shards", "2")  # fmt: skip
+    assert code == 0, err
+    code, out, _ = run(
+        capsys, "--repo", str(repo_path), "--store", store, "dump", "--table", "documents"
+    )
+    docs = {r["path"]: r for r in map(json.loads, out.splitlines()[1:])}
+    assert docs["logo.bin"]["reason"] == "missing" and docs["a.py"]["status"] == "parsed"
