@@ -12,7 +12,6 @@ module only applies the capture convention documented in ``python.scm``:
 from __future__ import annotations
 
 import bisect
-import ctypes
 import functools
 import hashlib
 import sys
@@ -40,6 +39,7 @@ from freshindex.indexer import (
     pointers_cpp,
     receivers_cpp,
     scope_cpp,
+    ts_compat,
     types_go,
 )
 from freshindex.indexer.kotlin_imports import kotlin_member
@@ -167,7 +167,7 @@ def parse(language: str, data: bytes, work_factor: int = 8) -> ts.Tree:
     except ValueError as err:  # py-tree-sitter reports a cancelled parse as "Parsing failed"
         raise ParseBudgetExceeded(f"parse needed more than {limit} steps") from err
     finally:
-        _release(handed)
+        ts_compat.release(handed)
     if tree is None or calls > limit:
         raise ParseBudgetExceeded(f"parse needed more than {limit} steps")
     return tree
@@ -182,37 +182,6 @@ def nesting(root: ts.Node) -> int:
         node = max(node.children, key=lambda c: c.descendant_count)
         depth += 1
     return depth
-
-
-# py-tree-sitter 0.26.1 keeps one reference to every object a read callback
-# returns, for good: each parsed file's bytes (a chunk of under 64 kB is the
-# file itself) stayed in memory for the life of the process. Measured: a
-# long-running `serve --updates` grew ~0.2 MB per 10-file update, and a Dask
-# worker would keep every file it parsed across builds. The parser is done
-# with the chunks when parse() returns (a tree of a callable source keeps the
-# callable, not the chunks), so the leaked references are released then. How
-# many it keeps is measured once per process on a chunk of our own, so a
-# binding that no longer leaks is left alone; any other count than 0 or 1 is
-# not understood and left leaking rather than risk freeing a live object.
-_LEAK_PROBE = b"x = 1\n"
-
-
-@functools.cache
-def _refs_kept_per_chunk() -> int:
-    chunk = bytes(bytearray(_LEAK_PROBE))  # a fresh object nobody else holds
-    before = sys.getrefcount(chunk)
-    ts.Parser(ts_language("python")).parse(
-        lambda offset, _point: chunk if offset == 0 else b"", progress_callback=lambda *_: False
-    )
-    kept = sys.getrefcount(chunk) - before
-    return kept if kept in (0, 1) else 0
-
-
-def _release(handed: list[bytes]) -> None:
-    if not handed or not _refs_kept_per_chunk():
-        return
-    for chunk in handed:
-        ctypes.pythonapi.Py_DecRef(ctypes.py_object(chunk))
 
 
 def extract(

@@ -1,4 +1,4 @@
-"""The one workaround for an upstream bug that freshindex keeps.
+"""A workaround for an upstream bug (the other is indexer/ts_compat.py).
 
 prefect-dask passes Prefect's annotations to Dask as they are, and Prefect's
 annotations are tuples (``quote(x)`` is a one-item tuple subclass). Dask
