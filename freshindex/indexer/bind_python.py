@@ -49,6 +49,7 @@ from freshindex.indexer.flow_python import (
     ValueFlow,
     last_name,
 )
+from freshindex.indexer.narrow_python import Narrowing, narrowing
 from freshindex.indexer.resolve import Resolver
 from freshindex.indexer.scope_python import BOUND, CANDIDATE, EXTERNAL, Name, Pending, Scope, Site
 
@@ -128,6 +129,7 @@ class _Binder(ValueFlow):
         self.holders: list[tuple[str, Flow, ts.Node]] = []
         self.items_of = None
         self.calls: list[tuple[ts.Node, Scope]] = []
+        self.narrowed: dict[str, list[tuple[Narrowing, Scope]]] = {}
         self.through: list[tuple[ts.Node, Scope]] = []
         self.decorated: list[tuple[ts.Node, Scope, str, ts.Node | None]] = []
         self.context_managers: set[str] = set()  # qualnames of @contextmanager functions
@@ -188,6 +190,13 @@ class _Binder(ValueFlow):
             if flow.step == "items":
                 found.append((f"{holder}.{chains.ELEMENT}", flow, where, self.held_in(flow)))
                 found.append((f"{holder}.{chains.ITEM}", flow, where, self.held_in(flow, "item")))
+            elif not flow.step and flow.node is not None and flow.node.type == "identifier":
+                # `self.rules = rules` of a parameter `rules: list[Rule]`: the
+                # holder's elements and items are the name's
+                for step, role in ((chains.ELEMENT, "element"), (chains.ITEM, "item")):
+                    held = self.name_contents(self.text(flow.node), flow.scope, role)
+                    if held:
+                        found.append((f"{holder}.{step}", flow, where, held))
         typed = {holder for holder, flow, _where, values in found if flow.declared and values}
         for holder, flow, where, values in found:
             if holder in typed and not flow.declared:
@@ -242,6 +251,14 @@ class _Binder(ValueFlow):
     def push(self, todo: list[tuple[ts.Node, Scope]], nodes: list[ts.Node], scope: Scope) -> None:
         todo.extend(zip(reversed(nodes), repeat(scope)))
 
+    def isinstance_test(self, call: ts.Node, scope: Scope) -> None:
+        """Where the builtin's test proves a name's class (narrow_python.py)."""
+        if self.lookup(scope, "isinstance")[0] is not None:  # a function of its own
+            return
+        narrows = narrowing(call, self.text)
+        if narrows is not None:
+            self.narrowed.setdefault(narrows.name, []).append((narrows, scope))
+
     def visit(self, node: ts.Node, scope: Scope, todo: list[tuple[ts.Node, Scope]]) -> None:
         """One node that _SPECIAL names (run() pushes any other's children)."""
         t = node.type
@@ -262,6 +279,8 @@ class _Binder(ValueFlow):
             if fn is not None:
                 if fn.type == "identifier":
                     self.pending.append(Pending(scope, "call", fn, []))
+                    if fn.end_byte - fn.start_byte == 10 and self.text(fn) == "isinstance":
+                        self.isinstance_test(node, scope)
                 elif fn.type == "attribute":
                     self.chain(fn, scope, "call", todo)
                 else:  # `make()()`, `handlers["k"]()`: the value is called

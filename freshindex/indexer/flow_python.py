@@ -39,6 +39,7 @@ from freshindex.indexer.annotations import class_expr, contained, is_callable, i
 from freshindex.indexer.scope_python import Pending
 
 if TYPE_CHECKING:
+    from freshindex.indexer.narrow_python import Narrowing
     from freshindex.indexer.scope_python import Name, Scope
 
 MAX_DEPTH = 8
@@ -113,6 +114,8 @@ class ValueFlow:
     # from ``holders`` when first asked
     items_of: dict[str, list[Flow]] | None
     callables: set[str]  # the names a call can reach a function of this file by
+    # name -> the isinstance tests that narrow it, with the scope each is in
+    narrowed: dict[str, list[tuple[Narrowing, Scope]]]
     steps_left: int  # of the file's evaluation budget (FLOW_STEPS_FLOOR)
     # calls made through a value, whose arguments indirect() routes
     through: list[tuple[ts.Node, Scope]]
@@ -356,7 +359,10 @@ class ValueFlow:
             return []
         t = node.type
         if t == "identifier":
-            return self.name_values(self.text(node), scope, depth)
+            name = self.text(node)
+            if name in self.narrowed and (found := self.narrowed_at(name, node, scope)):
+                return found
+            return self.name_values(name, scope, depth)
         if t == "attribute":
             obj, attr = node.child_by_field_name("object"), node.child_by_field_name("attribute")
             if obj is None or attr is None:
@@ -404,6 +410,25 @@ class ValueFlow:
         if t == "subscript":
             return self.item_values(node, scope, depth)
         return []
+
+    def narrowed_at(self, name: str, node: ts.Node, scope: Scope) -> list[Value]:
+        """An instance of the class the innermost ``isinstance`` test around
+        ``node`` proves ``name`` holds (the same variable: not one a nested
+        function binds); [] where no test guards it."""
+        at, best = node.start_byte, None
+        for test, where in self.narrowed[name]:
+            for start, end in test.spans:
+                if start <= at < end and (best is None or start > best[0]):
+                    best = (start, test, where)
+        if best is None:
+            return []
+        _start, test, where = best
+        if self.lookup(scope, name)[1] is not self.lookup(where, name)[1]:
+            return []
+        typed = self.symbol_of(test.cls, where)
+        if typed is None:
+            return []
+        return [Value(typed[0], typed[1] + chains.CALL, f"isinstance({name}, {typed[1]})")]
 
     def extend(self, found: list[Value], step: Callable[[str], str | None]) -> list[Value]:
         out = []
@@ -559,6 +584,15 @@ class ValueFlow:
                 out.extend(self.elements(flow.node, flow.scope, depth + 1))
         self.memo[key] = self.cap(out)
         return self.memo[key]
+
+    def name_contents(self, name: str, scope: Scope | None, role: str) -> list[Value]:
+        """The elements (or items: ``contained``'s ``role``) of a name
+        annotated as a container where it is bound (``rules: list[Rule]``)."""
+        _bound, where = self.lookup(scope, name) if scope is not None else (None, None)
+        if where is None:
+            return []
+        flows = where.flows.get(name, [])[:MAX_VALUES]
+        return self.cap([v for f in flows if f.step == "items" for v in self.held_in(f, role)])
 
     def is_typing_cast(self, fn: ts.Node, scope: Scope) -> bool:
         """``cast`` imported from typing, or ``typing.cast`` through the module."""

@@ -72,6 +72,7 @@ VARIABLE_KINDS = frozenset({"constant", "variable", "field", "property"})
 _Value = tuple[str, str, "Row | None"]
 # the steps of `with f() as x`: f().__enter__()
 _ENTER = [chains.CALL, "__enter__", chains.CALL]
+_AENTER = [chains.CALL, "__aenter__", chains.CALL]
 
 
 @dataclass(frozen=True)
@@ -474,10 +475,13 @@ class Linker:
             yielded = self.held(path, chains.holder_of_enter(row["qualname"]), hops)
             if yielded:
                 return yielded
-        out = [value]
-        for token in _ENTER:
-            out = [after for v in out for after in self.step(v, token, hops)]
-        return out
+        for enter in (_ENTER, _AENTER):  # `async with` reaches __aenter__
+            out = [value]
+            for token in enter:
+                out = [after for v in out for after in self.step(v, token, hops)]
+            if out:
+                return out
+        return []
 
     def of_row(self, row: Row, hops: int) -> list[_Value]:
         """A definition as a value; a variable is what it holds (itself where

@@ -510,6 +510,14 @@ CONTAINERS: dict[str, Case] = {
 
 # iterating what an annotation says is a container of a class
 ANNOTATED_CONTAINERS: dict[str, Case] = {
+    "attribute_from_annotated_parameter": (
+        "class Rule:\n    def empty(self): pass\n"
+        "class Map:\n    def __init__(self, rules: list[Rule], by: dict[str, Rule]) -> None:\n"
+        "        self.rules = rules\n        self.by = by\n"
+        "    def go(self, k):\n        for r in self.rules:\n            r.empty()\n"
+        "        self.by[k].empty()\n",
+        {"Map.go -> Rule.empty"},
+    ),
     "dict_get": (
         "class U:\n    def save(self): pass\nclass S:\n"
         "    def __init__(self):\n        self.by_name: dict[str, U] = {}\n"
@@ -689,6 +697,13 @@ WITH_AND_EXCEPT: dict[str, Case] = {
     "with_external": (
         "def main():\n    with open('x') as f:\n        f.read()\n",
         set(),
+    ),
+    "async_with_aenter": (
+        "class Group:\n    async def __aenter__(self):\n        return self\n"
+        "    def start(self): pass\n"
+        "def make() -> Group:\n    return Group()\n"
+        "async def main(lock):\n    async with lock, make() as g:\n        g.start()\n",
+        {"make -> Group", "main -> make", "main -> Group.start"},
     ),
     "contextmanager_yields": (
         "import contextlib\nfrom typing import Iterator\nclass Conn:\n    def query(self): pass\n"
@@ -954,6 +969,55 @@ CROSS_FILE: dict[str, Case] = {
     ),
 }
 
+# `isinstance` tests (indexer/narrow_python.py); both classes define `go`
+# and `stop`, so an edge names the class the test proved
+_TWO = (
+    "class A:\n    def go(self): pass\n    def stop(self): pass\n"
+    "class B:\n    def go(self): pass\n    def stop(self): pass\n"
+)
+NARROWING: dict[str, Case] = {
+    "if_block": (
+        _TWO + "def main(x):\n    if isinstance(x, A):\n        x.go()\n    x.stop()\n",
+        {"main -> A.go"},
+    ),
+    "elif_block": (
+        _TWO + "def main(x):\n    if isinstance(x, A):\n        x.go()\n"
+        "    elif isinstance(x, B):\n        x.stop()\n",
+        {"main -> A.go", "main -> B.stop"},
+    ),
+    "and_chain": (
+        _TWO + "def main(x):\n    if x is not None and isinstance(x, B) and x.go():\n"
+        "        x.stop()\n",
+        {"main -> B.go", "main -> B.stop"},
+    ),
+    "assert_rest_of_block": (
+        _TWO + "def main(x):\n    x.stop()\n    assert isinstance(x, B)\n    x.go()\n",
+        {"main -> B.go"},
+    ),
+    "over_an_earlier_value": (
+        _TWO + "def main():\n    x = A()\n    if isinstance(x, B):\n        x.go()\n",
+        {"main -> A", "main -> B.go"},
+    ),
+    "negated_guards_nothing": (
+        _TWO + "def main(x):\n    if not isinstance(x, A):\n        x.go()\n",
+        set(),
+    ),
+    "tuple_of_classes": (
+        _TWO + "def main(x):\n    if isinstance(x, (A, B)):\n        x.go()\n",
+        set(),
+    ),
+    "nested_function_parameter": (
+        _TWO + "def main(x):\n    if isinstance(x, A):\n        def inner(x):\n"
+        "            x.go()\n        inner(1)\n",
+        {"main -> main.inner"},
+    ),
+    "isinstance_of_its_own": (
+        _TWO + "def isinstance(a, b):\n    return True\n"
+        "def main(x):\n    if isinstance(x, A):\n        x.go()\n",
+        {"main -> isinstance"},
+    ),
+}
+
 ALL: dict[str, Case] = {
     f"{group}/{name}": case
     for group, cases in {
@@ -964,6 +1028,7 @@ ALL: dict[str, Case] = {
         "container": CONTAINERS,
         "annotated-container": ANNOTATED_CONTAINERS,
         "with-except": WITH_AND_EXCEPT,
+        "narrowing": NARROWING,
         "decorator": DECORATORS,
         "class": CLASSES,
         "cross-file": CROSS_FILE,
