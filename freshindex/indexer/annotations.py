@@ -21,7 +21,30 @@ def class_expr(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> ts
     n = _optional_inner(annotation, text)
     if n is not None and n.type == "string":
         return n if forward_reference(n, text) is not None else None
+    if n is not None and n.type in ("generic_type", "subscript"):
+        n = _generic_class(n, text)
     return n if n is not None and n.type in ("identifier", "attribute") else None
+
+
+def is_generic(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> bool:
+    """Whether the class an annotation names is written generic (``Box[int]``):
+    its head may be a type alias rather than a class (``Lifespan[Any]`` of
+    ``Lifespan = Union[...]``), so it is one value beside the assigned ones,
+    not the type that overrides them."""
+    n = _optional_inner(annotation, text)
+    return n is not None and n.type in ("generic_type", "subscript")
+
+
+def _generic_class(n: ts.Node, text: Callable[[ts.Node], str]) -> ts.Node | None:
+    """The class a generic annotation is an instance of (``MultiDict[str,
+    str]``, ``ds.MultiDict[str, str]``: ``MultiDict``); None for a container
+    (read by ``contained``) and for typing's forms that are no one class's
+    instance (``Union[A, B]``, ``type[A]``, ``Callable[..., A]``)."""
+    head = n.named_children[0] if n.type == "generic_type" else n.child_by_field_name("value")
+    if head is None or head.type not in ("identifier", "attribute"):
+        return None
+    kind = text(head).rsplit(".", 1)[-1]
+    return None if kind in ITERABLES or kind in MAPPINGS or kind in NOT_ONE_CLASS else head
 
 
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
@@ -48,6 +71,12 @@ ITERABLES = SEQUENCES | {
 MAPPINGS = frozenset(
     {"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "DefaultDict", "defaultdict"}
 )
+# typing's generic forms whose value is not an instance of the form itself
+NOT_ONE_CLASS = frozenset({
+    "Union", "Optional", "Literal", "Type", "type", "Callable", "Annotated", "ClassVar",
+    "Final", "TypeGuard", "TypeIs", "Required", "NotRequired", "ReadOnly", "Unpack",
+    "Concatenate", "Awaitable", "Coroutine", "Generic", "Protocol",
+})  # fmt: skip
 
 
 def contained(

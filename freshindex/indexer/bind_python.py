@@ -38,6 +38,7 @@ from freshindex.indexer.annotations import (
     forward_reference,
     is_callable,
     is_container,
+    is_generic,
 )
 from freshindex.indexer.flow_python import (
     CALLING_BUILTINS,
@@ -501,7 +502,8 @@ class _Binder(ValueFlow):
                 self.holders.append((chains.holder_of_return(qual), flow, returned))
             elif returned is not None:
                 how = f"{qual} returns {self.text(returned)}"
-                flow = Flow(returned, scope, how, step="instance", declared=True, verbatim=True)
+                declared = not is_generic(ret, self.text)
+                flow = Flow(returned, scope, how, step="instance", declared=declared, verbatim=True)
                 self.holders.append((chains.holder_of_return(qual), flow, returned))
             elif is_container(ret, self.text):  # -> list[User]
                 how = f"{qual} returns {self.text(ret)}"

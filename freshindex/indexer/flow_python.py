@@ -35,7 +35,13 @@ from typing import TYPE_CHECKING, NamedTuple
 import tree_sitter as ts
 
 from freshindex.indexer import chains
-from freshindex.indexer.annotations import class_expr, contained, is_callable, is_container
+from freshindex.indexer.annotations import (
+    class_expr,
+    contained,
+    is_callable,
+    is_container,
+    is_generic,
+)
 from freshindex.indexer.scope_python import Pending
 
 if TYPE_CHECKING:
@@ -136,7 +142,8 @@ class ValueFlow:
         if left is None:
             return
         if annotation is not None:  # `client: Client`, dataclass fields included
-            self.pair(left, annotation, scope, "instance", declared=True)
+            declared = not is_generic(kind, self.text)
+            self.pair(left, annotation, scope, "instance", declared=declared)
         elif kind is not None and is_container(kind, self.text):  # `users: list[User]`
             self.pair(left, kind, scope, "items", declared=True)
         elif kind is not None and is_callable(kind, self.text):  # `make: Callable[[], User]`

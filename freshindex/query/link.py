@@ -199,7 +199,7 @@ class Linker:
         # that holds nothing known, names the variable itself
         variable = found is not None and found["kind"] in VARIABLE_KINDS and not read
         if (found is None or variable) and not is_super:
-            reached = self.through_values(path, qual, called)
+            reached = self.through_values(path, qual, called, read)
             if reached:
                 first = reached[0]
                 trail = "; ".join(self._walked[:3])
@@ -371,12 +371,16 @@ class Linker:
 
     # -- chains: values through holders ---------------------------------------
 
-    def through_values(self, path: str, chain: str, called: bool = False) -> list[Row]:
+    def through_values(
+        self, path: str, chain: str, called: bool = False, read: bool = False
+    ) -> list[Row]:
         """The definitions a chain ends at, walked over holders; [] if none.
-        ``called``: an instance it ends at is called, its ``__call__``."""
+        ``called``: an instance it ends at is called, its ``__call__``;
+        ``read``: a field its last step names is the answer, not what the
+        field holds (`param.nargs` reads Parameter.nargs, whatever flows in)."""
         out: dict[str, Row] = {}
         self._walked = []
-        for kind, where, row in self.evaluate(path, chain, 0):
+        for kind, where, row in self.evaluate(path, chain, 0, read):
             if kind == "instance" and called and row is not None:
                 cls = row["qualname"]
                 row, kind = self.find(where, f"{cls}.__call__"), "def"
@@ -386,7 +390,7 @@ class Linker:
                 out.setdefault(row["symbol_id"], row)
         return list(out.values())
 
-    def evaluate(self, path: str, chain: str, hops: int) -> list[_Value]:
+    def evaluate(self, path: str, chain: str, hops: int, read: bool = False) -> list[_Value]:
         tokens = chains.steps(chain) if chain else []
         if chain and not tokens:
             return []
@@ -420,9 +424,10 @@ class Linker:
                     after.extend(self.contents(v, tokens[i], tokens[i + 1], hops))
                 i += 2
             else:
-                for v in values:
-                    after.extend(self.step(v, tokens[i], hops))
                 last = i == len(tokens) - 1
+                for v in values:
+                    field = self.field(v, tokens[i]) if read and last else None
+                    after.extend([field] if field else self.step(v, tokens[i], hops))
                 if (
                     not after
                     and not hops
@@ -482,6 +487,17 @@ class Linker:
             if out:
                 return out
         return []
+
+    def field(self, value: _Value, token: str) -> _Value | None:
+        """The variable ``token`` names on the class or instance ``value``,
+        None for anything else."""
+        kind, path, row = value
+        if kind not in ("def", "instance") or row is None or row["kind"] not in CLASS_KINDS:
+            return None
+        member = self.find(path, f"{row['qualname']}.{token}")
+        if member is None or member["kind"] not in VARIABLE_KINDS:
+            return None
+        return ("def", member["path"], member)
 
     def of_row(self, row: Row, hops: int) -> list[_Value]:
         """A definition as a value; a variable is what it holds (itself where

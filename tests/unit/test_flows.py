@@ -107,6 +107,22 @@ ASSIGNMENTS: dict[str, Case] = {
 }
 
 RETURNS: dict[str, Case] = {
+    "generic_class_annotation": (
+        {
+            "ds.py": "import typing as t\nK = t.TypeVar('K')\n"
+            "class MultiDict(t.Generic[K]):\n    def get(self, k): pass\n",
+            "m.py": "import ds\ndef parse() -> ds.MultiDict[str]:\n    return load()\n"
+            "def main(d: ds.MultiDict[str]):\n    parse().get(1)\n    d.get(2)\n",
+        },
+        {"main -> parse", "main -> ds.py::MultiDict.get"},
+    ),
+    "generic_alias_beside_the_assigned_value": (
+        "import typing as t\nclass A:\n    def run(self): pass\nclass B:\n    def run(self): pass\n"
+        "Either = t.Union[A, B]\n"
+        "class S:\n    def __init__(self):\n        self.x: Either[int] = A()\n"
+        "    def go(self):\n        self.x.run()\n",
+        {"S.__init__ -> A", "S.go -> A.run"},
+    ),
     "returned_function": (
         "def make():\n    def inner(): pass\n    return inner\ndef main():\n    make()()\n",
         {"main -> make", "main -> make.inner"},
@@ -1926,3 +1942,20 @@ def test_a_read_names_the_attribute_it_reads() -> None:
     }
     assert reads[(11, "expand")] == "T.expand"
     assert reads[(9, "size")] == "T.size"
+
+
+def test_a_read_names_the_field_whatever_value_flows_into_it() -> None:
+    """`p.nargs` reads Parameter.nargs, though what flows into it is another
+    class's field (`nargs = self.type.arity`): not ParamType.arity."""
+    program = (
+        "class ParamType:\n    arity: int = 1\n"
+        "class Parameter:\n    def __init__(self, t: ParamType):\n        self.type = t\n"
+        "        nargs = self.type.arity\n        self.nargs = nargs\n"
+        "def use(p: Parameter):\n    return p.nargs\n"
+    )
+    reads = {
+        e["target"]: link.symbol["qualname"] if link.symbol else None
+        for e, link in linked({"m.py": program})
+        if e["kind"] == "use" and e["start_line"] == 9
+    }
+    assert reads == {"nargs": "Parameter.nargs"}
