@@ -46,7 +46,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from freshindex.flows.api import server_environment  # noqa: E402
 from freshindex.indexer.extract import ParseBudgetExceeded, extract  # noqa: E402
 from freshindex.indexer.languages import language_for  # noqa: E402
 from freshindex.process import collector  # noqa: E402
@@ -57,7 +56,8 @@ from tests.benchmarks.build_usage import (  # noqa: E402
     shard_seconds,
     tree_cpu,
 )
-from tests.conftest import free_port, stop, wait_http  # noqa: E402
+from tests.benchmarks.servers import prefect_server  # noqa: E402
+from tests.conftest import stop  # noqa: E402
 from tests.repos import commit_all, git  # noqa: E402
 
 BIN = Path(sys.executable).parent
@@ -207,22 +207,8 @@ def main() -> None:
     git(tiny, "init", "-q", "-b", "main")
     commit_all(tiny, "tiny")
 
-    env = {
-        **os.environ,
-        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
-        "PREFECT_HOME": str(work / "prefect"),
-        "XDG_CACHE_HOME": str(work / "cache"),
-    }
-    port = free_port()
-    server = subprocess.Popen(
-        [str(BIN / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=server_environment(env),
-    )
+    env, server = prefect_server(work)
     try:
-        wait_http(f"http://127.0.0.1:{port}/api/health", server, 120, "prefect server")
-        env["PREFECT_API_URL"] = f"http://127.0.0.1:{port}/api"
         extra = ["--workers", str(args.workers), "--shards", str(args.shards)]
         # interleaved, each the best of --repeat: the machine's speed drifts
         # within minutes (the same parse loop measured 6.7 s and 10.0 s two

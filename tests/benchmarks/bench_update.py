@@ -37,7 +37,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import shutil
 import subprocess
 import sys
@@ -50,8 +49,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from freshindex.flows.api import server_environment  # noqa: E402
 from tests.benchmarks.bench_status import make  # noqa: E402
+from tests.benchmarks.servers import prefect_server  # noqa: E402
 from tests.conftest import free_port, stop, wait_http  # noqa: E402
 from tests.repos import commit_all, git  # noqa: E402
 
@@ -168,19 +167,7 @@ def main() -> None:
     ap.add_argument("--changes", type=int, nargs="+", default=[1, 10, 100, 500])
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="fi-update-"))
-    env = {
-        **os.environ,
-        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
-        "PREFECT_HOME": str(work / "prefect"),
-        "XDG_CACHE_HOME": str(work / "cache"),
-    }
-    port = free_port()
-    server = subprocess.Popen(
-        [str(BIN / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=server_environment(env),
-    )
+    env, server = prefect_server(work)
     print(
         "| corpus | files | MB | full build (s) | changed files | update cold (s) | cold / full "
         "| update warm (s) | warm / full | cold, own API (s) | on-merge deployment (s) "
@@ -190,8 +177,6 @@ def main() -> None:
     worker: subprocess.Popen[bytes] | None = None
     notes: list[str] = []
     try:
-        wait_http(f"http://127.0.0.1:{port}/api/health", server, 120, "prefect server")
-        env["PREFECT_API_URL"] = f"http://127.0.0.1:{port}/api"
         own = {k: v for k, v in env.items() if k != "PREFECT_API_URL"}
         prefect = [str(BIN / "prefect"), "--no-prompt"]
         subprocess.run([*prefect, "work-pool", "create", "freshindex", "--type", "process"],
