@@ -658,6 +658,10 @@ class _Binder(ValueFlow):
         bases = node.child_by_field_name("superclasses")
         if bases is not None:
             for b in bases.named_children:
+                head = b.child_by_field_name("value") if b.type == "subscript" else None
+                if head is not None and self.generic_base(head):  # `class B(A[int])`: A
+                    todo.extend((index, scope) for index in b.children_by_field_name("subscript"))
+                    b = head
                 if b.type == "identifier":
                     self.pending.append(Pending(scope, "inherit", b, []))
                 elif b.type == "attribute":
@@ -667,6 +671,14 @@ class _Binder(ValueFlow):
         body = node.child_by_field_name("body")
         if body is not None:
             todo.append((body, Scope("class", qual, scope, node=node)))
+
+    def generic_base(self, head: ts.Node) -> bool:
+        """Whether ``head[...]`` in a class's bases is a class it derives from:
+        not typing's ``Generic[T]`` or ``Protocol[T]``, which define no member
+        a call could reach (visited as expressions, as before)."""
+        if head.type not in ("identifier", "attribute"):
+            return False
+        return self.text(head).rsplit(".", 1)[-1] not in ("Generic", "Protocol")
 
     def chain(
         self,
@@ -950,8 +962,26 @@ class _Binder(ValueFlow):
         made = False
         for v in found:
             chain = v.chain
-            for n in names:
+            for i, n in enumerate(names):
                 chain = chains.attr(chain, n)
+                if (
+                    i < len(names) - 1
+                    and chain
+                    and chains.length(chain) <= chains.MAX_STEPS
+                    and not (n.startswith("__") and n.endswith("__"))
+                ):
+                    # `self.type.title()` reads `type` on the way: a reference
+                    # to that attribute or property too (not `__class__`'s kind)
+                    self.sites.append(
+                        Site(
+                            p.segments[i],
+                            "use",
+                            path=v.path,
+                            qualname=chain,
+                            binding=BOUND,
+                            via=v.how or f"through {n}",
+                        )
+                    )
             if not chain or chains.length(chain) > chains.MAX_STEPS:
                 continue
             name = last_name(chain)

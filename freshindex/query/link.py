@@ -73,6 +73,8 @@ _Value = tuple[str, str, "Row | None"]
 # the steps of `with f() as x`: f().__enter__()
 _ENTER = [chains.CALL, "__enter__", chains.CALL]
 _AENTER = [chains.CALL, "__aenter__", chains.CALL]
+# modules whose classes a Python class derives from for methods, not data
+_ABSTRACT_BASES = frozenset({"typing", "typing_extensions", "collections.abc", "abc"})
 
 
 @dataclass(frozen=True)
@@ -441,7 +443,7 @@ class Linker:
                     # a TestClient of httpx's Client: what it returns is that
                     # outside code's), not an attribute (`self.stack.close()`:
                     # `stack` may be set in a method, never declared)
-                    outside = self.inherited_from_outside(values, tokens[i])
+                    outside = self.inherited_from_outside(values, tokens[i], read and last)
                     self._outside = outside or self._outside
                 i += 1
             values = _unique(after)
@@ -551,16 +553,18 @@ class Linker:
                 return held
         return []
 
-    def inherited_from_outside(self, values: list[_Value], member: str) -> str:
+    def inherited_from_outside(self, values: list[_Value], member: str, read: bool = False) -> str:
         """Why ``member`` of these classes or instances, defined by none of
         them, is a base's outside the repository (``client.get()`` on a
         FlaskClient, werkzeug's ``Client.get``), in words; "" if none has such
-        a base."""
+        a base. ``read``: the member is read, not called, and the abstract
+        bases of typing and collections.abc hold no data a read could reach
+        (`self._dict` in a `Mapping[str, str]` is the class's own)."""
         for _kind, path, row in values:
             if row is None or row["kind"] not in CLASS_KINDS:
                 continue
             for cls in [row, *self.lineage(path, row["qualname"])]:
-                outside = self._outside_base(cls["path"], cls["qualname"])
+                outside = self._outside_base(cls["path"], cls["qualname"], read)
                 if outside:
                     where = f"a base of {cls['qualname']} outside the repository"
                     return f"{member} of {outside}, {where}"
@@ -735,11 +739,14 @@ class Linker:
             self._packages[(folder, suffix)] = found
         return [f for f in found if f != path]
 
-    def _outside_base(self, path: str, owner: str) -> str:
+    def _outside_base(self, path: str, owner: str, read: bool = False) -> str:
         """The first base of class ``owner`` (of ``path``) that resolves
-        outside the repository, as written; "" if none does."""
+        outside the repository, as written; "" if none does. ``read``: not
+        an abstract base that holds no data (_ABSTRACT_BASES)."""
         for e in self.edges(path):
             if e["kind"] == "inherit" and e.get("source") == owner and e["binding"] == "external":
+                if read and e.get("module") in _ABSTRACT_BASES:
+                    continue
                 return str(e["target"])
         return ""
 

@@ -1115,6 +1115,34 @@ def test_a_member_only_a_base_from_outside_can_define_is_external() -> None:
     assert found[(11, "get")] == "candidate"
 
 
+def test_a_generic_base_is_a_base_and_an_abstract_one_holds_no_data() -> None:
+    """`class B(A[int])` derives from A (super(), self, an instance); a class
+    of `Mapping[str, str]` calls `get` of typing's (external), but a read of
+    `self._e`, set nowhere the rules see (a subclass, a mixin), is a
+    candidate: typing's abstract bases hold no data."""
+    program = (
+        "import typing as t\nT = t.TypeVar('T')\n"
+        "class A(t.Generic[T]):\n    def m(self): pass\n    def n(self): pass\n"
+        "class B(A[int]):\n    def m(self):\n        super().m()\n        self.n()\n"
+        "class Q(t.Mapping[str, str]):\n    def __init__(self, d):\n        self._d = d.copy()\n"
+        "    def look(self):\n        self.get('k')\n        return self._e\n"
+        "def use(b: B):\n    b.n()\n"
+    )
+    found = {
+        (e["start_line"], e["target"]): (
+            link.binding,
+            link.symbol["qualname"] if link.symbol else None,
+        )
+        for e, link in linked({"m.py": program})
+        if e["kind"] in ("call", "use") and e["start_line"] in (8, 9, 14, 15, 17)
+    }
+    assert found[(8, "m")] == ("bound", "A.m")
+    assert found[(9, "n")] == ("bound", "A.n")
+    assert found[(17, "n")] == ("bound", "A.n")
+    assert found[(14, "get")] == ("external", None)
+    assert found[(15, "_e")] == ("candidate", None)
+
+
 HOSTILE = {
     # 1,500 deep: deeper than any real file, under the nesting bound (extract.py)
     "deep_attribute_chain": "x = a" + ".b" * 1500 + "\nx.c()\n",
@@ -1959,3 +1987,20 @@ def test_a_read_names_the_field_whatever_value_flows_into_it() -> None:
         if e["kind"] == "use" and e["start_line"] == 9
     }
     assert reads == {"nargs": "Parameter.nargs"}
+
+
+def test_a_chain_reads_the_attributes_on_its_way() -> None:
+    """`self.kind.title()` and `w.kind.title()` read the property `kind` on
+    the way to `title`: a reference to it, as a direct read is; a dunder on
+    the way (`self.__class__.__name__`) is no row."""
+    program = (
+        "class W:\n    @property\n    def kind(self) -> str:\n        return 'x'\n"
+        "    def show(self):\n        return self.kind.title(), self.__class__.__name__\n"
+        "def use(w: W):\n    return w.kind.upper()\n"
+    )
+    reads = {
+        (e["start_line"], e["target"]): link.symbol["qualname"] if link.symbol else None
+        for e, link in linked({"m.py": program})
+        if e["kind"] == "use" and e["start_line"] in (6, 8)
+    }
+    assert reads == {(6, "kind"): "W.kind", (8, "kind"): "W.kind", (6, "__name__"): None}
