@@ -1238,7 +1238,33 @@ def test_a_file_past_its_evaluation_budget_keeps_its_direct_edges(
     assert call_graph({"m.py": program}) == {"main -> f"}
 
 
+_TS_TWO = "class A {\n  go() {}\n  stop() {}\n}\nclass B {\n  go() {}\n  stop() {}\n}\n"
 TYPESCRIPT: dict[str, tuple[dict[str, str], set[str]]] = {
+    # `instanceof` tests (indexer/narrow_js.py): both classes define go and stop
+    "instanceof_if": (
+        {
+            "m.ts": _TS_TWO + "function main(x: unknown) {\n"
+            "  if (x instanceof A) {\n    x.go();\n  } else if (x instanceof B) x.stop();\n"
+            "  x.go();\n}\n"
+        },
+        {"main -> A.go", "main -> B.stop"},
+    ),
+    "instanceof_and_ternary": (
+        {
+            "m.ts": _TS_TWO + "function main(x: A | B) {\n"
+            "  const a = x instanceof B && x.go();\n"
+            "  return x instanceof A ? x.stop() : null;\n}\n"
+        },
+        {"main -> B.go", "main -> A.stop"},
+    ),
+    "instanceof_negated_or_nested": (
+        {
+            "m.ts": _TS_TWO + "function main(x: unknown) {\n"
+            "  if (!(x instanceof A)) {\n    x.go();\n  }\n"
+            "  if (x instanceof A) {\n    [1].forEach(function (x) { x.stop(); });\n  }\n}\n"
+        },
+        set(),
+    ),
     "new_then_method": (
         {"m.ts": "class C {\n  m() {}\n}\nfunction main() {\n  const x = new C();\n  x.m();\n}\n"},
         {"main -> C", "main -> C.m"},
