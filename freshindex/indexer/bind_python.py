@@ -50,6 +50,7 @@ from freshindex.indexer.flow_python import (
     ValueFlow,
     last_name,
 )
+from freshindex.indexer.guarded import Guarded
 from freshindex.indexer.narrow_python import Narrowing, narrowing
 from freshindex.indexer.resolve import Resolver
 from freshindex.indexer.scope_python import BOUND, CANDIDATE, EXTERNAL, Name, Pending, Scope, Site
@@ -130,7 +131,7 @@ class _Binder(ValueFlow):
         self.holders: list[tuple[str, Flow, ts.Node]] = []
         self.items_of = None
         self.calls: list[tuple[ts.Node, Scope]] = []
-        self.narrowed: dict[str, list[tuple[Narrowing, Scope]]] = {}
+        self.narrowed: dict[str, Guarded[tuple[Narrowing, Scope]]] = {}
         self.through: list[tuple[ts.Node, Scope]] = []
         self.decorated: list[tuple[ts.Node, Scope, str, ts.Node | None]] = []
         self.context_managers: set[str] = set()  # qualnames of @contextmanager functions
@@ -258,7 +259,9 @@ class _Binder(ValueFlow):
             return
         narrows = narrowing(call, self.text)
         if narrows is not None:
-            self.narrowed.setdefault(narrows.name, []).append((narrows, scope))
+            guarded = self.narrowed.setdefault(narrows.name, Guarded())
+            for start, end in narrows.spans:
+                guarded.add(start, end, (narrows, scope))
 
     def visit(self, node: ts.Node, scope: Scope, todo: list[tuple[ts.Node, Scope]]) -> None:
         """One node that _SPECIAL names (run() pushes any other's children)."""

@@ -42,6 +42,7 @@ import tree_sitter as ts
 from freshindex.indexer import chains
 from freshindex.indexer.annotations_ts import element_class, function_returns, named_class
 from freshindex.indexer.flow_python import FLOW_STEPS_FLOOR
+from freshindex.indexer.guarded import Guarded
 from freshindex.indexer.narrow_js import Narrowing, narrowing
 from freshindex.indexer.resolve import Resolver
 from freshindex.indexer.schema import Binding, EdgeKind, EdgeRow, value_row
@@ -147,8 +148,8 @@ class _Pass:
         # reads a name of the function around it unless it declares its own
         self.outer: dict[int, int] = {}
         self.declared: dict[int, set[str]] = {}
-        # name -> the `instanceof` tests that narrow it, with their function
-        self.narrowed: dict[str, list[tuple[Narrowing, int]]] = {}
+        # name -> the spans `instanceof` tests narrow it in: the test, its function
+        self.narrowed: dict[str, Guarded[tuple[Narrowing, int]]] = {}
 
     def named_by(self, function: ts.Node, outer: int, cls: str | None) -> str:
         """The name an unnamed function is defined under, as the tags query
@@ -272,7 +273,9 @@ class _Pass:
                 if callee is not None and callee.type == "member_expression":
                     self.calls.append((callee, fn, cls))
             elif t == "binary_expression" and (narrows := narrowing(node, self.text)):
-                self.narrowed.setdefault(narrows.name, []).append((narrows, fn))
+                guarded = self.narrowed.setdefault(narrows.name, Guarded())
+                for start, end in narrows.spans:
+                    guarded.add(start, end, (narrows, fn))
             todo.extend((c, fn, qual, cls) for c in reversed(node.named_children))
 
     def export_aliases(self, statement: ts.Node) -> None:
@@ -326,16 +329,13 @@ class _Pass:
     def narrowed_at(self, name: str, node: ts.Node, fn: int) -> list[Claim]:
         """An instance of the class the innermost ``instanceof`` test around
         ``node`` in the same function proves ``name`` is; [] where none does."""
-        at, best = node.start_byte, None
-        for test, where in self.narrowed[name]:
-            for start, end in test.spans:
-                if where == fn and start <= at < end and (best is None or start > best[0]):
-                    best = (start, test)
-        if best is None:
+        found = self.narrowed[name].innermost(node.start_byte)
+        if found is None or found[1] != fn:
             return []
+        cls = found[0].cls
         return [
-            Claim(c.path, c.chain, f"{name} instanceof {self.text(best[1].cls)}")
-            for c in self.typed_claim(name, best[1].cls)
+            Claim(c.path, c.chain, f"{name} instanceof {self.text(cls)}")
+            for c in self.typed_claim(name, cls)
         ]
 
     def typed_claim(self, name: str, typed: ts.Node) -> list[Claim]:

@@ -45,6 +45,7 @@ from freshindex.indexer.annotations import (
 from freshindex.indexer.scope_python import Pending
 
 if TYPE_CHECKING:
+    from freshindex.indexer.guarded import Guarded
     from freshindex.indexer.narrow_python import Narrowing
     from freshindex.indexer.scope_python import Name, Scope
 
@@ -120,8 +121,8 @@ class ValueFlow:
     # from ``holders`` when first asked
     items_of: dict[str, list[Flow]] | None
     callables: set[str]  # the names a call can reach a function of this file by
-    # name -> the isinstance tests that narrow it, with the scope each is in
-    narrowed: dict[str, list[tuple[Narrowing, Scope]]]
+    # name -> the spans isinstance tests narrow it in: the test, and its scope
+    narrowed: dict[str, Guarded[tuple[Narrowing, Scope]]]
     steps_left: int  # of the file's evaluation budget (FLOW_STEPS_FLOOR)
     # calls made through a value, whose arguments indirect() routes
     through: list[tuple[ts.Node, Scope]]
@@ -422,14 +423,10 @@ class ValueFlow:
         """An instance of the class the innermost ``isinstance`` test around
         ``node`` proves ``name`` holds (the same variable: not one a nested
         function binds); [] where no test guards it."""
-        at, best = node.start_byte, None
-        for test, where in self.narrowed[name]:
-            for start, end in test.spans:
-                if start <= at < end and (best is None or start > best[0]):
-                    best = (start, test, where)
-        if best is None:
+        found = self.narrowed[name].innermost(node.start_byte)
+        if found is None:
             return []
-        _start, test, where = best
+        test, where = found
         if self.lookup(scope, name)[1] is not self.lookup(where, name)[1]:
             return []
         typed = self.symbol_of(test.cls, where)

@@ -2030,3 +2030,29 @@ def test_a_chain_reads_the_attributes_on_its_way() -> None:
         if e["kind"] == "use" and e["start_line"] in (6, 8)
     }
     assert reads == {(6, "kind"): "W.kind", (8, "kind"): "W.kind", (6, "__name__"): None}
+
+
+# twenty thousand tests on one name: each use asks for the span around it
+# by a binary search and a bounded scan (indexer/guarded.py); a pass over
+# every test per use took 80 s here
+NARROWED = {
+    "python": (
+        "m.py",
+        "class A:\n    def m(self): pass\ndef f(x):\n"
+        + "    if isinstance(x, A):\n        x.m()\n" * 20_000,
+    ),
+    "typescript": (
+        "m.ts",
+        "class A {\n  m() {}\n}\nfunction f(x) {\n"
+        + "  if (x instanceof A) {\n    x.m();\n  }\n" * 20_000
+        + "}\n",
+    ),
+}
+
+
+@pytest.mark.timeout(30)  # linear: the quadratic pass took 80 s
+@pytest.mark.parametrize("language", sorted(NARROWED))
+def test_many_narrowing_tests_of_one_name_each_bind_their_own_block(language: str) -> None:
+    path, program = NARROWED[language]
+    bound = [e for e, _reached, _linker in bound_calls({path: program}, language=language)]
+    assert sum(1 for e in bound if e["target"] == "m") == 20_000
