@@ -127,13 +127,16 @@ def is_container(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> 
     )
 
 
-_ANNOTATED = re.compile(r"(?:\w+\.)*Annotated")
+# `Annotated[User, ...]`, `ClassVar[User]`, `Final[User]`: a User
+_WRAPPERS = frozenset({"Annotated", "ClassVar", "Final"})
+_WRAPPED = re.compile(r"(?:\w+\.)*(?:Annotated|ClassVar|Final)")
 
 
 def _optional_inner(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
-    """An annotation without its ``type`` wrapper, ``Optional[...]``, ``| None``
-    or ``Annotated[..., metadata]`` (FastAPI's ``Annotated[Session,
-    Depends(get_session)]`` is a Session, as a type checker reads it)."""
+    """An annotation without its ``type`` wrapper, ``Optional[...]``, ``| None``,
+    ``ClassVar[...]``, ``Final[...]`` or ``Annotated[..., metadata]``
+    (FastAPI's ``Annotated[Session, Depends(get_session)]`` is a Session, as
+    a type checker reads it)."""
     n = annotation
     while n is not None:
         if n.type == "type":
@@ -143,10 +146,10 @@ def _optional_inner(annotation: ts.Node | None, text: Callable[[ts.Node], str]) 
             if params.named_child_count != 1:
                 return None
             n = params.named_children[0]
-        elif n.type == "generic_type" and text(n.named_children[0]) == "Annotated":
+        elif n.type == "generic_type" and text(n.named_children[0]) in _WRAPPERS:
             params = n.named_children[-1]
             n = params.named_children[0] if params.named_child_count else None
-        elif n.type == "subscript" and _ANNOTATED.fullmatch(text(n.named_children[0])):
+        elif n.type == "subscript" and _WRAPPED.fullmatch(text(n.named_children[0])):
             n = n.child_by_field_name("subscript")  # typing.Annotated[User, ...]: its first
         elif n.type == "binary_operator":  # X | None
             left, right = n.child_by_field_name("left"), n.child_by_field_name("right")

@@ -218,6 +218,15 @@ class _Binder(ValueFlow):
                 )
         return self.sites
 
+    def iterated(self, left: ts.Node | None, right: ts.Node, scope: Scope) -> None:
+        """``for u in users`` (a statement, or a comprehension's clause): ``u``
+        is an element of ``users``; ``for i, u in enumerate(users)`` too."""
+        if left is not None and left.type == "identifier":
+            name = self.text(left)
+            scope.flow(name, Flow(right, scope, name, step="iter"))
+        elif left is not None and left.type == "pattern_list":
+            self.enumerated(left, right, scope)
+
     def enumerated(self, left: ts.Node, right: ts.Node, scope: Scope) -> None:
         """``for i, user in enumerate(users)``: ``user`` is an element of
         ``users``; ``for k, user in by_name.items()``: an item of ``by_name``."""
@@ -315,10 +324,11 @@ class _Binder(ValueFlow):
             inner = Scope("function", scope.qualname, scope, node=node)
             for c in node.named_children:
                 if c.type == "for_in_clause":
-                    self.targets(c.child_by_field_name("left"), inner, todo)
-                    right = c.child_by_field_name("right")
+                    left, right = c.child_by_field_name("left"), c.child_by_field_name("right")
+                    self.targets(left, inner, todo)
                     if right is not None:
                         todo.append((right, inner))
+                        self.iterated(left, right, inner)
                 else:
                     todo.append((c, inner))
         elif t in ("import_statement", "import_from_statement", "future_import_statement"):
@@ -342,11 +352,8 @@ class _Binder(ValueFlow):
         elif t in ("for_statement",):
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             self.targets(left, scope, todo)
-            if left is not None and left.type == "identifier" and right is not None:
-                name = self.text(left)
-                scope.flow(name, Flow(right, scope, name, step="iter"))
-            elif left is not None and right is not None and left.type == "pattern_list":
-                self.enumerated(left, right, scope)
+            if right is not None:
+                self.iterated(left, right, scope)
             rest = [c for c in node.named_children if c != left]
             self.push(todo, rest, scope)
         elif t == "as_pattern":  # `with x as y`, `except E as e`

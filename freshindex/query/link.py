@@ -469,7 +469,12 @@ class Linker:
         if row is None or row["kind"] not in CLASS_KINDS:
             return []
         for cls in [row, *self.lineage(path, row["qualname"])]:
-            held = self.held(cls["path"], f"{cls['qualname']}.{before}{step}", hops)
+            member = f"{cls['qualname']}.{before}"
+            # an attribute annotated as a container, else a property whose
+            # getter is (`-> list[Item]`): what reading it returns holds
+            held = self.held(cls["path"], member + step, hops) or self.held(
+                cls["path"], member + chains.CALL + step, hops
+            )
             if held:
                 return held
         return []
@@ -491,15 +496,14 @@ class Linker:
         return []
 
     def field(self, value: _Value, token: str) -> _Value | None:
-        """The variable ``token`` names on the class or instance ``value``,
-        None for anything else."""
+        """The member ``token`` names on the class or instance ``value`` (a
+        field, a property, a method read without a call), None for anything
+        else: a read names what it reads, not what reading it gives."""
         kind, path, row = value
         if kind not in ("def", "instance") or row is None or row["kind"] not in CLASS_KINDS:
             return None
         member = self.find(path, f"{row['qualname']}.{token}")
-        if member is None or member["kind"] not in VARIABLE_KINDS:
-            return None
-        return ("def", member["path"], member)
+        return ("def", member["path"], member) if member is not None else None
 
     def of_row(self, row: Row, hops: int) -> list[_Value]:
         """A definition as a value; a variable is what it holds (itself where

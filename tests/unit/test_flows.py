@@ -526,6 +526,19 @@ CONTAINERS: dict[str, Case] = {
 
 # iterating what an annotation says is a container of a class
 ANNOTATED_CONTAINERS: dict[str, Case] = {
+    "comprehension_variable": (
+        "class Item:\n    def m(self): pass\n    def n(self): pass\n"
+        "def main(items: list[Item]):\n    [k.m() for k in items]\n"
+        "    any(j.n() for i, j in enumerate(items))\n",
+        {"main -> Item.m", "main -> Item.n"},
+    ),
+    "classvar_and_property_containers": (
+        "from typing import ClassVar\nclass Item:\n    def m(self): pass\n    def n(self): pass\n"
+        "class Box:\n    registry: ClassVar[dict[str, Item]] = {}\n"
+        "    @property\n    def items(self) -> list[Item]:\n        return []\n"
+        "def main(b: Box):\n    b.registry['k'].m()\n    for i in b.items:\n        i.n()\n",
+        {"main -> Item.m", "main -> Item.n"},
+    ),
     "attribute_from_annotated_parameter": (
         "class Rule:\n    def empty(self): pass\n"
         "class Map:\n    def __init__(self, rules: list[Rule], by: dict[str, Rule]) -> None:\n"
@@ -2013,6 +2026,24 @@ def test_a_read_names_the_field_whatever_value_flows_into_it() -> None:
         if e["kind"] == "use" and e["start_line"] == 9
     }
     assert reads == {"nargs": "Parameter.nargs"}
+
+
+def test_a_read_of_a_property_names_the_property_not_what_it_returns() -> None:
+    """`t.connect` reads the property, even where the getter returns a value
+    the rules can follow (an instance of another class)."""
+    program = (
+        "class D:\n    pass\n"
+        "class T:\n    def __init__(self):\n        self._c = D()\n"
+        "    @property\n    def connect(self):\n        return self._c\n"
+        "class Pool:\n    def __init__(self, t: T):\n        self.t = t\n"
+        "    def go(self):\n        return self.t.connect\n"
+    )
+    reads = {
+        e["target"]: link.symbol["qualname"] if link.symbol else None
+        for e, link in linked({"m.py": program})
+        if e["kind"] == "use" and e["start_line"] == 13
+    }
+    assert reads == {"t": "Pool.t", "connect": "T.connect"}
 
 
 def test_a_chain_reads_the_attributes_on_its_way() -> None:
