@@ -2011,6 +2011,15 @@ def test_a_read_names_the_attribute_it_reads() -> None:
     assert reads[(9, "size")] == "T.size"
 
 
+def reads_on(program: str, line: int) -> dict[str, str | None]:
+    """What each read on one line of ``m.py`` names, by the name read."""
+    return {
+        e["target"]: link.symbol["qualname"] if link.symbol else None
+        for e, link in linked({"m.py": program})
+        if e["kind"] == "use" and e["start_line"] == line
+    }
+
+
 def test_a_read_names_the_field_whatever_value_flows_into_it() -> None:
     """`p.nargs` reads Parameter.nargs, though what flows into it is another
     class's field (`nargs = self.type.arity`): not ParamType.arity."""
@@ -2020,12 +2029,7 @@ def test_a_read_names_the_field_whatever_value_flows_into_it() -> None:
         "        nargs = self.type.arity\n        self.nargs = nargs\n"
         "def use(p: Parameter):\n    return p.nargs\n"
     )
-    reads = {
-        e["target"]: link.symbol["qualname"] if link.symbol else None
-        for e, link in linked({"m.py": program})
-        if e["kind"] == "use" and e["start_line"] == 9
-    }
-    assert reads == {"nargs": "Parameter.nargs"}
+    assert reads_on(program, 9) == {"nargs": "Parameter.nargs"}
 
 
 def test_a_read_of_a_property_names_the_property_not_what_it_returns() -> None:
@@ -2038,12 +2042,7 @@ def test_a_read_of_a_property_names_the_property_not_what_it_returns() -> None:
         "class Pool:\n    def __init__(self, t: T):\n        self.t = t\n"
         "    def go(self):\n        return self.t.connect\n"
     )
-    reads = {
-        e["target"]: link.symbol["qualname"] if link.symbol else None
-        for e, link in linked({"m.py": program})
-        if e["kind"] == "use" and e["start_line"] == 13
-    }
-    assert reads == {"t": "Pool.t", "connect": "T.connect"}
+    assert reads_on(program, 13) == {"t": "Pool.t", "connect": "T.connect"}
 
 
 def test_a_chain_reads_the_attributes_on_its_way() -> None:
