@@ -22,7 +22,8 @@ recall per kind and overall, the time per query of both tools, and the worst
 misses and false positives, so the docs can explain them.
 
 Usage: python tests/benchmarks/bench_refs.py [--packages rich click ...] [--sample 100]
-       [--seed 7] [--no-scip] [--sizes]  (--sizes: two repositories, 2 and 5 packages)
+       [--seed 7] [--no-scip] [--sizes] [--table refs]
+       (--sizes: two repositories, 2 and 5 packages; --table: the table's file name)
 """
 
 from __future__ import annotations
@@ -155,6 +156,7 @@ def main() -> None:
     ap.add_argument("--sample", type=int, default=100)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--no-scip", action="store_true", help="leave scip-python out")
+    ap.add_argument("--table", default="refs", help="the docs/benchmarks/ file to write")
     ap.add_argument("--sizes", action="store_true", help="the small and the full package set")
     args = ap.parse_args()
     sets = [list(SMALL_PACKAGES), list(DEFAULT_PACKAGES)] if args.sizes else [args.packages]
@@ -285,5 +287,7 @@ def _line_kind(repo: Path, site: Site) -> str:
 if __name__ == "__main__":
     from tests.benchmarks.report import table_file
 
-    with table_file("refs"):
+    # `--table refs-unseen`: another set of packages, beside the usual table
+    table = sys.argv[sys.argv.index("--table") + 1] if "--table" in sys.argv else "refs"
+    with table_file(table):
         main()
