@@ -378,8 +378,9 @@ class Linker:
     ) -> list[Row]:
         """The definitions a chain ends at, walked over holders; [] if none.
         ``called``: an instance it ends at is called, its ``__call__``;
-        ``read``: a field its last step names is the answer, not what the
-        field holds (`param.nargs` reads Parameter.nargs, whatever flows in)."""
+        ``read``: the member its last step names is the answer, not what the
+        member holds or returns (`param.nargs` reads Parameter.nargs,
+        whatever flows in; `t.connect` the property, whatever it returns)."""
         out: dict[str, Row] = {}
         self._walked = []
         for kind, where, row in self.evaluate(path, chain, 0, read):
@@ -393,6 +394,8 @@ class Linker:
         return list(out.values())
 
     def evaluate(self, path: str, chain: str, hops: int, read: bool = False) -> list[_Value]:
+        """What a chain may evaluate to; ``read``: its last step is read
+        (through_values)."""
         tokens = chains.steps(chain) if chain else []
         if chain and not tokens:
             return []
