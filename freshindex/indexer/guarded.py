@@ -1,5 +1,7 @@
-"""Byte spans a test guards, asked for the innermost one around an offset
-(narrow_python.py's ``isinstance``, narrow_js.py's ``instanceof``).
+"""Byte spans a test guards (narrow_python.py's ``isinstance``,
+narrow_js.py's ``instanceof``): ``climb`` finds the ``and``s a test is part
+of, the languages' modules the statement it guards; ``Guarded`` answers
+which span is the innermost around an offset.
 
 A file may hold thousands of tests on one name (generated code, or a
 hostile input); a use looks at the spans that start before it, nearest
@@ -10,7 +12,10 @@ search and a bounded scan rather than a pass over every test.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
 from typing import Generic, TypeVar
+
+import tree_sitter as ts
 
 T = TypeVar("T")
 
@@ -40,3 +45,25 @@ class Guarded(Generic[T]):
             if at < end:
                 return what
         return None
+
+
+def climb(
+    test: ts.Node, is_and: Callable[[ts.Node], bool]
+) -> tuple[ts.Node, ts.Node | None, list[tuple[int, int]]]:
+    """From a test up through the parentheses and the ``and``s it is part of
+    (``is_and``: the language's conjunction): the outermost of them, its
+    parent (None at the top of the file), and the spans of the operands to
+    the test's right in those ``and``s, which the test guards too
+    (``isinstance(x, C) and x.m()``). Both grammars name the operands
+    ``left`` and ``right``."""
+    spans: list[tuple[int, int]] = []
+    node, parent = test, test.parent
+    while parent is not None:
+        if is_and(parent):
+            right = parent.child_by_field_name("right")
+            if right is not None and right != node:
+                spans.append((right.start_byte, right.end_byte))
+        elif parent.type != "parenthesized_expression":
+            break
+        node, parent = parent, parent.parent
+    return node, parent, spans

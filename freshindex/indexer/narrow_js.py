@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from freshindex.indexer.guarded import climb
+
 # what the consequence of a condition is: an if's branch, a ternary's value
 _GUARDS = frozenset({"if_statement", "ternary_expression"})
 
@@ -41,18 +43,9 @@ def narrowing(test: ts.Node, text: Callable[[ts.Node], str]) -> Narrowing | None
         return None
     if left.type != "identifier" or right.type != "identifier":
         return None
-    spans: list[tuple[int, int]] = []
-    node, parent = test, test.parent
-    while parent is not None:
-        if parent.type == "parenthesized_expression":
-            pass
-        elif parent.type == "binary_expression" and _operator(parent) == "&&":
-            after = parent.child_by_field_name("right")
-            if after is not None and after != node:
-                spans.append((after.start_byte, after.end_byte))
-        else:
-            break
-        node, parent = parent, parent.parent
+    node, parent, spans = climb(
+        test, lambda n: n.type == "binary_expression" and _operator(n) == "&&"
+    )
     if parent is None:
         return None
     guarded = None

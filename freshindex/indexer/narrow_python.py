@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from freshindex.indexer.guarded import climb
+
 
 @dataclass(frozen=True, slots=True)
 class Narrowing:
@@ -39,18 +41,9 @@ def narrowing(call: ts.Node, text: Callable[[ts.Node], str]) -> Narrowing | None
         return None
     if kids[1].type not in ("identifier", "attribute"):
         return None
-    spans: list[tuple[int, int]] = []
-    node, parent = call, call.parent
-    while parent is not None:
-        if parent.type == "parenthesized_expression":
-            pass
-        elif parent.type == "boolean_operator" and _operator(parent, text) == "and":
-            right = parent.child_by_field_name("right")
-            if right is not None and right != node:  # `isinstance(x, C) and x.m()`
-                spans.append((right.start_byte, right.end_byte))
-        else:
-            break
-        node, parent = parent, parent.parent
+    node, parent, spans = climb(
+        call, lambda n: n.type == "boolean_operator" and _operator(n, text) == "and"
+    )
     if parent is None:
         return None
     if (
