@@ -13,12 +13,16 @@ utils` inside pycg/ is pycg/utils/, not pycg/pycg.py); then the shallowest (the 
 test data (flask's tests/test_apps/cliapp/inner1/inner2/flask.py took every
 `import flask` of the tree). In one folder, Python's own order: a package
 before a module of its name, and `from pkg import mod` a submodule before a
-symbol of the package.
+symbol of the package. A module of the standard library's name (`json`,
+`logging`) is the standard library's unless its file is in a folder of that
+first kind: Python 3 looks in no package's folder, so flask/json/ is not
+what `import json` in flask, or anywhere else, imports.
 """
 
 from __future__ import annotations
 
 import posixpath
+import sys
 from collections.abc import Mapping, Sequence
 
 
@@ -42,9 +46,12 @@ def resolve(
         stem = posixpath.join(base, rest.replace(".", "/")) if rest else base
         return next((real[c] for c in map(_unroot, _suffixes(stem, name)) if c in real), None)
     best: tuple[tuple[int, int, int, int], str] | None = None
+    stdlib = rest.partition(".")[0] in sys.stdlib_module_names
     for rank, suffix in enumerate(_suffixes(rest.replace(".", "/"), name)):
         for hit in by_suffix.get(suffix, ()):
             key = (*_root_rank(real, hit, suffix, from_path), rank)
+            if stdlib and (key[0] != 0 or hit == from_path):
+                continue  # the standard library's, as Python 3 finds it first
             if best is None or key < best[0]:
                 best = (key, hit)
     return best[1] if best is not None else None

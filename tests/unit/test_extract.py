@@ -124,6 +124,10 @@ def test_python_import_prefers_the_folder_on_the_importers_path() -> None:
             "tool/tool.py",
             "tool/utils/__init__.py",
             "tool/sub/run.py",
+            "tool/json/__init__.py",
+            "tool/typing.py",
+            "scripts/logging.py",
+            "scripts/run.py",
         ]
     )
     # a src/ layout's package, not a same-named module deep in test data
@@ -142,6 +146,13 @@ def test_python_import_prefers_the_folder_on_the_importers_path() -> None:
     # a package's own folder is not on the path: `from tool import utils`
     # inside tool/ is the package's utils, not tool/tool.py's
     assert index("python", "tool/sub/run.py", "tool", "utils") == "tool/utils/__init__.py"
+    # a module named like the standard library's is that one, from the
+    # package itself, from anywhere else, and from inside it
+    assert index("python", "tool/sub/run.py", "json", "") is None
+    assert index("python", "examples/app.py", "typing", "Any") is None
+    assert index("python", "tool/json/__init__.py", "json", "dumps") is None
+    # unless a script's own folder has it: that one comes first
+    assert index("python", "scripts/run.py", "logging", "") == "scripts/logging.py"
 
 
 def test_deeply_nested_expression_is_bounded() -> None:
