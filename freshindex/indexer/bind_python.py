@@ -872,11 +872,12 @@ class _Binder(ValueFlow):
                 elif kind == "call":
                     self.sites.append(Site(last, kind))
                 return
-            if (kind in ("call", "inherit") or segs) and self.stars:
+            if self.stars and (kind != "use" or segs or not root.startswith("__")):
                 # not bound in the module: a name one of its `import *`
-                # brings, claimed here; the linker follows the star imports
-                # (query/link.py), and a name none of them defines stays a
-                # candidate
+                # brings (read or called; not a module attribute such as
+                # __file__), claimed here; the linker follows the star
+                # imports (query/link.py), and a name none of them defines
+                # stays a candidate
                 qual = ".".join([root, *names])
                 via = f"from {self.stars[0]} import *" if len(self.stars) == 1 else "import *"
                 self.sites.append(

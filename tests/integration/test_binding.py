@@ -181,7 +181,8 @@ def test_names_a_star_import_brings_bind_through_it() -> None:
         "pkg/helpers.py": "def helper():\n    pass\n\n\nclass Tool:\n    def run(self):\n        pass\n",
         "pkg/more.py": "from .helpers import *\n",
         "main.py": "from pkg.more import *\nfrom os.path import *\n\n"
-        "helper()\nTool.run(None)\nmissing()\njoin('a')\n",
+        "helper()\nTool.run(None)\nmissing()\njoin('a')\nTABLE = {Tool: helper}\n"
+        "print(__file__)\n",
         "plain.py": "helper()\n",
     }
     got = linked(files)
@@ -191,6 +192,11 @@ def test_names_a_star_import_brings_bind_through_it() -> None:
     # a name no star import of the repository defines is not made up
     assert got[("main.py", 6, "missing")] == ("candidate", None)
     assert got[("main.py", 7, "join")] == ("candidate", None)
+    # read, not called: through the star imports too, but not a module's
+    # own attribute such as __file__
+    assert got[("main.py", 8, "Tool")] == ("bound", "pkg/helpers.py::Tool")
+    assert got[("main.py", 8, "helper")] == ("bound", "pkg/helpers.py::helper")
+    assert ("main.py", 9, "__file__") not in got
     # a file without a star import claims nothing for an unknown name
     assert got[("plain.py", 1, "helper")] == ("candidate", None)
 
