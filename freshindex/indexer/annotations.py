@@ -88,19 +88,7 @@ def contained(
     ``role="item"`` what subscripting gives (a sequence's elements, a
     mapping's values: ``dict[str, User]``), for ``role="result"`` what
     calling gives (``Callable[..., User]``); None for anything else."""
-    n = _optional_inner(annotation, text)
-    if n is None:
-        return None
-    head: ts.Node | None
-    if n.type == "generic_type":
-        head, last = n.named_children[0], n.named_children[-1]
-        params = last.named_children if last.type == "type_parameter" else []
-    elif n.type == "subscript":  # t.Sequence[User]
-        head = n.child_by_field_name("value")
-        params = n.children_by_field_name("subscript")
-    else:
-        return None
-    kind = text(head).rsplit(".", 1)[-1] if head is not None else ""
+    kind, params = _form(_optional_inner(annotation, text), text)
     if not params:
         return None
     if role == "result":  # Callable[[A, B], User], Callable[..., User]: calling gives a User
@@ -115,6 +103,31 @@ def contained(
     if kind in (SEQUENCES if role == "item" else ITERABLES):
         return class_expr(params[0], text)
     return None
+
+
+def class_of_type(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
+    """The class a ``type[User]`` annotation (``Type[User]``,
+    ``type[User] | None``) names: the value is that class itself, so calling
+    it makes a User; None for anything else."""
+    kind, params = _form(_optional_inner(annotation, text), text)
+    return class_expr(params[0], text) if kind in ("type", "Type") and len(params) == 1 else None
+
+
+def _form(n: ts.Node | None, text: Callable[[ts.Node], str]) -> tuple[str, list[ts.Node]]:
+    """A generic annotation's form and parameters (``t.Sequence[User]``:
+    ``("Sequence", [User])``); ``("", [])`` for anything else."""
+    head: ts.Node | None
+    if n is None:
+        return "", []
+    if n.type == "generic_type":
+        head, last = n.named_children[0], n.named_children[-1]
+        params = last.named_children if last.type == "type_parameter" else []
+    elif n.type == "subscript":  # t.Sequence[User]
+        head = n.child_by_field_name("value")
+        params = n.children_by_field_name("subscript")
+    else:
+        return "", []
+    return (text(head).rsplit(".", 1)[-1] if head is not None else ""), params
 
 
 def is_callable(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> bool:
@@ -151,6 +164,9 @@ def _optional_inner(annotation: ts.Node | None, text: Callable[[ts.Node], str]) 
             n = params.named_children[0] if params.named_child_count else None
         elif n.type == "subscript" and _WRAPPED.fullmatch(text(n.named_children[0])):
             n = n.child_by_field_name("subscript")  # typing.Annotated[User, ...]: its first
+        elif n.type == "union_type":  # list[X] | None (a generic's union is one of these)
+            others = [c for c in n.named_children if text(c) != "None"]
+            n = others[0] if len(others) == 1 else None
         elif n.type == "binary_operator":  # X | None
             left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
             if right is not None and right.type == "none":

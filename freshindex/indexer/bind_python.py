@@ -35,6 +35,7 @@ import tree_sitter as ts
 from freshindex.indexer import chains, fixtures_python
 from freshindex.indexer.annotations import (
     class_expr,
+    class_of_type,
     forward_reference,
     is_callable,
     is_container,
@@ -458,6 +459,9 @@ class _Binder(ValueFlow):
                     inner.flow(name, Flow(kind, outer, name, step="items", declared=True))
                 elif annotation is None and is_callable(kind, self.text):  # Callable[..., User]
                     inner.flow(name, Flow(kind, outer, name, step="returns", declared=True))
+                elif kind is not None and (cls := class_of_type(kind, self.text)) is not None:
+                    how = f"{name}: {self.text(kind)}"  # cls: type[User]
+                    inner.flow(name, Flow(cls, outer, how, declared=True, verbatim=True))
                 default = p.child_by_field_name("value")
                 if default is not None:  # def f(cb=handler)
                     inner.flow(name, Flow(default, outer, name, words="default"))
@@ -515,6 +519,10 @@ class _Binder(ValueFlow):
                 declared = not is_generic(ret, self.text)
                 flow = Flow(returned, scope, how, step="instance", declared=declared, verbatim=True)
                 self.holders.append((chains.holder_of_return(qual), flow, returned))
+            elif (cls := class_of_type(ret, self.text)) is not None:  # -> type[User]
+                how = f"{qual} returns {self.text(ret)}"
+                flow = Flow(cls, scope, how, declared=True, verbatim=True)
+                self.holders.append((chains.holder_of_return(qual), flow, ret))
             elif is_container(ret, self.text):  # -> list[User]
                 how = f"{qual} returns {self.text(ret)}"
                 flow = Flow(ret, scope, how, step="items", declared=True, verbatim=True)

@@ -37,6 +37,7 @@ import tree_sitter as ts
 from freshindex.indexer import chains
 from freshindex.indexer.annotations import (
     class_expr,
+    class_of_type,
     contained,
     is_callable,
     is_container,
@@ -149,6 +150,12 @@ class ValueFlow:
             self.pair(left, kind, scope, "items", declared=True)
         elif kind is not None and is_callable(kind, self.text):  # `make: Callable[[], User]`
             self.pair(left, kind, scope, "returns", declared=True)
+        elif (
+            kind is not None
+            and (value is None or value.type == "none")
+            and (cls := class_of_type(kind, self.text)) is not None
+        ):  # `factory: type[User]`; an assigned class says which (`= Admin`)
+            self.pair(left, cls, scope, declared=True)
         if value is not None:
             self.pair(left, value, scope)
 

@@ -29,6 +29,12 @@ from tests.linked import bound_calls, call_graph, linked, rows_of
 Case = tuple[str | dict[str, str], set[str]]
 
 ASSIGNMENTS: dict[str, Case] = {
+    "class_of_a_type_annotation": (  # the class assigned says which: a subclass
+        "class A:\n    def go(self): pass\nclass B(A):\n    def go(self): pass\n"
+        "class R:\n    made: type[A] = B\n    other: type[A] | None = None\n"
+        "    def main(self):\n        self.made().go()\n        self.other().go()\n",
+        {"R.main -> B", "R.main -> B.go", "R.main -> A", "R.main -> A.go"},
+    ),
     "alias": ("def f(): pass\ndef main():\n    a = f\n    a()\n", {"main -> f"}),
     "chained": (
         "def f(): pass\ndef main():\n    a = b = f\n    a()\n    b()\n",
@@ -107,6 +113,12 @@ ASSIGNMENTS: dict[str, Case] = {
 }
 
 RETURNS: dict[str, Case] = {
+    "class_of_a_type_annotation": (
+        "class V:\n    def check(self): pass\n"
+        "def create() -> type[V]:\n    return make()\n"
+        "def main():\n    Made = create()\n    Made().check()\n",
+        {"main -> create", "main -> V", "main -> V.check"},
+    ),
     "generic_class_annotation": (
         {
             "ds.py": "import typing as t\nK = t.TypeVar('K')\n"
@@ -320,6 +332,11 @@ ATTRIBUTES: dict[str, Case] = {
 }
 
 PARAMETERS: dict[str, Case] = {
+    "class_of_a_type_annotation": (
+        "from typing import Type\nclass A:\n    def go(self): pass\n"
+        "def main(cls: type[A], other: Type[A] | None = None):\n    cls().go()\n    other().go()\n",
+        {"main -> A", "main -> A.go"},
+    ),
     "callback": (
         "def handler(): pass\ndef apply(cb):\n    cb()\ndef main():\n    apply(handler)\n",
         {"apply -> handler", "main -> apply"},
@@ -526,6 +543,12 @@ CONTAINERS: dict[str, Case] = {
 
 # iterating what an annotation says is a container of a class
 ANNOTATED_CONTAINERS: dict[str, Case] = {
+    "optional_generic_container": (
+        "class Item:\n    def m(self): pass\n"
+        "def main(items: list[Item] | None, by: dict[str, Item] | None = None):\n"
+        "    for i in items:\n        i.m()\n    by['k'].m()\n",
+        {"main -> Item.m"},
+    ),
     "comprehension_variable": (
         "class Item:\n    def m(self): pass\n    def n(self): pass\n"
         "def main(items: list[Item]):\n    [k.m() for k in items]\n"
