@@ -520,8 +520,11 @@ class _Binder(ValueFlow):
                 flow = Flow(returned, scope, how, step="instance", declared=declared, verbatim=True)
                 self.holders.append((chains.holder_of_return(qual), flow, returned))
             elif (cls := class_of_type(ret, self.text)) is not None:  # -> type[User]
+                # beside the classes the body returns, not over them: a
+                # factory's annotation names their base (jsonschema's
+                # create() -> type[Validator] returns its own inner class)
                 how = f"{qual} returns {self.text(ret)}"
-                flow = Flow(cls, scope, how, declared=True, verbatim=True)
+                flow = Flow(cls, scope, how, verbatim=True)
                 self.holders.append((chains.holder_of_return(qual), flow, ret))
             elif is_container(ret, self.text):  # -> list[User]
                 how = f"{qual} returns {self.text(ret)}"

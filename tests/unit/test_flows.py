@@ -119,6 +119,18 @@ RETURNS: dict[str, Case] = {
         "def main():\n    Made = create()\n    Made().check()\n",
         {"main -> create", "main -> V", "main -> V.check"},
     ),
+    "class_of_a_type_annotation_beside_the_returned_class": (  # the annotation names a base
+        "class V:\n    def check(self): pass\n"
+        "def create() -> type[V]:\n    class W(V):\n        def check(self): pass\n    return W\n"
+        "def main():\n    create()().check()\n",
+        {
+            "main -> create",
+            "main -> V",
+            "main -> V.check",
+            "main -> create.W",
+            "main -> create.W.check",
+        },
+    ),
     "generic_class_annotation": (
         {
             "ds.py": "import typing as t\nK = t.TypeVar('K')\n"
