@@ -113,6 +113,18 @@ def class_of_type(annotation: ts.Node | None, text: Callable[[ts.Node], str]) ->
     return class_expr(params[0], text) if kind in ("type", "Type") and len(params) == 1 else None
 
 
+def tuple_classes(
+    annotation: ts.Node | None, text: Callable[[ts.Node], str]
+) -> list[ts.Node | None]:
+    """The class at each position of ``tuple[User, Group]`` (None where a
+    position names no one class); [] for anything else (``tuple[User, ...]``
+    holds Users at any position: ``contained``)."""
+    kind, params = _form(_optional_inner(annotation, text), text)
+    if kind not in ("tuple", "Tuple") or len(params) < 2 or text(params[-1]) == "...":
+        return []
+    return [class_expr(p, text) for p in params]
+
+
 def _form(n: ts.Node | None, text: Callable[[ts.Node], str]) -> tuple[str, list[ts.Node]]:
     """A generic annotation's form and parameters (``t.Sequence[User]``:
     ``("Sequence", [User])``); ``("", [])`` for anything else."""

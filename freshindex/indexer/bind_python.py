@@ -27,6 +27,7 @@ become ``use`` rows: a read of a local variable names no definition.
 from __future__ import annotations
 
 import builtins
+from collections.abc import Sequence
 from dataclasses import replace
 from itertools import repeat
 
@@ -40,6 +41,7 @@ from freshindex.indexer.annotations import (
     is_callable,
     is_container,
     is_generic,
+    tuple_classes,
 )
 from freshindex.indexer.flow_python import (
     CALLING_BUILTINS,
@@ -393,7 +395,10 @@ class _Binder(ValueFlow):
             elif value is not None and function is not None:
                 how = f"return of {function.qualname}"
                 flow = Flow(value, scope, how, verbatim=True)
-                self.holders.append((chains.holder_of_return(function.qualname), flow, value))
+                holder = chains.holder_of_return(function.qualname)
+                self.holders.append((holder, flow, value))
+                if value.type in ("expression_list", "tuple"):  # return user, err
+                    self.positions(holder, value.named_children, scope, how)
         elif t == "raise_statement":
             raised = node.named_children[0] if node.named_children else None
             if raised is not None and raised.type == "identifier":
@@ -526,6 +531,10 @@ class _Binder(ValueFlow):
                 how = f"{qual} returns {self.text(ret)}"
                 flow = Flow(cls, scope, how, verbatim=True)
                 self.holders.append((chains.holder_of_return(qual), flow, ret))
+            elif classes := tuple_classes(ret, self.text):  # -> tuple[User, Group]
+                how = f"{qual} returns {self.text(ret)}"
+                holder = chains.holder_of_return(qual)
+                self.positions(holder, classes, scope, how, step="instance")
             elif is_container(ret, self.text):  # -> list[User]
                 how = f"{qual} returns {self.text(ret)}"
                 flow = Flow(ret, scope, how, step="items", declared=True, verbatim=True)
@@ -544,6 +553,27 @@ class _Binder(ValueFlow):
         body = node.child_by_field_name("body")
         if body is not None:
             todo.append((body, inner))
+
+    def positions(
+        self,
+        holder: str,
+        elements: Sequence[ts.Node | None],
+        scope: Scope,
+        how: str,
+        step: str = "",
+    ) -> None:
+        """Each element of a literal tuple (or class of ``tuple[A, B]``,
+        ``step`` "instance") held in ``holder``: its position's holder
+        (``f().[1]``), for ``a, b = f()`` and ``f()[1]`` in any file; none
+        after a ``*xs``."""
+        for n, element in enumerate(elements[: chains.POSITIONS]):
+            if element is not None and element.type == "list_splat":
+                return
+            at = chains.position(holder, n)
+            if at is not None and element is not None:
+                declared = step == "instance"
+                flow = Flow(element, scope, how, step=step, declared=declared, verbatim=True)
+                self.holders.append((at, flow, element))
 
     def yielded(self, qual: str, value: ts.Node, scope: Scope, delegated: bool) -> None:
         """``yield x`` in ``qual``: an element of what calling it gives, for

@@ -47,6 +47,11 @@ ITEM = "[i]"
 # `Result<T, E>` or `Option<T>`: a step after its call (`open().?`)
 UNWRAP = "?"
 CONTENTS = (ELEMENT, ITEM, UNWRAP)
+# "the n-th of" a tuple (`a, b = pair()`, `pair()[1]`): a step after a holder
+# whose value is a literal tuple or is annotated `tuple[A, B]` (holder
+# `pair().[1]`); where a holder has no such position, its item (`.[i]`)
+POSITIONS = 8  # the first this many positions of a tuple are followed
+_POSITION = re.compile(r"\[[0-9]\]")
 
 # a chain with more steps than this is not followed: the rows stay candidates
 MAX_STEPS = 12
@@ -70,7 +75,24 @@ def _joined(tokens: list[str]) -> list[str]:
 
 
 def is_chain(qualname: str) -> bool:
-    return CALL in qualname or ELEMENT in qualname or ITEM in qualname
+    return (
+        CALL in qualname
+        or ELEMENT in qualname
+        or ITEM in qualname
+        or (".[" in qualname and _POSITION.search(qualname) is not None)
+    )
+
+
+def is_contents(token: str) -> bool:
+    """Whether a chain's step reads its value's contents (``[]``, ``[i]``,
+    ``?``, a position ``[1]``)."""
+    return token in CONTENTS or _POSITION.fullmatch(token) is not None
+
+
+def position(chain: str, n: int) -> str | None:
+    """The chain of the ``n``-th of ``chain``'s tuple (None: of a module, or
+    past the positions followed)."""
+    return f"{chain}.[{n}]" if chain and 0 <= n < POSITIONS else None
 
 
 def attr(chain: str, name: str) -> str:

@@ -198,6 +198,12 @@ class ValueFlow:
             # starred target (`a, *rest, z = ...`) from each end
             targets, values = target.named_children, value.named_children
             if value.type not in ("expression_list", "tuple", "list"):
+                # a, b = pair(): each the tuple's position, up to a `*rest`
+                for n, tgt in enumerate(targets):
+                    if tgt.type == "list_splat_pattern":
+                        break
+                    if tgt.type in ("identifier", "attribute"):
+                        self.pair(tgt, value, scope, f"[{n}]")
                 return
             if any(n.type == "list_splat" for n in values):
                 return
@@ -533,6 +539,9 @@ class ValueFlow:
         found = self.values(flow.node, flow.scope, depth)
         if flow.step == "enter":  # with X() as x: what X().__enter__() returns
             return self.extend(found, lambda c: chains.call(chains.attr(c, "__enter__")))
+        if flow.step.startswith("["):  # a, b = pair(): a position of what it gives
+            n = int(flow.step[1:-1])
+            return self.extend(found, lambda c: chains.position(c, n))
         return found
 
     def elements(self, node: ts.Node, scope: Scope, depth: int) -> list[Value]:
@@ -660,8 +669,12 @@ class ValueFlow:
         out = self.literal_items(base, key, scope, depth) if base.type == "identifier" else []
         if not out and base.type in ("identifier", "attribute", "call"):
             # s.users[k]: an item, for the linker to read from a holder
-            # annotated as a container in any file
-            out = self.extend(self.values(base, scope, depth + 1), chains.item)
+            # annotated as a container in any file; pair()[1]: a position
+            n = int(self.text(key)) if key.type == "integer" and self.text(key).isdigit() else -1
+            out = self.extend(
+                self.values(base, scope, depth + 1),
+                lambda c: chains.position(c, n) or chains.item(c),
+            )
         return self.cap(out)
 
     def literal_items(self, base: ts.Node, key: ts.Node, scope: Scope, depth: int) -> list[Value]:

@@ -407,7 +407,7 @@ class Linker:
         while (
             i < len(tokens)
             and tokens[i] != chains.CALL
-            and tokens[i] not in chains.CONTENTS
+            and not chains.is_contents(tokens[i])
             and not _contents_next(tokens, i)
         ):
             names.append(tokens[i])
@@ -457,29 +457,39 @@ class Linker:
     def contents(self, value: _Value, before: str, token: str, hops: int) -> list[_Value]:
         """An element (``.[]``) or item (``.[i]``) of ``before`` (an attribute,
         a name, or ``()``: a call) of ``value``, read from the holder
-        annotated as a container: ``C.users.[]``, ``USERS.[]``, ``f().[]``."""
+        annotated as a container: ``C.users.[]``, ``USERS.[]``, ``f().[]``;
+        a position (``.[1]``) from the holder of that position, else of an
+        item (``xs[0]`` of ``xs: list[User]``)."""
         kind, path, row = value
-        step = "." + token
+        steps = ["." + token]
+        if token not in chains.CONTENTS:  # a position
+            steps.append("." + chains.ITEM)
+
+        def held(where: str, holder: str) -> list[_Value]:
+            for step in steps:
+                found = self.held(where, holder + step, hops)
+                if found:
+                    return found
+            return []
+
         if before == chains.CALL:
             if kind == "def" and row is not None and row["kind"] not in CLASS_KINDS:
-                return self.held(path, row["qualname"] + chains.CALL + step, hops)
+                return held(path, row["qualname"] + chains.CALL)
             return []
         if kind == "module":
             found = self.find(path, before)
             if found is not None:
-                return self.held(found["path"], found["qualname"] + step, hops)
-            return self.held(path, before + step, hops)
+                return held(found["path"], found["qualname"])
+            return held(path, before)
         if row is None or row["kind"] not in CLASS_KINDS:
             return []
         for cls in [row, *self.lineage(path, row["qualname"])]:
             member = f"{cls['qualname']}.{before}"
             # an attribute annotated as a container, else a property whose
             # getter is (`-> list[Item]`): what reading it returns holds
-            held = self.held(cls["path"], member + step, hops) or self.held(
-                cls["path"], member + chains.CALL + step, hops
-            )
-            if held:
-                return held
+            got = held(cls["path"], member) or held(cls["path"], member + chains.CALL)
+            if got:
+                return got
         return []
 
     def entered(self, value: _Value, hops: int) -> list[_Value]:
@@ -806,7 +816,7 @@ def table_linker(symbols: list[Row], edges: list[Row]) -> Linker:
 def _contents_next(tokens: list[str], i: int) -> bool:
     """Whether the step after ``tokens[i]`` reads its contents (``.[]``,
     ``.[i]``, ``.?``): the two are read together."""
-    return i + 1 < len(tokens) and tokens[i + 1] in chains.CONTENTS
+    return i + 1 < len(tokens) and chains.is_contents(tokens[i + 1])
 
 
 def _unique(values: list[_Value]) -> list[_Value]:

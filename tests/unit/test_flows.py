@@ -113,6 +113,27 @@ ASSIGNMENTS: dict[str, Case] = {
 }
 
 RETURNS: dict[str, Case] = {
+    "tuple_positions": (  # each position of what a call returns, not the others
+        "from typing import Tuple\n"
+        "class A:\n    def go(self): pass\nclass B:\n    def stop(self): pass\n"
+        "def pair():\n    return A(), B()\n"
+        "def typed() -> Tuple[A, B]:\n    return make()\n"
+        "def main():\n    a, b = pair()\n    a.go()\n    b.stop()\n"
+        "    x, y = typed()\n    x.go()\n    y.stop()\n"
+        "    pair()[1].stop()\n    first, *rest = pair()\n    first.go()\n"
+        "class C:\n    def __init__(self):\n        self.a, self.b = typed()\n"
+        "    def run(self):\n        self.b.stop()\n",
+        {
+            "pair -> A",
+            "pair -> B",
+            "main -> pair",
+            "main -> typed",
+            "main -> A.go",
+            "main -> B.stop",
+            "C.__init__ -> typed",
+            "C.run -> B.stop",
+        },
+    ),
     "class_of_a_type_annotation": (
         "class V:\n    def check(self): pass\n"
         "def create() -> type[V]:\n    return make()\n"
