@@ -39,6 +39,7 @@ from freshindex.indexer import (
     pointers_cpp,
     receivers_cpp,
     scope_cpp,
+    shadow_js,
     ts_compat,
     types_go,
 )
@@ -410,6 +411,12 @@ _RECORDS = ("class", "struct")
 _CALLABLE = ("method", "function")
 
 
+# the vias of a bare name bound by the file's own rules (a top-level
+# definition; an import: "imported from <module>")
+_DEFINED_HERE = "defined in this file"
+_REQUIRED = "what require({!r}) exports"
+
+
 def _macro_calls(
     path: str,
     language: str,
@@ -598,6 +605,17 @@ def _query_edges(
     anonymous = functools.cache(
         lambda: _anonymous_bodies(language, root) if root is not None else []
     )
+    # JS/TS: the names each function declares, which hide the file's (asked
+    # for only by a bare name bound to a top-level definition or an import)
+    shadows = (
+        functools.cache(
+            lambda: shadow_js.Shadows(
+                language, root, text, frozenset(d.name_node.start_byte for d in ordered)
+            )
+        )
+        if language in _JS_LANGUAGES and root is not None
+        else None
+    )
     for (name_node, kind, module, alias, outer), source, within in zip(
         ref_list, enclosing, enclosing_defs, strict=True
     ):
@@ -660,7 +678,7 @@ def _query_edges(
                         qualname = _php_dotted(bound[0])
                     via = f"imported from {module}"
                     if target in required:  # filed under `default`, as an import of it
-                        qualname, via = flow_js.DEFAULT, f"what require({module!r}) exports"
+                        qualname, via = flow_js.DEFAULT, _REQUIRED.format(module)
                         alias, target = target, flow_js.DEFAULT
                 elif not resolved and not _relative_spec(language, module):
                     binding, via = Binding.EXTERNAL, f"imported from {module}"
@@ -723,7 +741,7 @@ def _query_edges(
                 binding, via = Binding.BOUND, f"defined in module {local.rpartition('.')[0]}"
             elif target in top_level and bare:
                 resolved, qualname = path, target
-                binding, via = Binding.BOUND, "defined in this file"
+                binding, via = Binding.BOUND, _DEFINED_HERE
             elif (
                 language == "rust"
                 and bare
@@ -906,6 +924,18 @@ def _query_edges(
                 and platform[0] not in namespaces
             ):  # `JSON.parse()`, `new Date()`, `expect(x).toBe(1)`: the platform's
                 binding, via = Binding.EXTERNAL, platform[1]
+        if (
+            shadows is not None
+            and kind in (EdgeKind.USE, EdgeKind.CALL)
+            and via in (_DEFINED_HERE, f"imported from {module}", _REQUIRED.format(module))
+            and shadows().hidden(raw, name_node.start_byte)
+        ):  # `function (req) { handle(req) }` under a top-level `req`: the parameter
+            resolved = qualname = None
+            binding, via, target, alias = Binding.CANDIDATE, "", raw, ""
+        if kind == EdgeKind.USE and (
+            binding == Binding.CANDIDATE or (target in namespaces and target not in required)
+        ):
+            continue  # a local's read names no definition; `import * as z`'s z, a module
         edges.append(
             edge_row(
                 path,

@@ -369,6 +369,59 @@ def test_typescript_this_and_imports_bind() -> None:
     assert named(6, "helper") == ("candidate", None)  # a member of an unknown object
 
 
+@pytest.mark.parametrize("language", ["javascript", "typescript"])
+def test_a_name_passed_as_a_value_binds_unless_a_function_declares_it(language: str) -> None:
+    """`app.get("/", listUsers)` is a reference to listUsers: its callers are
+    express's, and a `refs` without it would say nothing uses the handler.
+    A parameter or local of the same name is not the file's definition."""
+    ext = "ts" if language == "typescript" else "js"
+    files: dict[str, str | bytes] = {
+        f"lib.{ext}": "export function helper() {}\n",
+        f"app.{ext}": (
+            f'import {{ helper }} from "./lib";\n'  # 1
+            "var req = require('./lib');\n"
+            "function listUsers() {}\n"
+            "const DEFAULTS = { a: 1 };\n"
+            "export function make(save = helper) {\n"  # 5
+            '  app.get("/users", listUsers);\n'
+            "  const table = { list: listUsers, helper };\n"
+            "  const all = [listUsers, ...DEFAULTS];\n"
+            "  return flag ? listUsers : helper ?? DEFAULTS;\n"
+            "}\n"  # 10
+            "export const handle = function (req, listUsers) {\n"
+            "  use(req, listUsers);\n"
+            "  req();\n"
+            "  [1].map((helper) => helper(1));\n"
+            "};\n"  # 15
+            "function g() {\n"
+            "  let local = 1;\n"
+            "  use(local);\n"
+            "}\n"
+        ),
+    }
+    got = linked_calls(files, language, kinds=("call", "use"))
+    uses = {
+        (line, name, col): how
+        for (path, line, name, col), how in got.items()
+        if path == f"app.{ext}"
+    }
+    listed = {(line, name) for line, name, _col in uses}
+    here = ("bound", f"app.{ext}::listUsers")
+    there = ("bound", f"lib.{ext}::helper")
+    assert uses[(6, "listUsers", 20)] == here
+    assert uses[(5, "helper", 28)] == there
+    assert uses[(7, "listUsers", 24)] == here and uses[(7, "helper", 35)] == there
+    assert uses[(8, "listUsers", 15)] == here
+    assert uses[(8, "DEFAULTS", 29)] == ("bound", f"app.{ext}::DEFAULTS")
+    assert uses[(9, "listUsers", 16)] == here and uses[(9, "helper", 28)] == there
+    # the function's own parameters: no row for a read, no binding for a call
+    assert (12, "req") not in listed and (12, "listUsers") not in listed
+    assert uses[(13, "req", 2)] == ("candidate", None)
+    assert uses[(14, "helper", 22)] == ("candidate", None)
+    # a read of a variable that holds no definition names none
+    assert (18, "local") not in listed
+
+
 def test_imports_through_a_linked_folder_resolve_to_the_real_file() -> None:
     """`freshindex/indexer -> ../indexer` (this repository's own layout):
     `from freshindex.indexer.shard import f` names indexer/shard.py."""

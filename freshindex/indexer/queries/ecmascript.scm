@@ -67,3 +67,22 @@
   (export_clause
     (export_specifier name: (identifier) @name alias: (identifier) @alias))
   source: (string (string_fragment) @module)) @reference.import
+
+; a name used as a value, not called here: passed (`app.get("/", list)`,
+; `xs.map(parse)`), given to a property (`{ onClick: save }`, `{ save }`),
+; assigned, returned, in an array, a spread, or either side of `??`, `||`,
+; `? :`, a parameter's default (in each grammar's own query). extract.py keeps the row only where the name is one the file
+; defines at its top or imports: a local's read names no definition.
+(arguments (identifier) @name @reference.use)
+(pair value: (identifier) @name @reference.use)
+(object (shorthand_property_identifier) @name @reference.use)
+(array (identifier) @name @reference.use)
+(spread_element (identifier) @name @reference.use)
+(return_statement (identifier) @name @reference.use)
+(variable_declarator value: (identifier) @name @reference.use)
+(assignment_expression right: (identifier) @name @reference.use)
+(ternary_expression consequence: (identifier) @name @reference.use)
+(ternary_expression alternative: (identifier) @name @reference.use)
+(binary_expression left: (identifier) @name @reference.use operator: ["||" "??" "&&"])
+(binary_expression operator: ["||" "??" "&&"] right: (identifier) @name @reference.use)
+(arrow_function body: (identifier) @name @reference.use)

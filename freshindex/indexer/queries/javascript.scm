@@ -93,3 +93,6 @@
     function: (identifier) @_require
     arguments: (arguments . (string (string_fragment) @module) .))
   (#eq? @_require "require")) @reference.import
+
+; a parameter's default that names a function or constant (`save = persist`): a use
+(assignment_pattern right: (identifier) @name @reference.use)

@@ -17,3 +17,6 @@
 (jsx_self_closing_element
   name: (member_expression
     property: (property_identifier) @name)) @reference.call
+
+; `onClick={save}`: a name used as a value (ecmascript.scm's rule)
+(jsx_expression (identifier) @name @reference.use)

@@ -136,3 +136,7 @@
 (import_statement
   (import_clause (namespace_import (identifier) @name))
   source: (string (string_fragment) @module)) @reference.import
+
+; a parameter's default that names a function or constant (`save = persist`): a use
+(required_parameter value: (identifier) @name @reference.use)
+(optional_parameter value: (identifier) @name @reference.use)
