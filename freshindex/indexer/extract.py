@@ -653,10 +653,18 @@ def _query_edges(
             resolved, qualname = path, f"{source}.{target}" if source else target
             binding, via = Binding.BOUND, bind_c.DECLARED_VIA
         elif go_scopes is not None:
+            if (
+                kind == EdgeKind.USE
+                and outer.type == "selector_expression"
+                and text(outer.child_by_field_name("operand") or outer) not in go_imports
+            ):
+                continue  # `r.URL`: a field read on a value, not a name's use
+            go_claim = bind_go.claim(name_node, go_imports, go_scopes, text)
+            if kind == EdgeKind.USE and go_claim is not None and go_claim.receiver_type:
+                continue  # a local hiding the package: `http := ...; f(http.X)`
             resolved, qualname, binding, via, module = _go_edge(
-                path, target, module, bind_go.claim(name_node, go_imports, go_scopes, text),
-                top_level, resolve,
-            )  # fmt: skip
+                path, target, module, go_claim, top_level, resolve
+            )
         else:
             parent = _parent(name_node, outer)
             bare = _bare_name(name_node, parent)
@@ -933,9 +941,15 @@ def _query_edges(
             resolved = qualname = None
             binding, via, target, alias = Binding.CANDIDATE, "", raw, ""
         if kind == EdgeKind.USE and (
-            binding == Binding.CANDIDATE or (target in namespaces and target not in required)
+            binding != Binding.BOUND
+            or (target in namespaces and target not in required)
+            or via == bind_go.PREDECLARED_VIA
+            or target == "_"
         ):
-            continue  # a local's read names no definition; `import * as z`'s z, a module
+            # a local's read names no definition (an outside one's is not
+            # listed, as in Python); `import * as z`'s z is a module; Go's
+            # `nil` and blank `_` name none
+            continue
         edges.append(
             edge_row(
                 path,

@@ -378,7 +378,7 @@ def test_a_name_passed_as_a_value_binds_unless_a_function_declares_it(language: 
     files: dict[str, str | bytes] = {
         f"lib.{ext}": "export function helper() {}\n",
         f"app.{ext}": (
-            f'import {{ helper }} from "./lib";\n'  # 1
+            'import { helper } from "./lib";\n'  # 1
             "var req = require('./lib');\n"
             "function listUsers() {}\n"
             "const DEFAULTS = { a: 1 };\n"
@@ -420,6 +420,38 @@ def test_a_name_passed_as_a_value_binds_unless_a_function_declares_it(language: 
     assert uses[(14, "helper", 22)] == ("candidate", None)
     # a read of a variable that holds no definition names none
     assert (18, "local") not in listed
+
+
+def test_a_go_name_passed_as_a_value_is_a_reference() -> None:
+    """`http.HandleFunc("/", list)`: the handler's references include it."""
+    files: dict[str, str | bytes] = {
+        "go.mod": "module example.com/m\n\ngo 1.21\n",
+        "pkg/pkg.go": "package pkg\n\nfunc Serve() {}\n",
+        "util.go": "package main\n\nfunc use(xs ...any) {}\n",
+        "main.go": (
+            "package main\n\n"
+            'import (\n\t"net/http"\n\n\t"example.com/m/pkg"\n)\n\n'  # 3-7
+            "type S struct{ Handler func() }\n\n"  # 9
+            "var table = S{Handler: list}\n\n"  # 11
+            "func list() {}\n\n"  # 13
+            "func main() {\n"  # 15
+            '\thttp.HandleFunc("/", list)\n'
+            "\tr := &http.Request{}\n"
+            "\tuse(r, r.URL, nil, http.StatusOK, table, []func(){list, pkg.Serve})\n"
+            "}\n\n"
+            "func other(list int) { use(list) }\n"  # 21
+        ),
+    }
+    got = linked_calls(files, "go", kinds=("use",))
+    uses = {(line, name): how for (path, line, name, _col), how in got.items() if path == "main.go"}
+    here = ("bound", "main.go::list")
+    assert uses[(11, "list")] == here and uses[(16, "list")] == here
+    assert uses[(18, "list")] == here
+    assert uses[(18, "Serve")] == ("bound", "pkg/pkg.go::Serve")
+    assert uses[(18, "table")] == ("bound", "main.go::table")
+    # a key is no use; a local, a field read on it, nil, an outside
+    # package's constant and a parameter hiding `list` write no row
+    assert set(uses) == {(11, "list"), (16, "list"), (18, "list"), (18, "Serve"), (18, "table")}
 
 
 def test_imports_through_a_linked_folder_resolve_to_the_real_file() -> None:

@@ -75,3 +75,21 @@
 (import_spec
   !name
   path: (interpreted_string_literal (interpreted_string_literal_content) @module @name)) @reference.import
+
+; a name used as a value, not called here: passed (`r.GET("/", list)`,
+; `http.HandlerFunc(pkg.Serve)`), in a composite literal (`Handler: h`,
+; `[]F{h}`); not assigned or returned, where nearly every name is a
+; local's. extract.py keeps a row only where the
+; name is a package-level one or an imported package's member: a local's
+; read, and `nil` or `true`, name no definition.
+(argument_list
+  [(identifier) @name
+   (selector_expression operand: (identifier) field: (field_identifier) @name)] @reference.use)
+(literal_value
+  (literal_element
+    [(identifier) @name
+     (selector_expression operand: (identifier) field: (field_identifier) @name)] @reference.use))
+(keyed_element
+  value: (literal_element
+    [(identifier) @name
+     (selector_expression operand: (identifier) field: (field_identifier) @name)] @reference.use))
