@@ -22,7 +22,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from freshindex.indexer.languages import READS_RECORDED
+from freshindex.indexer.languages import READS_RECORDED, VALUES_RECORDED
 from freshindex.indexer.schema import FACTS, ID_COLUMNS, SORT_KEYS
 from freshindex.query import lookup as query
 from freshindex.query import references
@@ -121,8 +121,38 @@ def query_doc(
         if unread:
             doc["complete"] = False
             doc["reasons"] = [*doc["reasons"], unread]
+        unpassed = "" if doc["bound"] or doc.get("dispatch") else _unpassed(doc["definitions"])
+        if unpassed:  # "no reference" of a C function its ops table names is not "unused"
+            doc["complete"] = False
+            doc["reasons"] = [*doc["reasons"], unpassed]
         return References.of(doc)
     return Definitions.of(doc)
+
+
+def _unpassed(definitions: list[dict[str, Any]]) -> str:
+    """Why no bound reference to these functions is not "nothing uses
+    them": in a language whose rows leave out a function used as a value
+    (a C function pointer in an ops table, a Java method reference), an
+    empty list proves no more than that nothing calls them by name. "" if
+    every definition is of a language that records such uses, or no
+    function."""
+    unpassed = sorted(
+        {
+            (d["kind"], d["language"])
+            for d in definitions
+            if d.get("kind") in _CALLABLE and d.get("language") not in VALUES_RECORDED
+        }
+    )
+    if not unpassed:
+        return ""
+    what = ", ".join(f"a {language} {kind}" for kind, language in unpassed)
+    return (
+        f"no bound reference, and uses of {what} as a value (a function pointer, "
+        "a method reference) are not indexed: it may still be used"
+    )
+
+
+_CALLABLE = frozenset({"function", "method"})
 
 
 def _unread_variables(definitions: list[dict[str, Any]]) -> str:

@@ -30,6 +30,10 @@ FILES: dict[str, str | bytes] = {
     "web/page.tsx": 'import Hero from "./Banner";\nimport { Banner } from "./index";\n'
     "export const Page = () => <main><Hero /><Banner /></main>;\n",
     "web/store.ts": "export class Store {\n  count = 0;\n  bump() {\n    this.count += 1;\n  }\n}\n",
+    # a C function only an ops table names: no row says so
+    "drv/ops.c": "struct ops { int (*open)(void); };\n"
+    "static int drv_open(void) { return 0; }\n"
+    "static struct ops drv_ops = { .open = drv_open };\n",
     "app/__init__.py": "",
     "app/jobs.py": "class Job:\n    def run_job(self):\n        pass\n\n\ndef go(j):\n    j.run_job()\n",
     "app/models/__init__.py": "from .base import Model, helper\nfrom .mixins import *\n",
@@ -743,6 +747,21 @@ def test_refs_of_a_field_whose_reads_are_not_indexed_are_not_complete(
     assert "reads of a typescript field are not indexed" in " ".join(doc["reasons"])
     python = q("Model.save")  # Python records reads and calls: the list is whole
     assert python["complete"] is True
+
+
+def test_no_reference_to_a_function_a_language_may_pass_unrecorded_is_not_complete(
+    built: tuple[Path, str, Any],
+) -> None:
+    """`.open = drv_open` in a C ops table is no row: an empty list for
+    drv_open is not "unused". TypeScript records a function passed as a
+    value, so its empty list stands."""
+    _repo, _store, q = built
+    doc = q("drv_open")
+    assert doc["bound"] == [] and doc["freshness"] == "exact"
+    assert doc["complete"] is False
+    assert "a c function as a value" in " ".join(doc["reasons"])
+    ts = q("Store.bump")
+    assert ts["bound"] == [] and ts["complete"] is True
 
 
 C_FILES: dict[str, str | bytes] = {
