@@ -136,16 +136,9 @@ def _unpassed(definitions: list[dict[str, Any]]) -> str:
     empty list proves no more than that nothing calls them by name. "" if
     every definition is of a language that records such uses, or no
     function."""
-    unpassed = sorted(
-        {
-            (d["kind"], d["language"])
-            for d in definitions
-            if d.get("kind") in _CALLABLE and d.get("language") not in VALUES_RECORDED
-        }
-    )
-    if not unpassed:
+    what = _left_out(definitions, _CALLABLE, VALUES_RECORDED)
+    if not what:
         return ""
-    what = ", ".join(f"a {language} {kind}" for kind, language in unpassed)
     return (
         f"no bound reference, and uses of {what} as a value (a function pointer, "
         "a method reference) are not indexed: it may still be used"
@@ -160,14 +153,20 @@ def _unread_variables(definitions: list[dict[str, Any]]) -> str:
     variable, constant, field or property of a language whose binder
     records calls, imports and bases but not reads (all but Python's). An
     empty list for a Kotlin property is not "nothing reads it". "" if none."""
-    unread = sorted(
+    what = _left_out(definitions, VARIABLE_KINDS, READS_RECORDED)
+    return f"reads of {what} are not indexed: the list holds its calls only" if what else ""
+
+
+def _left_out(
+    definitions: list[dict[str, Any]], kinds: frozenset[str], recorded: frozenset[str]
+) -> str:
+    """The definitions of ``kinds`` in languages outside ``recorded``, in
+    words ("a c function, a java method"); "" if none."""
+    found = sorted(
         {
             (d["kind"], d["language"])
             for d in definitions
-            if d.get("kind") in VARIABLE_KINDS and d.get("language") not in READS_RECORDED
+            if d.get("kind") in kinds and d.get("language") not in recorded
         }
     )
-    if not unread:
-        return ""
-    what = ", ".join(f"a {language} {kind}" for kind, language in unread)
-    return f"reads of {what} are not indexed: the list holds its calls only"
+    return ", ".join(f"a {language} {kind}" for kind, language in found)
