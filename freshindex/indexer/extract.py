@@ -795,7 +795,7 @@ def _query_edges(
                 binding = Binding.BOUND
             elif (
                 language in bind_c.LANGUAGES
-                and kind == EdgeKind.CALL
+                and kind in (EdgeKind.CALL, EdgeKind.USE)
                 and bare
                 and (
                     name_node.type == "identifier"
@@ -945,10 +945,12 @@ def _query_edges(
             or (target in namespaces and target not in required)
             or via == bind_go.PREDECLARED_VIA
             or target == "_"
+            or (language in bind_c.LANGUAGES and raw.upper() == raw)
         ):
             # a local's read names no definition (an outside one's is not
             # listed, as in Python); `import * as z`'s z is a module; Go's
-            # `nil` and blank `_` name none
+            # `nil` and blank `_` name none; C's `THIS_MODULE`, `O_RDONLY` are
+            # a macro's or an enumerator's value, not a function's
             continue
         edges.append(
             edge_row(

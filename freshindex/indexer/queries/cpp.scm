@@ -165,3 +165,8 @@
 
 (parameter_declaration
   type: (type_identifier) @name) @reference.type
+
+; a function named in a designated initializer, as an ops table names its
+; handlers (`.open = drv_open`): a use, bound through the includes as a call
+; is; extract.py drops an all-capitals name (a macro's or enumerator's value)
+(initializer_pair value: (identifier) @name @reference.use)
