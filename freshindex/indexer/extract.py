@@ -716,7 +716,7 @@ def _query_edges(
                 resolved, qualname = path, local
                 binding, via = Binding.BOUND, f"defined in {local.rpartition('.')[0]}"
             elif (
-                kind == EdgeKind.CALL
+                (kind == EdgeKind.CALL or (kind == EdgeKind.USE and language == "java"))
                 and language in _THIS_LANGUAGES
                 and (
                     this := _this_class(
@@ -1373,11 +1373,16 @@ def _this_class(
         kinds: tuple[str, ...] = ("class",)
         obj = parent.child_by_field_name("object")
     elif language == "java":
-        if parent.type != "method_invocation" or parent.child_by_field_name("name") != name_node:
-            return None
         kinds = _JAVA_TYPES
-        obj = parent.child_by_field_name("object")
-        bare = obj is None
+        if parent.type == "method_reference":  # this::handle, super::handle
+            if parent.named_child_count != 2 or parent.named_children[1] != name_node:
+                return None
+            obj = parent.named_children[0]
+        elif parent.type != "method_invocation" or parent.child_by_field_name("name") != name_node:
+            return None
+        else:
+            obj = parent.child_by_field_name("object")
+            bare = obj is None
     elif language == "kotlin":  # this.run(), super.run(); a bare run() below
         kinds = ("class", "object")
         if parent.type == "call_expression" and parent.named_children[0] == name_node:

@@ -460,6 +460,15 @@ def test_a_go_name_passed_as_a_value_is_a_reference() -> None:
     assert set(uses) == {(11, "list"), (16, "list"), (18, "list"), (18, "Serve"), (18, "table")}
 
 
+def test_a_java_method_reference_on_this_is_a_reference() -> None:
+    files: dict[str, str | bytes] = {
+        "A.java": "class A {\n  void handle(Object o) {}\n"
+        "  void f(java.util.List<Object> xs) {\n    xs.forEach(this::handle);\n  }\n}\n",
+    }
+    got = linked_calls(files, "java", kinds=("use",))
+    assert got == {("A.java", 4, "handle", 21): ("bound", "A.java::A.handle")}
+
+
 def test_imports_through_a_linked_folder_resolve_to_the_real_file() -> None:
     """`freshindex/indexer -> ../indexer` (this repository's own layout):
     `from freshindex.indexer.shard import f` names indexer/shard.py."""

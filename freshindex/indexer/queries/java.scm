@@ -62,3 +62,7 @@
   (scoped_identifier
     scope: (_) @module
     name: (identifier) @name)) @reference.import
+
+; a method passed as a value: `list.forEach(this::handle)`, `super::handle`
+; (extract.py binds it as `this.handle()` is; `Foo::parse` stays unclaimed)
+(method_reference [(this) (super)] (identifier) @name) @reference.use
