@@ -89,6 +89,11 @@ def is_contents(token: str) -> bool:
     return token in CONTENTS or _POSITION.fullmatch(token) is not None
 
 
+def index_of(token: str) -> int | None:
+    """The n of a position step (``[1]``: 1); None for any other step."""
+    return int(token[1]) if _POSITION.fullmatch(token) else None
+
+
 def position(chain: str, n: int) -> str | None:
     """The chain of the ``n``-th of ``chain``'s tuple (None: of a module, or
     past the positions followed)."""

@@ -198,8 +198,9 @@ class ValueFlow:
             # starred target (`a, *rest, z = ...`) from each end
             targets, values = target.named_children, value.named_children
             if value.type not in ("expression_list", "tuple", "list"):
-                # a, b = pair(): each the tuple's position, up to a `*rest`
-                for n, tgt in enumerate(targets):
+                # a, b = pair(): each the tuple's position (as a step, `[1]`),
+                # up to a `*rest` and the positions chains follow
+                for n, tgt in enumerate(targets[: chains.POSITIONS]):
                     if tgt.type == "list_splat_pattern":
                         break
                     if tgt.type in ("identifier", "attribute"):
@@ -539,8 +540,8 @@ class ValueFlow:
         found = self.values(flow.node, flow.scope, depth)
         if flow.step == "enter":  # with X() as x: what X().__enter__() returns
             return self.extend(found, lambda c: chains.call(chains.attr(c, "__enter__")))
-        if flow.step.startswith("["):  # a, b = pair(): a position of what it gives
-            n = int(flow.step[1:-1])
+        n = chains.index_of(flow.step)
+        if n is not None:  # a, b = pair(): a position of what it gives
             return self.extend(found, lambda c: chains.position(c, n))
         return found
 
