@@ -411,6 +411,9 @@ _RECORDS = ("class", "struct")
 _CALLABLE = ("method", "function")
 
 
+# the languages whose method references (`this::run`, `::run`) are uses
+# bound as the call would be (_this_class)
+_REFERENCES = ("java", "kotlin")
 # the vias of a bare name bound by the file's own rules (a top-level
 # definition; an import: "imported from <module>")
 _DEFINED_HERE = "defined in this file"
@@ -716,7 +719,7 @@ def _query_edges(
                 resolved, qualname = path, local
                 binding, via = Binding.BOUND, f"defined in {local.rpartition('.')[0]}"
             elif (
-                (kind == EdgeKind.CALL or (kind == EdgeKind.USE and language == "java"))
+                (kind == EdgeKind.CALL or (kind == EdgeKind.USE and language in _REFERENCES))
                 and language in _THIS_LANGUAGES
                 and (
                     this := _this_class(
@@ -1385,8 +1388,10 @@ def _this_class(
             bare = obj is None
     elif language == "kotlin":  # this.run(), super.run(); a bare run() below
         kinds = ("class", "object")
-        if parent.type == "call_expression" and parent.named_children[0] == name_node:
-            bare, obj = True, None  # the class's own run(), if it defines one here
+        if (parent.type == "call_expression" and parent.named_children[0] == name_node) or (
+            parent.type == "callable_reference" and parent.named_children == [name_node]
+        ):  # the class's own run(), if it defines one here; `::run` passed as a value
+            bare, obj = True, None
         elif parent.type != "navigation_expression" or parent.named_children[-1] != name_node:
             return None
         else:

@@ -469,6 +469,19 @@ def test_a_java_method_reference_on_this_is_a_reference() -> None:
     assert got == {("A.java", 4, "handle", 21): ("bound", "A.java::A.handle")}
 
 
+def test_a_kotlin_callable_reference_is_a_reference() -> None:
+    files: dict[str, str | bytes] = {
+        "A.kt": "class A {\n  fun handle(o: Any) {}\n"
+        "  fun f(xs: List<Any>) {\n    xs.forEach(::handle)\n  }\n}\n"
+        "fun top(o: Any) {}\nfun g(xs: List<Any>) { xs.forEach(::top) }\n",
+    }
+    got = linked_calls(files, "kotlin", kinds=("use",))
+    assert got == {
+        ("A.kt", 4, "handle", 17): ("bound", "A.kt::A.handle"),
+        ("A.kt", 8, "top", 36): ("bound", "A.kt::top"),
+    }
+
+
 def test_imports_through_a_linked_folder_resolve_to_the_real_file() -> None:
     """`freshindex/indexer -> ../indexer` (this repository's own layout):
     `from freshindex.indexer.shard import f` names indexer/shard.py."""

@@ -39,3 +39,7 @@
 
 (parameter
   (user_type (identifier) @name)) @reference.type
+
+; a function passed as a value: `list.forEach(::handle)` (extract.py binds
+; it as a bare `handle()` is; the grammar reads `Foo::m` as a navigation)
+(callable_reference (identifier) @name) @reference.use
