@@ -43,6 +43,7 @@ from freshindex.indexer import (
     ts_compat,
     types_go,
 )
+from freshindex.indexer.guarded import innermost_around
 from freshindex.indexer.kotlin_imports import kotlin_member
 from freshindex.indexer.languages import pattern_query, ts_language, ts_query
 from freshindex.indexer.resolve import Resolver
@@ -1936,21 +1937,8 @@ def _enclosing(ordered: list[_Def], offsets: list[int]) -> list[str]:
 def _enclosing_defs(ordered: list[_Def], offsets: list[int]) -> list[_Def | None]:
     """The innermost definition containing each (sorted) byte offset, as
     _enclosing names it."""
-    ordered = [d for d in ordered if d.kind not in _NOT_CALLERS]
-    out: list[_Def | None] = []
-    stack: list[_Def] = []
-    i = 0
-    for offset in offsets:
-        while i < len(ordered) and ordered[i].start <= offset:
-            d = ordered[i]
-            while stack and stack[-1].end <= d.start:
-                stack.pop()
-            stack.append(d)
-            i += 1
-        while stack and stack[-1].end <= offset:
-            stack.pop()
-        out.append(stack[-1] if stack else None)
-    return out
+    spans = [(d.start, d.end, d) for d in ordered if d.kind not in _NOT_CALLERS]
+    return innermost_around(spans, offsets)
 
 
 def _claim_container(d: _Def | None, source: str, text: Callable[[ts.Node], str]) -> str:

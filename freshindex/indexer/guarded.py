@@ -1,7 +1,8 @@
 """Byte spans a test guards (narrow_python.py's ``isinstance``,
 narrow_js.py's ``instanceof``): ``climb`` finds the ``and``s a test is part
 of, the languages' modules the statement it guards; ``Guarded`` answers
-which span is the innermost around an offset.
+which span is the innermost around an offset; ``innermost_around`` answers
+it for many offsets at once.
 
 A file may hold thousands of tests on one name (generated code, or a
 hostile input); a use looks at the spans that start before it, nearest
@@ -45,6 +46,25 @@ class Guarded(Generic[T]):
             if at < end:
                 return what
         return None
+
+
+def innermost_around(spans: list[tuple[int, int, T]], offsets: list[int]) -> list[T | None]:
+    """What the innermost span around each byte offset holds (None: no span
+    holds it), in one pass: ``offsets`` ascending, ``spans`` sorted by start
+    with an outer span before an inner one of the same start."""
+    out: list[T | None] = []
+    stack: list[tuple[int, int, T]] = []
+    i = 0
+    for offset in offsets:
+        while i < len(spans) and spans[i][0] <= offset:
+            while stack and stack[-1][1] <= spans[i][0]:
+                stack.pop()
+            stack.append(spans[i])
+            i += 1
+        while stack and stack[-1][1] <= offset:
+            stack.pop()
+        out.append(stack[-1][2] if stack else None)
+    return out
 
 
 def climb(

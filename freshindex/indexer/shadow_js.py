@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import tree_sitter as ts
 
-from freshindex.indexer.guarded import Guarded
+from freshindex.indexer.guarded import Guarded, innermost_around
 from freshindex.indexer.languages import pattern_query
 
 _FUNCTIONS = """
@@ -59,30 +59,24 @@ class Shadows:
         the definition a claim names, not a local that hides it."""
         grammar = "javascript" if language == "javascript" else "typescript"
         query = pattern_query(language, _FUNCTIONS + _BOTH + _DECLARED[grammar])
-        functions: list[tuple[int, int]] = []
+        functions: list[tuple[int, int, tuple[int, int]]] = []
         names: list[tuple[int, str]] = []
         for _i, caps in ts.QueryCursor(query).matches(root):
             for node in caps.get("function", ()):
-                functions.append((node.start_byte, node.end_byte))
+                span = (node.start_byte, node.end_byte)
+                functions.append((*span, span))
             for node in caps.get("name", ()):
                 if node.start_byte not in definitions:
                     names.append((node.start_byte, text(node)))
-        functions.sort(key=lambda span: (span[0], -span[1]))
+        functions.sort(key=lambda f: (f[0], -f[1]))
+        names.sort()
         # name -> the spans of the functions that declare it (a bounded
         # look-back each: a hostile file may declare one name thousands of times)
         self._hiding: dict[str, Guarded[bool]] = {}
-        stack: list[tuple[int, int]] = []
-        i = 0
-        for at, name in sorted(names):
-            while i < len(functions) and functions[i][0] <= at:
-                while stack and stack[-1][1] <= functions[i][0]:
-                    stack.pop()
-                stack.append(functions[i])
-                i += 1
-            while stack and stack[-1][1] <= at:
-                stack.pop()
-            if stack:
-                self._hiding.setdefault(name, Guarded()).add(*stack[-1], True)
+        around = innermost_around(functions, [at for at, _name in names])
+        for (_at, name), inner in zip(names, around, strict=True):
+            if inner is not None:
+                self._hiding.setdefault(name, Guarded()).add(*inner, True)
 
     def hidden(self, name: str, at: int) -> bool:
         """Whether the name read at byte ``at`` is a function's own there."""
