@@ -37,6 +37,7 @@ _PATTERNS = """
 [(local_variable_declaration) (enhanced_for_statement) (resource)
  (catch_formal_parameter)] @declare
 (method_invocation) @call
+(method_reference) @reference
 """
 
 
@@ -69,11 +70,27 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
             returned = functools.partial(_returned, scope=scope, fields=fields, own=own, text=text)
             _declared_by(node, scope, text, returned)
         else:
-            receiver, name = node.child_by_field_name("object"), node.child_by_field_name("name")
+            if kind == "reference":  # repo::save, Repo::parse, List<T>::size
+                receiver, name = _referenced(node)
+            else:
+                receiver, name = (
+                    node.child_by_field_name("object"),
+                    node.child_by_field_name("name"),
+                )
             typed = _receiver(receiver, scope, fields, text, own) if receiver is not None else None
             if typed and name is not None:
                 out[name.start_byte] = (text(receiver), typed)  # type: ignore[arg-type]
     return out
+
+
+def _referenced(node: ts.Node) -> tuple[ts.Node | None, ts.Node | None]:
+    """A method reference's receiver and method: ``repo::save``; none for
+    ``Repo::new`` (a use of the class itself) or ``this::save`` (the class's
+    own, which extract.py binds as it binds ``this.save()``)."""
+    if node.named_child_count != 2 or node.named_children[1].type != "identifier":
+        return None, None
+    receiver, name = node.named_children
+    return (receiver, name) if receiver.type not in ("this", "super") else (None, None)
 
 
 def _declared_by(
@@ -147,6 +164,8 @@ def _receiver(
         return None
     if node.type == "object_creation_expression":  # new Repo().save()
         return class_name(node.child_by_field_name("type"), text)
+    if node.type in ("generic_type", "type_identifier"):  # List<T>::size
+        return class_name(node, text)
     if node.type == "parenthesized_expression" and node.named_child_count == 1:
         return _receiver(node.named_children[0], scope, fields, text, own)
     return None

@@ -877,7 +877,8 @@ def _query_edges(
             elif (
                 declared is not None
                 and language in _TYPES
-                and kind == EdgeKind.CALL
+                # `repo::save` passed as a value: a use, typed as `repo.save()` is
+                and (kind == EdgeKind.CALL or (kind == EdgeKind.USE and language == "java"))
                 and (receiver := declared.get(name_node.start_byte)) is not None
                 and (
                     owner := _nested_owner(language, path, receiver[1], within, type_names, visible)

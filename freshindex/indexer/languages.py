@@ -110,10 +110,11 @@ _BY_EXTENSION = {ext: spec.name for spec in LANGUAGES.values() for ext in spec.e
 # so a list of a variable's references there leaves its reads out
 READS_RECORDED = frozenset({"python"})
 # the languages that write a row where a function is used as a value rather
-# than called (a callback passed, `{ onClick: save }`, `Handler: list`);
+# than called (a callback passed, `{ onClick: save }`, `Handler: list`,
+# Java's `Repo::parse`);
 # elsewhere a function pointer or method reference is no row, so a function
 # with no bound reference there may still be used
-VALUES_RECORDED = frozenset({"python", "javascript", "typescript", "tsx", "go"})
+VALUES_RECORDED = frozenset({"python", "javascript", "typescript", "tsx", "go", "java"})
 
 
 def language_for(path: str) -> str | None:

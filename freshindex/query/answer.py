@@ -122,7 +122,7 @@ def query_doc(
             doc["complete"] = False
             doc["reasons"] = [*doc["reasons"], unread]
         unpassed = "" if doc["bound"] or doc.get("dispatch") else _unpassed(doc["definitions"])
-        if unpassed:  # "no reference" of a C function its ops table names is not "unused"
+        if unpassed:  # "no reference" of a C callback is not "unused"
             doc["complete"] = False
             doc["reasons"] = [*doc["reasons"], unpassed]
         return References.of(doc)
@@ -132,7 +132,7 @@ def query_doc(
 def _unpassed(definitions: list[dict[str, Any]]) -> str:
     """Why no bound reference to these functions is not "nothing uses
     them": in a language whose rows leave out a function used as a value
-    (a C function pointer in an ops table, a Java method reference), an
+    (a C function passed as an argument, a Kotlin method reference), an
     empty list proves no more than that nothing calls them by name. "" if
     every definition is of a language that records such uses, or no
     function."""

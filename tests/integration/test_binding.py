@@ -469,6 +469,33 @@ def test_a_java_method_reference_on_this_is_a_reference() -> None:
     assert got == {("A.java", 4, "handle", 21): ("bound", "A.java::A.handle")}
 
 
+def test_a_java_method_reference_on_a_class_or_a_value_is_the_receiver_class_method() -> None:
+    files: dict[str, str | bytes] = {
+        "src/com/ex/Repo.java": (
+            "package com.ex;\npublic class Repo {\n"
+            "  public static Repo parse(String s) { return null; }\n"
+            "  public void save(Object o) {}\n}\n"
+        ),
+        "src/com/ex/Svc.java": (
+            "package com.ex;\nimport java.util.List;\n"
+            "class Svc {\n"
+            "  void f(List<String> xs, Repo repo) {\n"
+            "    xs.stream().map(Repo::parse).forEach(repo::save);\n"  # 5
+            "    xs.stream().map(String::valueOf).map(Repo::new);\n"  # 6
+            "    xs.forEach(Svc::h);\n"  # 7
+            "  }\n  static void h(String s) {}\n}\n"
+        ),
+    }
+    got = linked_calls(files, "java", kinds=("use",))
+    repo, svc = "src/com/ex/Repo.java", "src/com/ex/Svc.java"
+    assert got == {
+        (svc, 5, "parse", 26): ("bound", f"{repo}::Repo.parse"),
+        (svc, 5, "save", 47): ("bound", f"{repo}::Repo.save"),  # the parameter's class
+        (svc, 6, "Repo", 41): ("bound", f"{repo}::Repo"),  # a constructor: the class
+        (svc, 7, "h", 20): ("bound", f"{svc}::Svc.h"),
+    }  # String::valueOf is the JDK's: no row
+
+
 def test_a_kotlin_callable_reference_is_a_reference() -> None:
     files: dict[str, str | bytes] = {
         "A.kt": "class A {\n  fun handle(o: Any) {}\n"

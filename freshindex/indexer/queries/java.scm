@@ -64,5 +64,8 @@
     name: (identifier) @name)) @reference.import
 
 ; a method passed as a value: `list.forEach(this::handle)`, `super::handle`
-; (extract.py binds it as `this.handle()` is; `Foo::parse` stays unclaimed)
-(method_reference [(this) (super)] (identifier) @name) @reference.use
+; (extract.py binds it as `this.handle()` is), `Repo::parse` and `repo::save`
+; (bind_java.py gives the receiver's class, as for `repo.save()`); a
+; constructor passed as a value, `Repo::new`, is a use of the class
+(method_reference (_) (identifier) @name) @reference.use
+(method_reference . (identifier) @name . "new") @reference.use
