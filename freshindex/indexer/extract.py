@@ -42,6 +42,7 @@ from freshindex.indexer import (
     shadow_js,
     ts_compat,
     types_go,
+    values_c,
 )
 from freshindex.indexer.guarded import innermost_around
 from freshindex.indexer.kotlin_imports import kotlin_member
@@ -382,6 +383,8 @@ def extract(
         found = scope_cpp.usings(tree, text) if cpp and b"using" in data else []
         receivers = receivers_cpp.Receivers(tree.language, text, tree.root_node) if cpp else None
         typed = _RECEIVERS[language](tree.root_node, text) if language in _RECEIVERS else None
+        if language in bind_c.LANGUAGES:
+            _c_values(language, refs, ordered, tree.root_node, source, text)
         rows.edges = _query_edges(
             path, language, refs, ordered, top_level, text, resolve, found, receivers, typed,
             tree.root_node,
@@ -401,6 +404,27 @@ def extract(
                 path, language, tree.root_node, rows.edges, top_level, text, resolve
             )
     return rows
+
+
+def _c_values(
+    language: str,
+    refs: dict[tuple[int, str], tuple[ts.Node, str, str, str, ts.Node]],
+    ordered: list[_Def],
+    root: ts.Node,
+    source: bytes,
+    text: Callable[[ts.Node], str],
+) -> None:
+    """Adds to ``refs`` a ``use`` where a C or C++ file names one of the
+    functions it defines or declares as a value (`request_irq(irq,
+    drv_irq)`, `p->done = drv_done`; indexer/values_c.py)."""
+    names = {d.name for d in ordered if d.kind == "function" and not d.container}
+    if language == "c":  # C++'s grammar reads a constructor's `file_(file)` as a prototype
+        names.update(text(r[0]) for (_at, kind), r in refs.items() if kind == EdgeKind.DECLARE)
+    if not names:
+        return
+    known = {at for at, _kind in refs} | {d.name_node.start_byte for d in ordered}
+    for node in values_c.value_uses(root, source, names, known):
+        refs[(node.start_byte, EdgeKind.USE)] = (node, EdgeKind.USE, "", "", node.parent or node)
 
 
 _JS_FAMILY = ("javascript", "typescript", "tsx")

@@ -115,6 +115,10 @@ READS_RECORDED = frozenset({"python"})
 # elsewhere a function pointer or method reference is no row, so a function
 # with no bound reference there may still be used
 VALUES_RECORDED = frozenset({"python", "javascript", "typescript", "tsx", "go", "java"})
+# C and C++ record a function used as a value in the file that defines or
+# declares it (indexer/values_c.py): whole for a `static` function of a
+# source file, which no other file can name
+C_HEADERS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl")
 
 
 def language_for(path: str) -> str | None:

@@ -22,7 +22,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from freshindex.indexer.languages import READS_RECORDED, VALUES_RECORDED
+from freshindex.indexer.languages import C_HEADERS, READS_RECORDED, VALUES_RECORDED
 from freshindex.indexer.schema import FACTS, ID_COLUMNS, SORT_KEYS
 from freshindex.query import lookup as query
 from freshindex.query import references
@@ -136,7 +136,8 @@ def _unpassed(definitions: list[dict[str, Any]]) -> str:
     empty list proves no more than that nothing calls them by name. "" if
     every definition is of a language that records such uses, or no
     function."""
-    what = _left_out(definitions, _CALLABLE, VALUES_RECORDED)
+    shared = [d for d in definitions if not _file_local(d)]
+    what = _left_out(shared, _CALLABLE, VALUES_RECORDED)
     if not what:
         return ""
     return (
@@ -146,6 +147,17 @@ def _unpassed(definitions: list[dict[str, Any]]) -> str:
 
 
 _CALLABLE = frozenset({"function", "method"})
+
+
+def _file_local(d: dict[str, Any]) -> bool:
+    """A ``static`` C or C++ function of a source file: only its own file
+    can name it, and that file's uses of it as a value are rows."""
+    return (
+        d.get("language") in ("c", "cpp")
+        and d.get("kind") == "function"
+        and not d.get("exported")
+        and not str(d.get("path", "")).endswith(C_HEADERS)
+    )
 
 
 def _unread_variables(definitions: list[dict[str, Any]]) -> str:

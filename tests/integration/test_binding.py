@@ -30,12 +30,15 @@ FILES: dict[str, str | bytes] = {
     "web/page.tsx": 'import Hero from "./Banner";\nimport { Banner } from "./index";\n'
     "export const Page = () => <main><Hero /><Banner /></main>;\n",
     "web/store.ts": "export class Store {\n  count = 0;\n  bump() {\n    this.count += 1;\n  }\n}\n",
-    # a C function an ops table names, and one only passed as an argument
+    # a C function an ops table names, one passed as an argument, one that
+    # other files may name, one that only this file could
     "drv/ops.c": "struct ops { int (*open)(void); };\n"
     "static int drv_open(void) { return 0; }\n"
     "static int drv_irq(void) { return 0; }\n"
     "static struct ops drv_ops = { .open = drv_open, .owner = THIS_MODULE };\n"
-    "void drv_init(void) { request_irq(7, drv_irq); }\n",
+    "void drv_init(void) { request_irq(7, drv_irq); }\n"
+    "int drv_exit(void) { return 0; }\n"
+    "static int drv_spare(void) { return 0; }\n",
     "app/__init__.py": "",
     "app/jobs.py": "class Job:\n    def run_job(self):\n        pass\n\n\ndef go(j):\n    j.run_job()\n",
     "app/models/__init__.py": "from .base import Model, helper\nfrom .mixins import *\n",
@@ -803,15 +806,21 @@ def test_refs_of_a_field_whose_reads_are_not_indexed_are_not_complete(
 def test_no_reference_to_a_function_a_language_may_pass_unrecorded_is_not_complete(
     built: tuple[Path, str, Any],
 ) -> None:
-    """`request_irq(7, drv_irq)` passes a C function as an argument, which
-    is no row: an empty list for drv_irq is not "unused". An ops table's
-    `.open = drv_open` is a row. TypeScript records a function passed as a
-    value, so its empty list stands."""
+    """C records a function used as a value only in the file that defines
+    or declares it: `drv_exit`, which any file may pass as an argument
+    (`atexit(drv_exit)`) after a header declares it, has no bound
+    reference, and that is not "unused". A `static` function's file is
+    the only one that can name it, so its empty list stands, as does
+    TypeScript's, which records a function passed as a value anywhere."""
     _repo, _store, q = built
-    doc = q("drv_irq")
+    doc = q("drv_exit")
     assert doc["bound"] == [] and doc["freshness"] == "exact"
     assert doc["complete"] is False
     assert "a c function as a value" in " ".join(doc["reasons"])
+    spare = q("drv_spare")
+    assert spare["bound"] == [] and spare["complete"] is True
+    passed = q("drv_irq")  # request_irq(7, drv_irq)
+    assert places(passed["bound"]) == [("drv/ops.c", 5)] and passed["complete"] is True
     table = q("drv_open")
     assert places(table["bound"]) == [("drv/ops.c", 4)] and table["complete"] is True
     ts = q("Store.bump")

@@ -282,3 +282,50 @@ def test_a_specialization_is_a_class_and_a_class_body_is_a_scope() -> None:
         if e["kind"] == "call" and link.binding == "bound"
     }
     assert calls["get"] == "app.Box.get"
+
+
+def test_a_function_named_as_a_value_is_a_use_and_other_words_are_not() -> None:
+    src = (
+        b"int drv_open(void);\n"  # a prototype
+        b"static int drv_irq(int irq) { return 0; }\n"
+        b"static int drv_init(void)\n{\n"
+        b"\tint drv_irqs = 1; /* drv_irq */\n"  # 5: a longer word, a comment
+        b'\trequest_irq(1, drv_irq, "drv_irq");\n'  # 6: a string is no use
+        b"\tops->open = drv_open;\n"  # 7
+        b"\tregister_cb(&drv_irq, c ? drv_open : 0, (void *)drv_init);\n"  # 8
+        b"\tdrv_irq(2);\n"  # 9: a call, not also a use
+        b"\treturn drv_open_count;\n}\n"
+        b"module_init(drv_init);\n"  # 12
+    )
+    uses = sorted((e[2], e[6], e[7]) for e in extract("drv.c", "c", src).edges if e[4] == "use")
+    assert uses == [
+        ("drv_init", 8, 49), ("drv_init", 12, 12), ("drv_irq", 6, 16), ("drv_irq", 8, 14),
+        ("drv_open", 7, 13), ("drv_open", 8, 27),
+    ]  # fmt: skip
+
+
+def test_value_uses_stay_linear_in_a_file_of_many_functions() -> None:
+    from freshindex.indexer import values_c
+
+    # past a few dozen names the file is read once by one regex of them all;
+    # a name longer than the bound is not looked for
+    names = [f"fn_{i}" for i in range(20_000)] + ["x" * (values_c.MAX_NAME + 1)]
+    src = b"".join(b"int fn_%d(void) { return 0; }\n" % i for i in range(20_000))
+    src += b"void *table[] = { fn_7, fn_19999, " + names[-1].encode() + b" };\n"
+    rows = extract("many.c", "c", src)
+    assert sorted(e[2] for e in rows.edges if e[4] == "use") == ["fn_19999", "fn_7"]
+
+
+def test_a_parameter_or_local_named_like_a_function_hides_it_where_declared() -> None:
+    src = (
+        b"int sign(int x) { return x < 0; }\n"
+        b"int fill(int n) { return n; }\n"
+        b"int show(const int& sign, int n) {\n"  # 3: a parameter hides sign()
+        b"  auto f = [&]() { return put(sign); };\n"  # 4: in a lambda too
+        b"  auto fill = n;\n"  # 5: so does a local
+        b"  return put(fill);\n"
+        b"}\n"
+        b"int other() { return apply(sign, fill); }\n"  # 8: here they are the functions
+    )
+    uses = sorted((e[2], e[6]) for e in extract("a.cpp", "cpp", src).edges if e[4] == "use")
+    assert uses == [("fill", 8), ("sign", 8)]
