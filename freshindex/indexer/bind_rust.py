@@ -151,6 +151,16 @@ def _receiver(
     return None
 
 
+def passed_type(
+    scoped: ts.Node, text: Callable[[ts.Node], str], own: str
+) -> tuple[str, str] | None:
+    """``.map(Repo::open)``: (the path as written, its type's name as
+    written), as for ``Repo::open()``; ``own``: the impl's, for ``Self::``."""
+    path = scoped.child_by_field_name("path")
+    typed = _path_type(path, text, own) if path is not None else None
+    return (text(path), typed) if path is not None and typed else None
+
+
 def _path_type(path: ts.Node, text: Callable[[ts.Node], str], own: str) -> str | None:
     """The type of ``Repo::`` (``Self::`` in an impl block); a module path
     (``db::open()``) is not a type: lower case by Rust's convention."""

@@ -39,7 +39,7 @@ from freshindex.indexer import (
     pointers_cpp,
     receivers_cpp,
     scope_cpp,
-    shadow_js,
+    shadows,
     ts_compat,
     types_go,
     values_c,
@@ -428,6 +428,8 @@ def _c_values(
 
 
 _JS_FAMILY = ("javascript", "typescript", "tsx")
+# languages whose receivers' declared types bind a method passed as a value
+_TYPED_USES = ("java", "rust")
 # C++ definitions a query pattern may capture with a written scope
 # (`void Repo::save()`, `class Regexp::ParseState {`)
 _SCOPED_KINDS = frozenset({"method", "class", "struct"})
@@ -633,21 +635,36 @@ def _query_edges(
     anonymous = functools.cache(
         lambda: _anonymous_bodies(language, root) if root is not None else []
     )
-    # JS/TS: the names each function declares, which hide the file's (asked
-    # for only by a bare name bound to a top-level definition or an import)
-    shadows = (
+    # JS/TS, Rust: the names each function declares, which hide the file's
+    # (asked for only by a bare name bound to a top-level definition or an import)
+    hiding = (
         functools.cache(
-            lambda: shadow_js.Shadows(
-                language, root, text, frozenset(d.name_node.start_byte for d in ordered)
+            lambda: shadows.Shadows(
+                language,
+                root,
+                text,
+                frozenset(d.name_node.start_byte for d in ordered),
+                frozenset(top_level) | frozenset(bindings) | frozenset(namespaces),
             )
         )
-        if language in _JS_LANGUAGES and root is not None
+        if (language in _JS_LANGUAGES or language == "rust") and root is not None
         else None
     )
     for (name_node, kind, module, alias, outer), source, within in zip(
         ref_list, enclosing, enclosing_defs, strict=True
     ):
         raw = text(name_node)
+        if (
+            kind == EdgeKind.USE
+            and language == "rust"
+            and (
+                (outer.type == "identifier" and raw not in top_level and raw not in bindings)
+                or (outer.type == "scoped_identifier" and raw[:1].isupper())
+            )
+        ):
+            # `f(x)`: a name neither this file's item nor an import's, a local;
+            # `f(Token::Star)`: an enum's variant (a predicate in the query cost more)
+            continue
         target = _last_segment(language, raw) if kind == "import" else raw
         resolved: str | None = None
         qualname: str | None = None
@@ -697,6 +714,12 @@ def _query_edges(
             parent = _parent(name_node, outer)
             bare = _bare_name(name_node, parent)
             bound = bindings.get(target) if bare else None
+            if language == "rust" and kind == EdgeKind.USE and outer.type == "scoped_identifier":
+                # `.map(Repo::open)`: typed where it stands, as `Repo::open()` is
+                impl = within.container if within is not None else ""
+                passed = bind_rust.passed_type(outer, text, impl)
+                if passed is not None and declared is not None:
+                    declared[name_node.start_byte] = passed
             if bound is not None:
                 module = bound[0]
                 resolved = resolve(language, path, bound[0], bound[1]) if resolve else None
@@ -901,8 +924,9 @@ def _query_edges(
             elif (
                 declared is not None
                 and language in _TYPES
-                # `repo::save` passed as a value: a use, typed as `repo.save()` is
-                and (kind == EdgeKind.CALL or (kind == EdgeKind.USE and language == "java"))
+                # `repo::save` (Java), `Repo::open` (Rust) passed as a value: a
+                # use, typed as the call is
+                and (kind == EdgeKind.CALL or (kind == EdgeKind.USE and language in _TYPED_USES))
                 and (receiver := declared.get(name_node.start_byte)) is not None
                 and (
                     owner := _nested_owner(language, path, receiver[1], within, type_names, visible)
@@ -962,10 +986,10 @@ def _query_edges(
             ):  # `JSON.parse()`, `new Date()`, `expect(x).toBe(1)`: the platform's
                 binding, via = Binding.EXTERNAL, platform[1]
         if (
-            shadows is not None
+            hiding is not None
             and kind in (EdgeKind.USE, EdgeKind.CALL)
             and via in (_DEFINED_HERE, f"imported from {module}", _REQUIRED.format(module))
-            and shadows().hidden(raw, name_node.start_byte)
+            and hiding().hidden(raw, name_node.start_byte)
         ):  # `function (req) { handle(req) }` under a top-level `req`: the parameter
             resolved = qualname = None
             binding, via, target, alias = Binding.CANDIDATE, "", raw, ""

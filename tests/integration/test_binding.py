@@ -499,6 +499,40 @@ def test_a_java_method_reference_on_a_class_or_a_value_is_the_receiver_class_met
     }  # String::valueOf is the JDK's: no row
 
 
+def test_a_rust_function_passed_as_a_value_is_a_reference_unless_a_local_hides_it() -> None:
+    files: dict[str, str | bytes] = {
+        "Cargo.toml": '[package]\nname = "app"\n',
+        "src/lib.rs": (
+            "pub mod error;\nuse crate::error::Error;\n\n"
+            "fn parse(s: &str) -> u32 { 0 }\n\n"
+            "pub fn run(xs: Vec<String>) {\n"  # 6
+            "    let a = xs.iter().map(parse).map_err(Error::io).map(Kind::Big);\n"
+            "    let s = S { cb: parse, other: Error::new };\n"  # 8
+            '    let parse = parse("1");\n'  # 9: the call is the function's
+            "    take(parse);\n"  # 10: the local now
+            "}\n\n"
+            "fn local(parse: u32) { take(parse); }\n"  # 13: a parameter
+            "struct S { cb: fn(&str) -> u32 }\n"
+            "impl S {\n    fn twice(&self) -> u32 { self.apply(Self::one) }\n"  # 16
+            "    fn one() -> u32 { 1 }\n}\n"
+        ),
+        "src/error.rs": (
+            "pub struct Error;\nimpl Error {\n"
+            "    pub fn io(e: std::io::Error) -> Error { Error }\n"
+            "    pub fn new() -> Error { Error }\n}\n"
+        ),
+    }
+    got = linked_calls(files, "rust", kinds=("use", "call"))
+    lib = {(line, name): how for (path, line, name, _c), how in got.items() if path == "src/lib.rs"}
+    here = ("bound", "src/lib.rs::parse")
+    assert lib[(7, "parse")] == lib[(8, "parse")] == lib[(9, "parse")] == here
+    assert lib[(7, "io")] == ("bound", "src/error.rs::Error.io")
+    assert lib[(8, "new")] == ("bound", "src/error.rs::Error.new")
+    assert lib[(16, "one")] == ("bound", "src/lib.rs::S.one")
+    # an enum's variant is no definition; a local or parameter hides the function
+    assert (7, "Big") not in lib and (10, "parse") not in lib and (13, "parse") not in lib
+
+
 def test_a_kotlin_callable_reference_is_a_reference() -> None:
     files: dict[str, str | bytes] = {
         "A.kt": "class A {\n  fun handle(o: Any) {}\n"

@@ -49,6 +49,22 @@
 (macro_invocation
   macro: (identifier) @name) @reference.call
 
+; a function passed or stored as a value: `.map_err(Error::io)`, `.map(parse)`,
+; `S { cb: parse }`, `let h = parse;`, `return parse` (extract.py keeps those
+; naming the file's item, an import's or, through bind_rust.py, a type's, and
+; not a path to an enum's variant, `Token::ZeroOrMore`, which is no definition)
+(arguments (identifier) @name @reference.use)
+(arguments (scoped_identifier name: (identifier) @name) @reference.use)
+(field_initializer value: (identifier) @name @reference.use)
+(field_initializer value: (scoped_identifier name: (identifier) @name) @reference.use)
+(let_declaration value: (identifier) @name @reference.use)
+(let_declaration value: (scoped_identifier name: (identifier) @name) @reference.use)
+(return_expression (identifier) @name @reference.use)
+(shorthand_field_initializer (identifier) @name @reference.use)
+(array_expression (identifier) @name @reference.use)
+(tuple_expression (identifier) @name @reference.use)
+(assignment_expression right: (identifier) @name @reference.use)
+
 ; a call written in a macro's arguments (`assert_eq!(s.get(), make())`): the
 ; grammar keeps them as tokens, a name then `(...)`; extract.py keeps those
 ; whose next token is the parenthesis (not `format!(...)`, not `a[0]`),
