@@ -30,8 +30,9 @@ _PATTERNS = """
 
 
 def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, tuple[str, str]]:
-    """The start byte of each called function's name -> (the receiver as
-    written, the class it was declared with as written)."""
+    """The start byte of each called function's name, and of one passed by
+    reference (``repo::save``) -> (the receiver as written, the class it
+    was declared with as written)."""
     out: dict[int, tuple[str, str]] = {}
     # (where it ends, the declarations in scope, the enclosing classes'
     # properties, the innermost class and its functions' names)
@@ -61,14 +62,32 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
                 scope[declared[0]] = declared[1]
         else:
             callee = node.named_children[0] if node.named_child_count else None
-            if callee is None or callee.type != "navigation_expression":
-                continue
-            parts = callee.named_children
-            if len(parts) != 2 or parts[1].type != "identifier":
-                continue
-            typed = _receiver(parts[0], scope, fields, text, own)
-            if typed:
-                out[parts[1].start_byte] = (text(parts[0]), typed)
+            called = (
+                [callee] if callee is not None and callee.type == "navigation_expression" else []
+            )
+            for navigation in (*called, *_references(node)):
+                parts = navigation.named_children
+                if len(parts) != 2 or parts[1].type != "identifier":
+                    continue
+                typed = _receiver(parts[0], scope, fields, text, own)
+                if typed:
+                    out[parts[1].start_byte] = (text(parts[0]), typed)
+    return out
+
+
+def _references(call: ts.Node) -> list[ts.Node]:
+    """The call's arguments that pass a function by reference, `repo::save`
+    or `Repo::parse` (which the grammar reads as navigations)."""
+    arguments = _child(call, "value_arguments")
+    out = []
+    for argument in arguments.named_children if arguments is not None else []:
+        value = argument.named_children[0] if argument.named_child_count == 1 else None
+        if (
+            value is not None
+            and value.type == "navigation_expression"
+            and any(c.type == "::" for c in value.children)
+        ):
+            out.append(value)
     return out
 
 

@@ -429,7 +429,7 @@ def _c_values(
 
 _JS_FAMILY = ("javascript", "typescript", "tsx")
 # languages whose receivers' declared types bind a method passed as a value
-_TYPED_USES = ("java", "rust")
+_TYPED_USES = ("java", "rust", "kotlin")
 # C++ definitions a query pattern may capture with a written scope
 # (`void Repo::save()`, `class Regexp::ParseState {`)
 _SCOPED_KINDS = frozenset({"method", "class", "struct"})

@@ -111,10 +111,10 @@ _BY_EXTENSION = {ext: spec.name for spec in LANGUAGES.values() for ext in spec.e
 READS_RECORDED = frozenset({"python"})
 # the languages that write a row where a function is used as a value rather
 # than called (a callback passed, `{ onClick: save }`, `Handler: list`,
-# Java's `Repo::parse`);
+# Java's and Kotlin's `Repo::parse`);
 # elsewhere a function pointer or method reference is no row, so a function
 # with no bound reference there may still be used
-VALUES_RECORDED = frozenset({"python", "javascript", "typescript", "tsx", "go", "java"})
+VALUES_RECORDED = frozenset({"python", "javascript", "typescript", "tsx", "go", "java", "kotlin"})
 # C and C++ record a function used as a value in the file that defines or
 # declares it (indexer/values_c.py): whole for a `static` function of a
 # source file, which no other file can name

@@ -132,7 +132,8 @@ def query_doc(
 def _unpassed(definitions: list[dict[str, Any]]) -> str:
     """Why no bound reference to these functions is not "nothing uses
     them": in a language whose rows leave out a function used as a value
-    (a C function passed as an argument, a Kotlin method reference), an
+    (a C function another file passes as an argument, a Rust module's
+    function passed as ``util::parse``), an
     empty list proves no more than that nothing calls them by name. "" if
     every definition is of a language that records such uses, or no
     function."""

@@ -546,6 +546,31 @@ def test_a_kotlin_callable_reference_is_a_reference() -> None:
     }
 
 
+def test_a_kotlin_reference_on_a_class_or_a_value_is_the_receiver_class_function() -> None:
+    files: dict[str, str | bytes] = {
+        "src/main/kotlin/com/ex/Repo.kt": (
+            "package com.ex\n\nclass Repo {\n    fun save(o: Any) {}\n"
+            "    companion object {\n        fun parse(s: String): Repo = Repo()\n    }\n}\n"
+        ),
+        "src/main/kotlin/com/ex/Svc.kt": (
+            "package com.ex\n\nclass Svc {\n"
+            "    fun f(xs: List<String>, repo: Repo) {\n"
+            "        xs.map(Repo::parse).forEach(repo::save)\n"  # 5
+            "        run(repo::save)\n"  # 6: an argument of a bare call too
+            "        xs.map(String::length)\n"  # 7: the JDK's, no row
+            "        val k = Repo::class\n"  # 8: a class literal, no row
+            "    }\n}\n"
+        ),
+    }
+    got = linked_calls(files, "kotlin", kinds=("use",))
+    repo, svc = "src/main/kotlin/com/ex/Repo.kt", "src/main/kotlin/com/ex/Svc.kt"
+    assert got == {
+        (svc, 5, "parse", 21): ("bound", f"{repo}::Repo.parse"),
+        (svc, 5, "save", 42): ("bound", f"{repo}::Repo.save"),
+        (svc, 6, "save", 18): ("bound", f"{repo}::Repo.save"),
+    }
+
+
 def test_imports_through_a_linked_folder_resolve_to_the_real_file() -> None:
     """`freshindex/indexer -> ../indexer` (this repository's own layout):
     `from freshindex.indexer.shard import f` names indexer/shard.py."""

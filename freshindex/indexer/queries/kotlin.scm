@@ -41,5 +41,8 @@
   (user_type (identifier) @name)) @reference.type
 
 ; a function passed as a value: `list.forEach(::handle)` (extract.py binds
-; it as a bare `handle()` is; the grammar reads `Foo::m` as a navigation)
+; it as a bare `handle()` is); the grammar reads `Repo::parse` and
+; `repo::save` as a navigation, typed as `repo.save()` is (bind_kotlin.py);
+; `Repo::class` is a class literal
 (callable_reference (identifier) @name) @reference.use
+(navigation_expression (_) "::" (identifier) @name (#not-eq? @name "class")) @reference.use
