@@ -428,6 +428,8 @@ def _c_values(
 
 
 _JS_FAMILY = ("javascript", "typescript", "tsx")
+# where a C# name is a value: `F(Parse)`, `e.Click += OnClick`, `Func<int> f = Compute`
+_CSHARP_VALUES = frozenset({"argument", "assignment_expression", "variable_declarator"})
 # languages whose receivers' declared types bind a method passed as a value
 _TYPED_USES = ("java", "rust", "kotlin")
 # C++ definitions a query pattern may capture with a written scope
@@ -440,7 +442,7 @@ _CALLABLE = ("method", "function")
 
 # the languages whose method references (`this::run`, `::run`) are uses
 # bound as the call would be (_this_class)
-_REFERENCES = ("java", "kotlin")
+_REFERENCES = ("java", "kotlin", "csharp")
 # the vias of a bare name bound by the file's own rules (a top-level
 # definition; an import: "imported from <module>")
 _DEFINED_HERE = "defined in this file"
@@ -605,6 +607,15 @@ def _query_edges(
             if d.kind == "function" and d.parent is not None and d.parent.kind in _BODIES
         )
     )
+    # (class, method) of each C# method this file defines, for method groups
+    csharp_methods = functools.cache(
+        lambda: frozenset(
+            (d.parent.qualname, d.name)
+            for d in ordered
+            if d.parent is not None and d.kind == "method"
+        )
+    )
+    csharp_names = functools.cache(lambda: frozenset(method for _cls, method in csharp_methods()))
     # (class, name) of each member this file defines, for Kotlin's bare calls;
     # in JS, of each method set on a constructor function's prototype
     members = functools.cache(
@@ -665,6 +676,8 @@ def _query_edges(
             # `f(x)`: a name neither this file's item nor an import's, a local;
             # `f(Token::Star)`: an enum's variant (a predicate in the query cost more)
             continue
+        if kind == EdgeKind.USE and language == "csharp" and raw not in csharp_names():
+            continue  # `F(count)`: no method of this file has the name
         target = _last_segment(language, raw) if kind == "import" else raw
         resolved: str | None = None
         qualname: str | None = None
@@ -781,6 +794,13 @@ def _query_edges(
                         based,
                         top_level,
                     )
+                )
+                # a C# name passed is a method group only where the class has
+                # the method: `F(count)` passes a local, a parameter or a field
+                and (
+                    kind == EdgeKind.CALL
+                    or language != "csharp"
+                    or (this[0], target) in csharp_methods()
                 )
             ):
                 cls, word = this
@@ -1459,6 +1479,8 @@ def _this_class(
         if parent.type == "invocation_expression":  # Save(): bare, the function itself
             if parent.child_by_field_name("function") != name_node:
                 return None
+            bare, obj = True, None
+        elif parent.type in _CSHARP_VALUES:  # `xs.Select(Parse)`: a method group
             bare, obj = True, None
         elif parent.type == "member_access_expression":
             # `base` is a keyword the grammar names no field for

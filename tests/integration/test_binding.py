@@ -499,6 +499,30 @@ def test_a_java_method_reference_on_a_class_or_a_value_is_the_receiver_class_met
     }  # String::valueOf is the JDK's: no row
 
 
+def test_a_csharp_method_group_of_the_class_is_a_reference() -> None:
+    files: dict[str, str | bytes] = {
+        "A.cs": (
+            "namespace App {\nclass A {\n  int count;\n"
+            "  void F(List<string> xs, int count) {\n"  # 4
+            "    var ys = xs.Select(Parse);\n"
+            "    button.Click += OnClick;\n"  # 6: an event handler
+            "    Func<string, int> f = Parse;\n"
+            "    G(this.Parse);\n"  # 8
+            "    G(count, xs);\n"  # 9: a parameter, and a field of its name: no method
+            "  }\n"
+            "  int Parse(string s) => 0;\n  void OnClick(object o, EventArgs e) {}\n}\n}\n"
+        ),
+    }
+    got = linked_calls(files, "csharp", kinds=("use",))
+    parse, handler = ("bound", "A.cs::App.A.Parse"), ("bound", "A.cs::App.A.OnClick")
+    assert got == {
+        ("A.cs", 5, "Parse", 23): parse,
+        ("A.cs", 6, "OnClick", 20): handler,
+        ("A.cs", 7, "Parse", 26): parse,
+        ("A.cs", 8, "Parse", 11): parse,
+    }
+
+
 def test_a_rust_function_passed_as_a_value_is_a_reference_unless_a_local_hides_it() -> None:
     files: dict[str, str | bytes] = {
         "Cargo.toml": '[package]\nname = "app"\n',

@@ -25,6 +25,13 @@
     (member_access_expression name: (identifier) @name)
   ]) @reference.call
 
+;; a method group passed or stored as a value: `xs.Select(Parse)`,
+;; `button.Click += OnClick`, `Func<int> f = Compute;`, `this.Parse`
+;; (extract.py keeps those naming a method of the class around it)
+(argument [(identifier) @name (member_access_expression "this" name: (identifier) @name)] @reference.use)
+(assignment_expression right: [(identifier) @name (member_access_expression "this" name: (identifier) @name)] @reference.use)
+(variable_declarator "=" . (identifier) @name @reference.use)
+
 (object_creation_expression
   type: [
     (identifier) @name
