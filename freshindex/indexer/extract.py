@@ -442,7 +442,7 @@ _CALLABLE = ("method", "function")
 
 # the languages whose method references (`this::run`, `::run`) are uses
 # bound as the call would be (_this_class)
-_REFERENCES = ("java", "kotlin", "csharp")
+_REFERENCES = ("java", "kotlin", "csharp", "ruby")
 # the vias of a bare name bound by the file's own rules (a top-level
 # definition; an import: "imported from <module>")
 _DEFINED_HERE = "defined in this file"
@@ -665,6 +665,8 @@ def _query_edges(
         ref_list, enclosing, enclosing_defs, strict=True
     ):
         raw = text(name_node)
+        if name_node.type == "simple_symbol":  # Ruby's `before_action :find_user`
+            raw = raw[1:]
         if (
             kind == EdgeKind.USE
             and language == "rust"
@@ -1469,11 +1471,14 @@ def _this_class(
             if obj.type == "this_expression" and obj.named_child_count:
                 return None  # this@Outer: the label's class, not the innermost
     elif language == "ruby":  # self.run, or run(...) the class defines here
-        if parent.type != "call" or parent.child_by_field_name("method") != name_node:
-            return None
         kinds = ("class", "module")
-        obj = parent.child_by_field_name("receiver")
-        bare = obj is None
+        if name_node.type == "simple_symbol":  # `before_action :run`: as a bare run
+            bare, obj = True, None
+        elif parent.type != "call" or parent.child_by_field_name("method") != name_node:
+            return None
+        else:
+            obj = parent.child_by_field_name("receiver")
+            bare = obj is None
     elif language == "csharp":
         kinds = _CSHARP_TYPES
         if parent.type == "invocation_expression":  # Save(): bare, the function itself

@@ -499,6 +499,37 @@ def test_a_java_method_reference_on_a_class_or_a_value_is_the_receiver_class_met
     }  # String::valueOf is the JDK's: no row
 
 
+def test_a_ruby_method_a_callback_symbol_names_is_a_reference() -> None:
+    app = "app/controllers/application_controller.rb"
+    files: dict[str, str | bytes] = {
+        app: (
+            "class ApplicationController < ActionController::Base\n"
+            "  before_action :authenticate_user, if: :signed_in?\n\n"
+            "  def authenticate_user\n  end\n\n  def signed_in?\n    true\n  end\nend\n"
+        ),
+        "app/models/article.rb": (
+            "class Article\n  validate :title_present\n\n"
+            "  def publish\n    handlers = [method(:title_present)]\n"  # 5
+            "    send(:title_present)\n"
+            "    other.send(:title_present)\n"  # 7: another object's: no row
+            "    render json: { a: :publish }\n"  # 8: a symbol as data: no row
+            "  end\n\n  def title_present\n  end\nend\n"
+        ),
+    }
+    got = linked_calls(files, "ruby", kinds=("use",))
+    check = ("bound", "app/models/article.rb::Article.title_present")
+    assert got == {
+        (app, 2, "authenticate_user", 16): (
+            "bound",
+            f"{app}::ApplicationController.authenticate_user",
+        ),
+        (app, 2, "signed_in?", 40): ("bound", f"{app}::ApplicationController.signed_in?"),
+        ("app/models/article.rb", 2, "title_present", 11): check,
+        ("app/models/article.rb", 5, "title_present", 23): check,
+        ("app/models/article.rb", 6, "title_present", 9): check,
+    }
+
+
 def test_a_csharp_method_group_of_the_class_is_a_reference() -> None:
     files: dict[str, str | bytes] = {
         "A.cs": (

@@ -39,6 +39,20 @@
 (superclass
   [(constant) (scope_resolution name: (constant))] @name) @reference.inherit
 
+; a method of the class named by a symbol, which Ruby calls later: Rails'
+; callbacks (`before_action :find_article!`, `after_save :index`, their `if:`
+; and `unless:`), `validate :check`, `helper_method :current_user`, and
+; `method(:save)`, `send(:save)` without a receiver (extract.py binds the
+; name as a bare call of it)
+(call
+  !receiver
+  method: (identifier) @_named
+  arguments: (argument_list
+    [(simple_symbol) @name
+     (pair key: (hash_key_symbol) @_condition value: (simple_symbol) @name
+       (#any-of? @_condition "if" "unless"))])
+  (#match? @_named "^((before|after|around|skip_before|skip_after|skip_around|prepend_before|prepend_after|prepend_around|append_before|append_after|append_around)_[a-z_]+|validate|helper_method|method|public_method|send|public_send|__send__|try)$")) @reference.use
+
 ; a module mixed into a class or module is among its ancestors, as a base is:
 ; `include Helpers` in its body (not in a block: `describe do include X end`
 ; mixes into another class) makes Helpers' methods the class's
