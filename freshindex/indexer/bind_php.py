@@ -27,13 +27,18 @@ _PATTERNS = """
 [(method_declaration) (function_definition) (anonymous_function)] @scope
 (assignment_expression) @declare
 [(member_call_expression) (scoped_call_expression)] @call
+(array_creation_expression
+  . (array_element_initializer [(class_constant_access_expression) (variable_name)])
+  . (array_element_initializer (string (string_content)))
+  .) @callable
 """
 _OWN = ("self", "static")
 
 
 def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, tuple[str, str]]:
-    """The start byte of each called method's name -> (the receiver as
-    written, the class it was declared with as written)."""
+    """The start byte of each called method's name, and of one a callable
+    array names -> (the receiver as written, the class it was declared
+    with as written)."""
     out: dict[int, tuple[str, str]] = {}
     # (where it ends, the variables in scope, the properties, the class)
     stack: list[tuple[int, dict[str, str], dict[str, str], str]] = [(root.end_byte, {}, {}, "")]
@@ -65,6 +70,10 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
                 )
                 held = class_name(made, text) or _returned(right, scope, fields, own, text)
                 scope[text(left)] = held or ""
+        elif kind == "callable":  # [$this, 'format'], [UserController::class, 'index']
+            found = _callable(node, scope, fields, own, text)
+            if found is not None:
+                out[found[0].start_byte] = found[1]
         else:
             name = node.child_by_field_name("name")
             if node.type == "member_call_expression":
@@ -81,6 +90,29 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
             if typed and name is not None and receiver is not None:
                 out[name.start_byte] = (text(receiver), typed)
     return out
+
+
+def _callable(
+    array: ts.Node,
+    scope: dict[str, str],
+    fields: dict[str, str],
+    own: str,
+    text: Callable[[ts.Node], str],
+) -> tuple[ts.Node, tuple[str, str]] | None:
+    """A method named as a callable array (a route's `[UserController::class,
+    'index']`, `array_map([$this, 'format'], ...)`): the method's name node
+    and (the receiver as written, its class as written)."""
+    first = array.named_children[0].named_children[0]
+    method = array.named_children[1].named_children[0].named_children[0]
+    if first.type == "variable_name":
+        typed = _receiver(first, scope, fields, text)
+    else:  # Repo::class, self::class
+        parts = first.named_children
+        if len(parts) != 2 or text(parts[1]) != "class":
+            return None
+        written = text(parts[0])
+        typed = own if written in _OWN else class_name(parts[0], text)
+    return (method, (text(first), typed)) if typed else None
 
 
 def _used(function: ts.Node) -> list[ts.Node]:

@@ -431,7 +431,7 @@ _JS_FAMILY = ("javascript", "typescript", "tsx")
 # where a C# name is a value: `F(Parse)`, `e.Click += OnClick`, `Func<int> f = Compute`
 _CSHARP_VALUES = frozenset({"argument", "assignment_expression", "variable_declarator"})
 # languages whose receivers' declared types bind a method passed as a value
-_TYPED_USES = ("java", "rust", "kotlin")
+_TYPED_USES = ("java", "rust", "kotlin", "php")
 # C++ definitions a query pattern may capture with a written scope
 # (`void Repo::save()`, `class Regexp::ParseState {`)
 _SCOPED_KINDS = frozenset({"method", "class", "struct"})

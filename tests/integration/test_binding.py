@@ -530,6 +530,34 @@ def test_a_ruby_method_a_callback_symbol_names_is_a_reference() -> None:
     }
 
 
+def test_a_php_callable_array_names_the_method_of_its_class() -> None:
+    ctl = "app/Http/Controllers/UserController.php"
+    files: dict[str, str | bytes] = {
+        "composer.json": '{"autoload": {"psr-4": {"App\\\\": "app/"}}}',
+        ctl: (
+            "<?php\nnamespace App\\Http\\Controllers;\n\nclass UserController\n{\n"
+            "    public function index() { return 1; }\n"
+            "    public function format($x) { return $x; }\n"
+            "    public function all($ys) { return array_map([$this, 'format'], $ys); }\n"  # 8
+            "    public static function cmp($a, $b) { return 0; }\n"
+            "    public function sorted($a) { usort($a, [self::class, 'cmp']); }\n"  # 10
+            "}\n"
+        ),
+        "routes/web.php": (
+            "<?php\nuse App\\Http\\Controllers\\UserController as Users;\n\n"
+            "Route::get('/', [Users::class, 'index']);\n"  # 4: through the alias
+            "$pair = ['a', 'index'];\n"  # 5: two strings are data
+        ),
+    }
+    got = linked_calls(files, "php", kinds=("use",))
+    cls = f"{ctl}::App.Http.Controllers.UserController"
+    assert got == {
+        (ctl, 8, "format", 57): ("bound", f"{cls}.format"),
+        (ctl, 10, "cmp", 58): ("bound", f"{cls}.cmp"),
+        ("routes/web.php", 4, "index", 32): ("bound", f"{cls}.index"),
+    }
+
+
 def test_a_csharp_method_group_of_the_class_is_a_reference() -> None:
     files: dict[str, str | bytes] = {
         "A.cs": (

@@ -57,3 +57,11 @@
 (include_once_expression (_ (string (string_content) @name))) @reference.import
 
 (named_type [(name) (qualified_name (name))] @name) @reference.type
+
+; a method named as a callable array: a route's `[UserController::class,
+; 'index']`, `array_map([$this, 'format'], $xs)`, `[self::class, 'cmp']`
+; (bind_php.py types the first element as it types a call's receiver)
+(array_creation_expression
+  . (array_element_initializer [(class_constant_access_expression) (variable_name)])
+  . (array_element_initializer (string (string_content) @name))
+  .) @reference.use
