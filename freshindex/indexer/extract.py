@@ -38,6 +38,7 @@ from freshindex.indexer import (
     macros_cpp,
     pointers_cpp,
     receivers_cpp,
+    rust_paths,
     scope_cpp,
     shadows,
     ts_compat,
@@ -944,6 +945,27 @@ def _query_edges(
                 if chains.CALL in receiver[1]:
                     via = f"{chains.spelled(receiver[0])} holds what {_called(receiver[1])}"
             elif (
+                language == "rust"
+                and kind in (EdgeKind.CALL, EdgeKind.USE)
+                and parent is not None
+                and parent.type == "scoped_identifier"
+                and (module_path := parent.child_by_field_name("path")) is not None
+                and rust_paths.readable(module_path.type)
+                and (
+                    by_path := rust_paths.path_claim(
+                        text(module_path),
+                        target,
+                        path,
+                        bindings,
+                        top_level,
+                        _inline_modules(within),
+                        resolve,
+                    )
+                )
+                is not None
+            ):  # `util::parse()`, `crate::store::open()`: a module's function
+                resolved, qualname, binding, via = by_path
+            elif (
                 declared is not None
                 and language in _TYPES
                 # `repo::save` (Java), `Repo::open` (Rust) passed as a value: a
@@ -1009,7 +1031,9 @@ def _query_edges(
                 binding, via = Binding.EXTERNAL, platform[1]
         if (
             hiding is not None
-            and kind in (EdgeKind.USE, EdgeKind.CALL)
+            # a Rust local closure named like a function is rare; a parameter
+            # passed on (`fn f(parse: bool) { g(parse) }`) is not
+            and (kind == EdgeKind.USE or (kind == EdgeKind.CALL and language != "rust"))
             and via in (_DEFINED_HERE, f"imported from {module}", _REQUIRED.format(module))
             and hiding().hidden(raw, name_node.start_byte)
         ):  # `function (req) { handle(req) }` under a top-level `req`: the parameter
@@ -1700,6 +1724,15 @@ def _rust_top_uses(root: ts.Node | None, ordered: list[_Def]) -> _RustUses:
     top = root.named_children if root is not None else []
     spans = [(c.start_byte, c.end_byte) for c in top if c.type == "use_declaration"]
     return _RustUses(spans, {d.qualname.rsplit(".", 1)[-1] for d in ordered})
+
+
+def _inline_modules(within: _Def | None) -> int:
+    """How many `mod x { ... }` of the file are around a Rust reference."""
+    count = 0
+    while within is not None:
+        count += within.kind == "module"
+        within = within.parent
+    return count
 
 
 def _rust_module_file(found: str, name: str) -> bool:

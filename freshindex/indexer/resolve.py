@@ -324,7 +324,12 @@ class PathIndex:
             head = parts.pop(0)
             root = crate
             if head != "crate":
-                root = posixpath.dirname(from_path)
+                # the module the file is: its folder for mod.rs (lib.rs, main.rs),
+                # else the folder of its name (a/b.rs is module a::b, whose
+                # super is a: a.rs or a/mod.rs)
+                here = posixpath.dirname(from_path)
+                stem = posixpath.basename(from_path).removesuffix(".rs")
+                root = here if stem in ("mod", "lib", "main") else posixpath.join(here, stem)
                 if head == "super":
                     root = posixpath.dirname(root)
             roots = [root]

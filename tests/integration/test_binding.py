@@ -616,6 +616,38 @@ def test_a_rust_function_passed_as_a_value_is_a_reference_unless_a_local_hides_i
     assert (7, "Big") not in lib and (10, "parse") not in lib and (13, "parse") not in lib
 
 
+def test_a_rust_call_written_with_a_module_path_binds_to_the_module_file() -> None:
+    files: dict[str, str | bytes] = {
+        "Cargo.toml": '[package]\nname = "app"\n',
+        "src/lib.rs": (
+            "pub mod util;\npub mod net;\nuse std::fs;\n\n"
+            "pub fn run(xs: Vec<String>) {\n"  # 5
+            '    util::parse("1");\n'  # 6: a module lib.rs declares
+            "    let a = xs.iter().map(util::parse);\n"  # 7: passed as a value
+            "    crate::net::tcp::connect();\n"  # 8
+            '    fs::read("x");\n'  # 9: std's, through the import
+            '    std::env::var("X");\n'  # 10
+            "}\n\nfn helper() {}\n\n"
+            "#[cfg(test)]\nmod tests {\n    fn t() { super::helper(); }\n}\n"  # 17
+        ),
+        "src/util.rs": "pub fn parse(s: &str) -> u32 { 0 }\n",
+        "src/net/mod.rs": "pub mod tcp;\npub fn reset() {}\n",
+        "src/net/tcp.rs": (
+            "pub fn connect() { super::reset(); self::close(); }\n"  # 1: super is net
+            "fn close() {}\n"
+        ),
+    }
+    got = linked_calls(files, "rust", kinds=("use", "call"))
+    at = {(path, line, name): how for (path, line, name, _c), how in got.items()}
+    parse = ("bound", "src/util.rs::parse")
+    assert at[("src/lib.rs", 6, "parse")] == at[("src/lib.rs", 7, "parse")] == parse
+    assert at[("src/lib.rs", 8, "connect")] == ("bound", "src/net/tcp.rs::connect")
+    assert at[("src/lib.rs", 9, "read")][0] == at[("src/lib.rs", 10, "var")][0] == "external"
+    assert at[("src/lib.rs", 17, "helper")] == ("bound", "src/lib.rs::helper")
+    assert at[("src/net/tcp.rs", 1, "reset")] == ("bound", "src/net/mod.rs::reset")
+    assert at[("src/net/tcp.rs", 1, "close")] == ("bound", "src/net/tcp.rs::close")
+
+
 def test_a_kotlin_callable_reference_is_a_reference() -> None:
     files: dict[str, str | bytes] = {
         "A.kt": "class A {\n  fun handle(o: Any) {}\n"
