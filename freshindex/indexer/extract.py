@@ -441,8 +441,9 @@ _RECORDS = ("class", "struct")
 _CALLABLE = ("method", "function")
 
 
-# the languages whose method references (`this::run`, `::run`) are uses
-# bound as the call would be (_this_class)
+# the languages whose functions named as values (`this::run`, `::run`, C#'s
+# method group `Select(Parse)`, Ruby's `before_action :run`) are uses bound
+# as a bare call of the name would be (_this_class)
 _REFERENCES = ("java", "kotlin", "csharp", "ruby")
 # the vias of a bare name bound by the file's own rules (a top-level
 # definition; an import: "imported from <module>")
@@ -694,7 +695,7 @@ def _query_edges(
                 whole = target == "*" or namespaces.get(target) == module
                 # `use crate::store::Repo`: an item of store.rs, which the
                 # linker follows through `pub use` re-exports
-                item = language == "rust" and not _rust_module_file(resolved, target)
+                item = language == "rust" and not rust_paths.module_file(resolved, target)
                 qualname = "" if (language in _MODULE_IMPORTS and not item) or whole else target
                 if language == "php":  # `use GuzzleHttp\Client;`: GuzzleHttp.Client there
                     qualname = _php_dotted(module)
@@ -745,7 +746,7 @@ def _query_edges(
                     or (
                         rust_items is not None
                         and target in rust_items.names
-                        and not _rust_module_file(resolved, bound[1])
+                        and not rust_paths.module_file(resolved, bound[1])
                     )
                 ):
                     qualname, binding = bound[1], Binding.BOUND
@@ -1696,7 +1697,7 @@ def _rust_type(path: str, written: str, seen: _Visible) -> _Owner | None:
         return None
     module, name = bindings[head]
     found = resolve("rust", path, module, name) if resolve else None
-    if found and rest and _rust_module_file(found, name):
+    if found and rest and rust_paths.module_file(found, name):
         return found, rest, Binding.BOUND  # `use crate::store; store::Repo`: the module's file
     if found:
         return found, f"{name}.{rest}" if rest else name, Binding.BOUND
@@ -1733,13 +1734,6 @@ def _inline_modules(within: _Def | None) -> int:
         count += within.kind == "module"
         within = within.parent
     return count
-
-
-def _rust_module_file(found: str, name: str) -> bool:
-    """Whether a ``use`` of ``name`` resolved to the file of module ``name``
-    (``store.rs``, ``store/mod.rs``) rather than to the file of the module
-    that defines an item ``name`` (indexer/resolve.py)."""
-    return f"/{found}".endswith((f"/{name}.rs", f"/{name}/mod.rs"))
 
 
 def _class_of(language: str, path: str, written: str, seen: _Visible) -> _Owner | None:

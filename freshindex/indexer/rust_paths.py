@@ -61,9 +61,16 @@ def path_claim(
         return None, None, Binding.EXTERNAL, f"{'::'.join(parts)}, the standard library's"
     spec = "::".join(parts)
     found = resolve("rust", path, spec, name) if resolve is not None else None
-    if found is None or found.endswith((f"/{name}.rs", f"/{name}/mod.rs")) or found == f"{name}.rs":
+    if found is None or module_file(found, name):
         return None  # another crate's, or `name` is itself a module
     return found, name, Binding.BOUND, f"{written}::{name}"
+
+
+def module_file(found: str, name: str) -> bool:
+    """Whether a path or ``use`` naming ``name`` resolved to the file of
+    module ``name`` (``store.rs``, ``store/mod.rs``) rather than to the file
+    of the module that defines an item ``name`` (indexer/resolve.py)."""
+    return f"/{found}".endswith((f"/{name}.rs", f"/{name}/mod.rs"))
 
 
 def readable(path_node_type: str) -> bool:
