@@ -1203,6 +1203,25 @@ def linked_calls(
     return got
 
 
+def test_a_cpp_member_function_address_is_a_use_of_the_member() -> None:
+    files: dict[str, str | bytes] = {
+        "db/db_impl.h": (
+            "namespace leveldb {\nclass DBImpl {\n public:\n"
+            "  static void BGWork(void* db);\n  void Schedule();\n};\n}\n"
+        ),
+        "db/db_impl.cc": (
+            '#include "db/db_impl.h"\nnamespace leveldb {\n'
+            "void DBImpl::BGWork(void* db) {}\n"
+            "void DBImpl::Schedule() { env_->Schedule(&DBImpl::BGWork, this); }\n"  # 4
+            "}\n"
+        ),
+    }
+    got = linked_calls(files, kinds=("use",))
+    assert got == {
+        ("db/db_impl.cc", 4, "BGWork", 50): ("bound", "db/db_impl.cc::leveldb.DBImpl.BGWork")
+    }
+
+
 def test_cpp_calls_bind_through_namespaces_and_classes() -> None:
     got = linked_calls(CPP_FILES)
     bound = {k[:3]: v for k, v in got.items()}

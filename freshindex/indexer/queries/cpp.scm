@@ -170,3 +170,10 @@
 ; handlers (`.open = drv_open`): a use, bound through the includes as a call
 ; is; extract.py drops an all-capitals name (a macro's or enumerator's value)
 (initializer_pair value: (identifier) @name @reference.use)
+
+; a member function's address passed or stored as a value (`Schedule(&DB::BGWork,
+; this)`, `method = &Benchmark::WriteSeq`, Qt's `connect(a, &A::done, b,
+; &B::onDone)`): a use, claimed with its written scope as `DB::BGWork()` is
+(pointer_expression
+  argument: (qualified_identifier
+    name: [(identifier) @name (qualified_identifier name: (identifier) @name)])) @reference.use
