@@ -43,6 +43,7 @@
 ; a function passed as a value: `list.forEach(::handle)` (extract.py binds
 ; it as a bare `handle()` is); the grammar reads `Repo::parse` and
 ; `repo::save` as a navigation, typed as `repo.save()` is (bind_kotlin.py);
-; `Repo::class` is a class literal
+; `Repo::class` is a class literal, which extract.py drops (a text predicate
+; here read the source through the parse's callback once per match)
 (callable_reference (identifier) @name) @reference.use
-(navigation_expression (_) "::" (identifier) @name (#not-eq? @name "class")) @reference.use
+(navigation_expression (_) "::" (identifier) @name) @reference.use

@@ -42,16 +42,15 @@
 ; a method of the class named by a symbol, which Ruby calls later: Rails'
 ; callbacks (`before_action :find_article!`, `after_save :index`, their `if:`
 ; and `unless:`), `validate :check`, `helper_method :current_user`, and
-; `method(:save)`, `send(:save)` without a receiver (extract.py binds the
-; name as a bare call of it)
+; `method(:save)`, `send(:save)` without a receiver (extract.py keeps those
+; methods' symbols, RUBY_NAMING, and binds the name as a bare call of it; a
+; text predicate here read the source through the parse's callback per match)
 (call
   !receiver
   method: (identifier) @_named
   arguments: (argument_list
     [(simple_symbol) @name
-     (pair key: (hash_key_symbol) @_condition value: (simple_symbol) @name
-       (#any-of? @_condition "if" "unless"))])
-  (#match? @_named "^((before|after|around|skip_before|skip_after|skip_around|prepend_before|prepend_after|prepend_around|append_before|append_after|append_around)_[a-z_]+|validate|helper_method|method|public_method|send|public_send|__send__|try)$")) @reference.use
+     (pair key: (hash_key_symbol) @_condition value: (simple_symbol) @name)])) @reference.use
 
 ; a module mixed into a class or module is among its ancestors, as a base is:
 ; `include Helpers` in its body (not in a block: `describe do include X end`
