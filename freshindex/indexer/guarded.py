@@ -32,8 +32,14 @@ class Guarded(Generic[T]):
         self._starts: list[int] | None = None
 
     def add(self, start: int, end: int, what: T) -> None:
-        self._spans.append((start, end, what))
-        self._starts = None
+        if self._starts is None:
+            self._spans.append((start, end, what))
+            return
+        # asked already (shadows.py reads a file's statements as they are
+        # asked about): kept in order, not sorted again at the next question
+        i = bisect_right(self._starts, start)
+        self._spans.insert(i, (start, end, what))
+        self._starts.insert(i, start)
 
     def innermost(self, at: int) -> T | None:
         """What the span that starts last among those around ``at`` guards."""
