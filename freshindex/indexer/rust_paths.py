@@ -46,7 +46,7 @@ def path_claim(
     not a module's (a type's, a variable's) or cannot be read."""
     parts = written.split("::")
     head = parts[0]
-    if not head or head[:1].isupper() or any(p[:1].isupper() for p in parts):
+    if not head or any(p[:1].isupper() for p in parts):
         return None  # `Repo::open`, `io::Error::new`: a type's (bind_rust.py)
     if inline:
         if written == "super" and name in top_level:

@@ -32,7 +32,8 @@ from collections.abc import Collection, Iterator
 
 import tree_sitter as ts
 
-_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+# what continues a name (GCC takes `$` in one too), as the regex's `[\w$]`
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 # up to this many names the bytes are searched name by name (a fast find
 # each); past it one pass of a regex over the bytes (the names as a trie),
 # so a file of 50,000 functions costs its length once, not 50,000 times
@@ -74,10 +75,10 @@ def value_uses(
         if start in known:
             continue
         node = root.named_descendant_for_byte_range(start, end)
-        if node is None or node.type != "identifier" or node.start_byte != start:
-            continue
-        if node.end_byte != end:
-            continue
+        if node is None or node.type != "identifier":
+            continue  # in a comment, a string
+        if (node.start_byte, node.end_byte) != (start, end):
+            continue  # a part of a longer token
         if _as_value(node):
             uses.append(node)
         elif _declares(node) and (scopes := _scopes(node)):
