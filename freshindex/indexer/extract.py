@@ -694,7 +694,12 @@ def _query_edges(
             # `f(x)`: a name neither this file's item nor an import's, a local;
             # `f(Token::Star)`: an enum's variant (a predicate in the query cost more)
             continue
-        if kind == EdgeKind.USE and language == "csharp" and raw not in csharp_names():
+        if (
+            kind == EdgeKind.USE
+            and language == "csharp"
+            and outer.type == "identifier"
+            and raw not in csharp_names()
+        ):
             continue  # `F(count)`: no method of this file has the name
         if kind == EdgeKind.USE and language == "kotlin" and raw == "class":
             continue  # `Repo::class`: a class literal
@@ -815,11 +820,14 @@ def _query_edges(
                         top_level,
                     )
                 )
-                # a C# name passed is a method group only where the class has
-                # the method: `F(count)` passes a local, a parameter or a field
+                # a bare C# name passed is a method group only where the class
+                # has the method (`F(count)` passes a local, a parameter or a
+                # field); `this.OnClick` is the class's member wherever it is
+                # defined (a form's Designer.cs, the other part of a partial class)
                 and (
                     kind == EdgeKind.CALL
                     or language != "csharp"
+                    or this[1] == "this"
                     or (this[0], target) in csharp_methods()
                 )
             ):

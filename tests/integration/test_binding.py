@@ -572,6 +572,13 @@ def test_a_csharp_method_group_of_the_class_is_a_reference() -> None:
             "  int Parse(string s) => 0;\n  void OnClick(object o, EventArgs e) {}\n}\n}\n"
         ),
     }
+    # a form's designer file wires a handler its other part defines
+    files["A.Designer.cs"] = (
+        "namespace App {\npartial class A {\n  void Init() {\n"
+        "    this.button.Click += new System.EventHandler(this.OnClick);\n"  # 4
+        "  }\n}\n}\n"
+    )
+    files["A.cs"] = str(files["A.cs"]).replace("class A {", "partial class A {")
     got = linked_calls(files, "csharp", kinds=("use",))
     parse, handler = ("bound", "A.cs::App.A.Parse"), ("bound", "A.cs::App.A.OnClick")
     assert got == {
@@ -579,6 +586,7 @@ def test_a_csharp_method_group_of_the_class_is_a_reference() -> None:
         ("A.cs", 6, "OnClick", 20): handler,
         ("A.cs", 7, "Parse", 26): parse,
         ("A.cs", 8, "Parse", 11): parse,
+        ("A.Designer.cs", 4, "OnClick", 54): handler,
     }
 
 
