@@ -122,6 +122,7 @@ class GoScopes:
         self._functions: dict[int, _Function] = {}
         # the file's outermost functions as (start, end, node), in source order
         self._outermost: list[tuple[int, int, ts.Node]] = []
+        self._starts: list[int] = []  # their start bytes, for bisect
         self.results: dict[str, TypeName] = {}  # function -> the named type it returns
         self._result_names: dict[str, ts.Node] = {}  # function -> its name node
         self.fields: dict[str, dict[str, TypeName]] = {}  # struct -> field -> its type
@@ -134,6 +135,7 @@ class GoScopes:
         for f in sorted(found, key=lambda n: (n.start_byte, -n.end_byte)):
             if not self._outermost or f.start_byte >= self._outermost[-1][1]:
                 self._outermost.append((f.start_byte, f.end_byte, f))
+                self._starts.append(f.start_byte)
         for top in root.named_children:
             if top.type in ("function_declaration", "method_declaration"):
                 name = top.child_by_field_name("name")
@@ -199,7 +201,7 @@ class GoScopes:
         among the file's (a walk up from every name was quadratic in the
         nesting, since a node's parent is found by a walk down from the root)."""
         at = node.start_byte
-        i = bisect.bisect_right(self._outermost, at, key=lambda f: f[0]) - 1
+        i = bisect.bisect_right(self._starts, at) - 1
         if i < 0 or at >= self._outermost[i][1]:
             return None
         outer = self._outermost[i][2]
@@ -362,6 +364,15 @@ def claim(
             return None  # a variable's member, or a local hiding the package
         return Claim(imports[local], local)
     return _bare(name_node, name, scopes)
+
+
+def names_member(claim: Claim | None) -> bool:
+    """Whether a claim on ``x.f`` says what ``f`` is a member of: an
+    imported package, or a named type the package may declare (``s`` of
+    ``s *Server``; not ``v any``)."""
+    if claim is None:
+        return False
+    return claim.package is not None or claim.receiver_type not in ("", *PREDECLARED)
 
 
 def _typed_claim(typed: TypeName, written: str, imports: dict[str, str]) -> Claim | None:

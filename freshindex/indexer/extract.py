@@ -736,15 +736,15 @@ def _query_edges(
             resolved, qualname = path, f"{source}.{target}" if source else target
             binding, via = Binding.BOUND, bind_c.DECLARED_VIA
         elif go_scopes is not None:
+            go_claim = bind_go.claim(name_node, go_imports, go_scopes, text)
             if (
                 kind == EdgeKind.USE
                 and outer.type == "selector_expression"
-                and text(outer.child_by_field_name("operand") or outer) not in go_imports
+                and not bind_go.names_member(go_claim)
             ):
-                continue  # `r.URL`: a field read on a value, not a name's use
-            go_claim = bind_go.claim(name_node, go_imports, go_scopes, text)
-            if kind == EdgeKind.USE and go_claim is not None and go_claim.receiver_type:
-                continue  # a local hiding the package: `http := ...; f(http.X)`
+                continue  # `r.URL` of an untyped local (or `v any`): what only inference knows
+            # `mux.HandleFunc("/", s.handleIndex)` on the receiver `s *Server`:
+            # a method value (or a field read) of its type, as `s.handleIndex()` is
             resolved, qualname, binding, via, module = _go_edge(
                 path, target, module, go_claim, top_level, resolve
             )

@@ -463,6 +463,70 @@ def test_a_go_name_passed_as_a_value_is_a_reference() -> None:
     assert set(uses) == {(11, "list"), (16, "list"), (18, "list"), (18, "Serve"), (18, "table")}
 
 
+def test_a_go_name_assigned_or_returned_is_a_reference() -> None:
+    """`var h = list`, `f := pkg.Serve`, `s.cb = list`, `return list`: a
+    function only ever assigned is not unused."""
+    files: dict[str, str | bytes] = {
+        "go.mod": "module example.com/m\n\ngo 1.21\n",
+        "pkg/pkg.go": "package pkg\n\nfunc Serve() {}\n",
+        "main.go": (
+            "package main\n\n"
+            'import "example.com/m/pkg"\n\n'  # 3
+            "type S struct{ cb func() }\n\n"  # 5
+            "var h, g = list, pkg.Serve\n\n"  # 7
+            "func list() {}\n\n"  # 9
+            "func pick(s *S, err error) func() {\n"  # 11
+            "\tf := pkg.Serve\n"
+            "\ts.cb = list\n"
+            "\tf, x := list, err\n"
+            "\t_ = x\n"
+            "\treturn list\n"  # 16
+            "}\n\n"
+            "func other(list func()) func() { k := list; return k }\n"  # 19
+        ),
+    }
+    got = linked_calls(files, "go", kinds=("use",))
+    uses = {(line, name): how for (path, line, name, _col), how in got.items() if path == "main.go"}
+    here, there = ("bound", "main.go::list"), ("bound", "pkg/pkg.go::Serve")
+    assert uses[(7, "list")] == here and uses[(7, "Serve")] == there
+    assert uses[(12, "Serve")] == there and uses[(13, "list")] == here
+    assert uses[(14, "list")] == here and uses[(16, "list")] == here
+    # a local read (`err`, `x`, the parameter `list`, `k`) and `_` name none
+    assert set(uses) == {
+        (7, "list"),
+        (7, "Serve"),
+        (12, "Serve"),
+        (13, "list"),
+        (14, "list"),
+        (16, "list"),
+    }
+
+
+def test_a_go_method_value_on_a_typed_receiver_is_a_reference() -> None:
+    """`mux.HandleFunc("/", s.handleIndex)`: the method's references include
+    it, and `refs` of a handler no longer reads as unused."""
+    files: dict[str, str | bytes] = {
+        "go.mod": "module example.com/m\n\ngo 1.21\n",
+        "handlers.go": "package main\n\nfunc (s *Server) handleIndex() {}\n",
+        "main.go": (
+            "package main\n\n"
+            "type Server struct{ name string }\n\n"  # 3
+            "func use(xs ...any) {}\n\n"
+            "func (s *Server) routes(w *Server, v any) {\n"  # 7
+            "\tuse(s.handleIndex, w.name)\n"
+            "\th := s.handleIndex\n"
+            "\tuse(h, v.name)\n"  # 10: v's type is unknown
+            "}\n"
+        ),
+    }
+    got = linked_calls(files, "go", kinds=("use",))
+    uses = {(line, name): how for (path, line, name, _col), how in got.items() if path == "main.go"}
+    method = ("bound", "handlers.go::Server.handleIndex")
+    assert uses[(8, "handleIndex")] == method and uses[(9, "handleIndex")] == method
+    assert uses[(8, "name")] == ("bound", "main.go::Server.name")
+    assert (10, "name") not in uses
+
+
 def test_a_java_method_reference_on_this_is_a_reference() -> None:
     files: dict[str, str | bytes] = {
         "A.java": "class A {\n  void handle(Object o) {}\n"

@@ -65,6 +65,13 @@ def test_go_method_container_is_receiver_type() -> None:
     assert syms["Srv.Run"] == ("method", 3, "Srv")
 
 
+def test_go_variables_of_a_var_block_are_definitions() -> None:
+    src = 'package p\n\nvar (\n\terrUnknown = errors.New("x")\n\tcount = 0\n)\nvar one = 1\n'
+    syms = _symbols("v.go", src)
+    assert syms["errUnknown"] == ("variable", 4, "") and syms["count"] == ("variable", 5, "")
+    assert syms["one"] == ("variable", 7, "")
+
+
 def test_a_js_class_field_holding_a_function_is_a_method_and_others_fields() -> None:
     src = "class C {\n  handle = () => { this.go(); };\n  n = 1;\n  go() {}\n}\n"
     for path in ("c.ts", "c.js"):

@@ -33,6 +33,9 @@
 
 (source_file
   (var_declaration (var_spec name: (identifier) @name) @definition.variable))
+; a `var ( ... )` block's variables
+(source_file
+  (var_declaration (var_spec_list (var_spec name: (identifier) @name) @definition.variable)))
 
 (call_expression
   function: [
@@ -78,8 +81,8 @@
 
 ; a name used as a value, not called here: passed (`r.GET("/", list)`,
 ; `http.HandlerFunc(pkg.Serve)`), in a composite literal (`Handler: h`,
-; `[]F{h}`); not assigned or returned, where nearly every name is a
-; local's. extract.py keeps a row only where the
+; `[]F{h}`), assigned (`var h = serve`, `f := pkg.Serve`, `s.cb = done`)
+; or returned (`return serve`). extract.py keeps a row only where the
 ; name is a package-level one or an imported package's member: a local's
 ; read, and `nil` or `true`, name no definition.
 (argument_list
@@ -91,5 +94,21 @@
      (selector_expression operand: (identifier) field: (field_identifier) @name)] @reference.use))
 (keyed_element
   value: (literal_element
+    [(identifier) @name
+     (selector_expression operand: (identifier) field: (field_identifier) @name)] @reference.use))
+(var_spec
+  value: (expression_list
+    [(identifier) @name
+     (selector_expression operand: (identifier) field: (field_identifier) @name)] @reference.use))
+(short_var_declaration
+  right: (expression_list
+    [(identifier) @name
+     (selector_expression operand: (identifier) field: (field_identifier) @name)] @reference.use))
+(assignment_statement
+  right: (expression_list
+    [(identifier) @name
+     (selector_expression operand: (identifier) field: (field_identifier) @name)] @reference.use))
+(return_statement
+  (expression_list
     [(identifier) @name
      (selector_expression operand: (identifier) field: (field_identifier) @name)] @reference.use))
