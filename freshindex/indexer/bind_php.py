@@ -15,6 +15,7 @@ resolves it through ``use``, this file's namespace or PSR-4's layout.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 
 import tree_sitter as ts
@@ -241,3 +242,87 @@ def class_name(kind: ts.Node | None, text: Callable[[ts.Node], str]) -> str | No
         return None
     written = text(kind)
     return None if written in _OWN or written == "parent" else written
+
+
+# A function call's claim. PHP looks an unqualified `helper()` up in the
+# file's namespace first and then in the global one, and a function may be
+# defined in any file the program loaded, so the claim names the function
+# and query/link.py looks it up in the whole repository when the index is
+# read: not defined there, it is PHP's own or an extension's.
+FUNCTION_VIA = "PHP function "
+ELSE_GLOBAL = ", else global "
+CALLBACK_VIA = ", named as a callback"
+# the functions that take another function's name in a string, and which
+# argument it is: `add_action('init', 'my_init')`, `usort($xs, 'cmp')`
+CALLBACK_ARGUMENTS = {
+    "array_map": 0, "call_user_func": 0, "call_user_func_array": 0, "is_callable": 0,
+    "function_exists": 0, "register_shutdown_function": 0, "spl_autoload_register": 0,
+    "set_error_handler": 0, "set_exception_handler": 0, "forward_static_call": 0,
+    "array_filter": 1, "array_walk": 1, "array_walk_recursive": 1, "array_reduce": 1,
+    "usort": 1, "uasort": 1, "uksort": 1, "preg_replace_callback": 1, "iterator_apply": 1,
+    "add_action": 1, "add_filter": 1, "remove_action": 1, "remove_filter": 1,
+    "has_action": 1, "has_filter": 1, "add_shortcode": 1,
+    "register_activation_hook": 1, "register_deactivation_hook": 1,
+}  # fmt: skip
+
+
+def function_claim(
+    written: str, namespace: str, imports: dict[str, tuple[str, str]]
+) -> tuple[str, str]:
+    """(qualname, via) of a function as a call writes it (``helper``,
+    ``Util\\helper``, ``\\App\\helper``, ``namespace\\helper``) in a file of
+    ``namespace`` (dotted): through a ``use`` of its name or of its first
+    part, else in the namespace, falling back to the global function for
+    an unqualified name as PHP does."""
+    here = namespace.replace(".", "\\")
+    head, sep, rest = written.partition("\\")
+    fallback = ""
+    if not head:  # \App\helper: fully qualified
+        full = rest
+    elif head == "namespace" and sep:  # namespace\helper: this namespace's
+        full = f"{here}\\{rest}" if here else rest
+    elif head in imports:  # `use function App\helper;`, `use App\Util;` before `Util\f()`
+        full = imports[head][0].lstrip("\\") + (f"\\{rest}" if sep else "")
+    elif here:
+        full, fallback = f"{here}\\{written}", "" if sep else written
+    else:
+        full = written
+    via = FUNCTION_VIA + full + (ELSE_GLOBAL + fallback if fallback else "")
+    return full.replace("\\", "."), via
+
+
+def callback_name(argument: ts.Node, call: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
+    """The function a string names where a callable-taking function expects
+    one (``add_action('init', 'my_init')``: ``my_init``), as PHP reads the
+    string: a fully qualified name; None for any other string."""
+    called = call.child_by_field_name("function")
+    position = CALLBACK_ARGUMENTS.get(text(called)) if called is not None else None
+    args = argument.parent
+    if position is None or args is None or args.named_child_count <= position:
+        return None
+    if args.named_children[position] != argument:
+        return None
+    string = argument.named_children[0] if argument.named_child_count == 1 else None
+    parts = string.named_children if string is not None and string.type == "string" else []
+    if len(parts) != 1 or parts[0].type != "string_content":
+        return None
+    name = text(parts[0]).replace("\\\\", "\\").lstrip("\\")
+    return name if _FUNCTION_NAME.fullmatch(name) else None
+
+
+_FUNCTION_NAME = re.compile(r"[^\W\d]\w*(?:\\[^\W\d]\w*)*")
+
+
+def imports_function(name: ts.Node) -> bool:
+    """Whether a ``use`` clause's name is under ``use function`` (the word
+    sits in the clause, or in the declaration of a group ``{a, b}``)."""
+    node: ts.Node | None = name
+    while node is not None:
+        if node.type in ("namespace_use_clause", "namespace_use_declaration") and any(
+            c.type == "function" for c in node.children
+        ):
+            return True
+        if node.type == "namespace_use_declaration":
+            return False
+        node = node.parent
+    return False

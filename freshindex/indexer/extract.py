@@ -703,6 +703,13 @@ def _query_edges(
             continue  # `F(count)`: no method of this file has the name
         if kind == EdgeKind.USE and language == "kotlin" and raw == "class":
             continue  # `Repo::class`: a class literal
+        php_function = None
+        if language == "php" and (kind == EdgeKind.CALL or outer.type == "argument"):
+            php_function = _php_function(kind, outer, visible, text)
+            if php_function is None and kind == EdgeKind.USE:
+                continue  # `__('Save')`: a string no callback is expected in
+            if php_function is not None:
+                raw = php_function[0].rsplit(".", 1)[-1]
         target = _last_segment(language, raw) if kind == "import" else raw
         resolved: str | None = None
         qualname: str | None = None
@@ -729,8 +736,15 @@ def _query_edges(
                     qualname, alias = flow_js.DEFAULT, target if target != flow_js.DEFAULT else ""
                     target = flow_js.DEFAULT
                 binding, via = Binding.BOUND, f"import of {module}"
+            elif language == "php" and bind_php.imports_function(name_node):
+                # `use function App\helper;`: looked up as a call of it is
+                resolved, binding = path, Binding.BOUND
+                qualname, via = _php_dotted(module), bind_php.FUNCTION_VIA + module.lstrip("\\")
             elif not _relative_spec(language, module):
                 binding, via = Binding.EXTERNAL, f"import of {module}, not in the repository"
+        elif php_function is not None:  # looked up in the repository (query/link.py)
+            resolved, binding = path, Binding.BOUND
+            qualname, via = php_function
         elif kind == EdgeKind.DECLARE:  # read by the linker (indexer/bind_c.py)
             # in its namespace: `namespace app { int f(); }` declares app.f
             resolved, qualname = path, f"{source}.{target}" if source else target
@@ -1895,6 +1909,24 @@ def _member_type(source: str, name: str, types: frozenset[str]) -> str | None:
             return found
         scope = scope.rpartition(".")[0]
     return None
+
+
+def _php_function(
+    kind: str, outer: ts.Node, seen: _Visible, text: Callable[[ts.Node], str]
+) -> tuple[str, str] | None:
+    """(qualname, via) of a PHP function a call names (``helper()``,
+    ``\\App\\helper()``) or a string passed where a callback is expected
+    names (bind_php.py); None for anything else."""
+    if kind == EdgeKind.CALL and outer.type == "function_call_expression":
+        called = outer.child_by_field_name("function")
+        if called is None or called.type not in ("name", "qualified_name", "relative_name"):
+            return None
+        return bind_php.function_claim(text(called), seen.namespace, seen.bindings)
+    call = outer.parent.parent if kind == EdgeKind.USE and outer.parent is not None else None
+    named = bind_php.callback_name(outer, call, text) if call is not None else None
+    if named is None:
+        return None
+    return named.replace("\\", "."), bind_php.FUNCTION_VIA + named + bind_php.CALLBACK_VIA
 
 
 def _php_dotted(spec: str) -> str:

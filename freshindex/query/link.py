@@ -21,6 +21,7 @@ overlay applied):
 - a Go file's package-level name not in the file: the other files of its
   folder, which is its package (indexer/bind_go.py); a predeclared name
   (``len``) that the package does not declare is ``external``;
+- a PHP function (indexer/bind_php.py): in any file of the repository;
 - anything else: the claim is not provable, and the edge is served as a
   ``candidate``.
 
@@ -42,13 +43,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from freshindex.indexer import bind_c, chains, scope_cpp
+from freshindex.indexer import bind_c, bind_php, chains, scope_cpp
 from freshindex.indexer.bind_go import PREDECLARED_VIA
 from freshindex.indexer.extract import CSHARP_NAMESPACE_VIA
 from freshindex.indexer.flow_js import DEFAULT, EXPORT_ALIAS
 from freshindex.indexer.schema import EdgeKind
 from freshindex.query.include_rows import IncludeGraph
 from freshindex.query.link_c import IncludeLinker
+from freshindex.query.ranking import is_test
 
 Row = dict[str, Any]
 
@@ -192,6 +194,8 @@ class Linker:
                 if base.startswith(marked):
                     written = base[len(marked) + 2 :]
                     return self.through_includes(path, qual, written, usings)
+        if via.startswith(bind_php.FUNCTION_VIA):
+            return self.php_function(path, qual, via)
         # super().m() (Python), super.m() (Java, JS/TS), base.M() (C#)
         is_super = via.startswith(("super()", "super.", "base."))
         self._outside = ""
@@ -732,15 +736,42 @@ class Linker:
             found = self._usings[path] = sorted(rows, key=lambda e: not e.get("alias"))
         return found
 
+    def php_function(self, path: str, qual: str, via: str) -> Link:
+        """A PHP function by its namespaced name (indexer/bind_php.py), else
+        the global one of its last name where PHP falls back to it: defined
+        anywhere in the repository (two files that each declare it under
+        `if (!function_exists(...))`: the nearer one); defined nowhere, it
+        is PHP's own or an extension's. Outside the tests, a function only
+        tests define (tests/mock.php's `function add_filter()`) is not the
+        one that runs."""
+        fallback = via.partition(bind_php.ELSE_GLOBAL)[2]
+        mocked = ""
+        for wanted in (qual, fallback) if fallback else (qual,):
+            rows = [
+                r
+                for r in self.c.named(wanted)
+                if r["qualname"] == wanted
+                and r["kind"] == "function"
+                and r["path"].endswith(".php")
+            ]
+            running = rows if is_test(path) else [r for r in rows if not is_test(r["path"])]
+            if running:
+                found = _nearest(running, path)
+                return Link(
+                    "bound", f"{via}, then {wanted} in {found['path']}", found, found["path"]
+                )
+            mocked = mocked or (wanted if rows else "")
+        if mocked:
+            return Link("candidate", f"{via}; {mocked} is defined only by tests")
+        return Link("external", f"{via}: no function of the repository has the name")
+
     def _csharp_named(self, path: str, qual: str) -> Row | None:
         """The C# definition whose qualified name is ``qual``, anywhere; the
         nearest to ``path`` if two projects define it."""
         rows = [
             r for r in self.c.named(qual) if r["qualname"] == qual and r["path"].endswith(".cs")
         ]
-        if not rows:
-            return None
-        return max(rows, key=lambda r: (len(posixpath.commonprefix([r["path"], path])), r["path"]))
+        return _nearest(rows, path) if rows else None
 
     def package_of(self, path: str) -> list[str]:
         """The other files of ``path``'s folder in its language (Go, C#),
@@ -865,3 +896,9 @@ def _or_itself(held: list[_Value], variable: Row) -> list[_Value]:
     if any(kind == "def" for kind, _path, _row in held):
         return held
     return [*held, ("def", variable["path"], variable)]
+
+
+def _nearest(rows: list[Row], path: str) -> Row:
+    """Of definitions in several files, the one whose path shares the most
+    of ``path``'s folders (the same project's)."""
+    return max(rows, key=lambda r: (len(posixpath.commonprefix([r["path"], path])), r["path"]))

@@ -622,6 +622,47 @@ def test_a_php_callable_array_names_the_method_of_its_class() -> None:
     }
 
 
+def test_a_php_function_is_found_by_its_namespaced_name_anywhere() -> None:
+    """PHP's functions are the program's, not a file's: `helper()` in
+    namespace App is App\\helper if some file defines it, else the global
+    helper; a string where a callback is expected names one too."""
+    files: dict[str, str | bytes] = {
+        "src/helpers.php": "<?php\nnamespace App;\n\nfunction helper() {}\n",
+        "src/global.php": "<?php\nfunction my_init() {}\nfunction cmp($a, $b) { return 0; }\n",
+        "src/Repo.php": (
+            "<?php\nnamespace App\\Store;\n\nuse function App\\helper;\n\n"  # 4
+            "helper();\n"  # 6: through `use function`
+            "\\App\\helper();\n"  # 7: fully qualified
+            "my_init();\n"  # 8: no App\\Store\\my_init: the global one
+            "strlen('x');\n"  # 9: PHP's own
+            "usort($xs, 'cmp');\n"  # 10
+            "add_action('init', 'my_init');\n"  # 11: 'init' is a hook's name
+            "__('cmp');\n"  # 12: a string no callback is expected in
+            "add_filter('x', 'cmp');\n"  # 13: WordPress's, mocked by the tests
+        ),
+        "tests/mock.php": "<?php\nfunction add_filter($h, $f) {}\n",
+        "tests/RepoTest.php": "<?php\nadd_filter('x', 'cmp');\n",
+    }
+    got = linked_calls(files, "php", kinds=("call", "use", "import"))
+    repo = {
+        (line, name): how for (path, line, name, _c), how in got.items() if path == "src/Repo.php"
+    }
+    helper = ("bound", "src/helpers.php::App.helper")
+    assert repo[(4, "helper")] == helper
+    assert repo[(6, "helper")] == helper and repo[(7, "helper")] == helper
+    assert repo[(8, "my_init")] == ("bound", "src/global.php::my_init")
+    assert repo[(9, "strlen")] == ("external", None)
+    assert repo[(10, "cmp")] == ("bound", "src/global.php::cmp")
+    assert repo[(11, "my_init")] == ("bound", "src/global.php::my_init")
+    assert (11, "init") not in repo and (12, "cmp") not in repo
+    # outside the tests, a function only the tests define is not the one that runs
+    assert repo[(13, "add_filter")] == ("candidate", None)
+    assert got[("tests/RepoTest.php", 2, "add_filter", 0)] == (
+        "bound",
+        "tests/mock.php::add_filter",
+    )
+
+
 def test_a_csharp_method_group_of_the_class_is_a_reference() -> None:
     files: dict[str, str | bytes] = {
         "A.cs": (

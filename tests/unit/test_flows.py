@@ -1871,6 +1871,7 @@ PHP: dict[str, tuple[dict[str, str], set[str]]] = {
             "App.Main.run -> src/Repo.php::App.Repo.save",
             "App.Main.run -> src/Lib/Store.php::Lib.Store.get",
             # not put: Store::get returns an int
+            "App.Main.run -> App.make",
             "App.make -> src/Repo.php::App.Repo",
             "src/Repo.php::App.Repo.open -> src/Repo.php::App.Repo",
         },

@@ -65,3 +65,10 @@
   . (array_element_initializer [(class_constant_access_expression) (variable_name)])
   . (array_element_initializer (string (string_content) @name))
   .) @reference.use
+
+; a function named in a string where a callable-taking function expects one
+; (`add_action('init', 'my_init')`, `usort($xs, 'cmp')`): extract.py keeps
+; only the argument bind_php.CALLBACK_ARGUMENTS names
+(function_call_expression
+  function: (name)
+  arguments: (arguments (argument (string (string_content) @name)) @reference.use))
