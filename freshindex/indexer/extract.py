@@ -39,6 +39,7 @@ from freshindex.indexer import (
     macros_cpp,
     pointers_cpp,
     receivers_cpp,
+    rust_attributes,
     rust_paths,
     scope_cpp,
     shadows,
@@ -688,6 +689,10 @@ def _query_edges(
             and language == "rust"
             and (
                 (outer.type == "identifier" and raw not in top_level and raw not in bindings)
+                or (
+                    outer.type == "string_literal"
+                    and not rust_attributes.serde_function(outer, text)
+                )
                 or (outer.type == "scoped_identifier" and raw[:1].isupper())
             )
         ):

@@ -729,6 +729,33 @@ def test_a_rust_function_passed_as_a_value_is_a_reference_unless_a_local_hides_i
     assert (7, "Big") not in lib and (10, "parse") not in lib and (13, "parse") not in lib
 
 
+def test_a_function_serde_names_in_a_string_is_a_reference() -> None:
+    """`#[serde(default = "default_port")]`: serde calls it for a missing field."""
+    files: dict[str, str | bytes] = {
+        "Cargo.toml": '[package]\nname = "app"\n',
+        "src/util.rs": "pub fn from_hex(d: D) -> u8 { 0 }\n",
+        "src/lib.rs": (
+            "pub mod util;\nuse crate::util::from_hex;\n\n"
+            "struct Config {\n"  # 4
+            '    #[serde(default = "default_port", skip_serializing_if = "Option::is_none")]\n'
+            '    #[serde(deserialize_with = "from_hex", rename = "default_port")]\n'  # 6
+            '    #[doc = "default_port"]\n'  # 7: no function
+            "    port: u16,\n}\n\n"
+            "fn default_port() -> u16 { 8080 }\n"
+        ),
+    }
+    got = linked_calls(files, "rust", kinds=("use",))
+    lib = {
+        (line, name, col): how
+        for (path, line, name, col), how in got.items()
+        if path == "src/lib.rs"
+    }
+    assert lib == {
+        (5, "default_port", 23): ("bound", "src/lib.rs::default_port"),
+        (6, "from_hex", 32): ("bound", "src/util.rs::from_hex"),
+    }
+
+
 def test_a_rust_call_written_with_a_module_path_binds_to_the_module_file() -> None:
     files: dict[str, str | bytes] = {
         "Cargo.toml": '[package]\nname = "app"\n',

@@ -64,6 +64,11 @@
 (array_expression (identifier) @name @reference.use)
 (tuple_expression (identifier) @name @reference.use)
 (assignment_expression right: (identifier) @name @reference.use)
+; serde names a function in a string: `#[serde(default = "default_port")]`,
+; `deserialize_with = "from_hex"` (extract.py keeps the keys that take one)
+(attribute
+  (identifier)
+  arguments: (token_tree (string_literal (string_content) @name) @reference.use))
 
 ; a call written in a macro's arguments (`assert_eq!(s.get(), make())`): the
 ; grammar keeps them as tokens, a name then `(...)`; extract.py keeps those
