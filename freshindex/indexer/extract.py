@@ -824,7 +824,11 @@ def _query_edges(
                 resolved, qualname = path, local
                 binding, via = Binding.BOUND, f"defined in {local.rpartition('.')[0]}"
             elif (
-                (kind == EdgeKind.CALL or (kind == EdgeKind.USE and language in _REFERENCES))
+                (
+                    kind == EdgeKind.CALL
+                    or (kind == EdgeKind.USE and language in _REFERENCES)
+                    or (kind == EdgeKind.USE and outer.type == "member_expression")  # this.save
+                )
                 and language in _THIS_LANGUAGES
                 and (
                     this := _this_class(

@@ -431,6 +431,36 @@ def test_a_name_passed_as_a_value_binds_unless_a_function_declares_it(language: 
     assert (18, "local") not in listed
 
 
+@pytest.mark.parametrize("language, ext", [("tsx", "tsx"), ("javascript", "js")])
+def test_a_method_passed_as_this_member_is_a_reference(language: str, ext: str) -> None:
+    """`onClick={this.handleClick}`, `addEventListener("resize",
+    this.onResize)`: a class component's handlers are not unused."""
+    files: dict[str, str | bytes] = {
+        f"App.{ext}": (
+            "class App extends Component {\n"
+            "  handleClick() {}\n"
+            "  onSave = () => {};\n"
+            "  render() {\n"  # 4
+            "    return <button onClick={this.handleClick} onBlur={this.onSave} />;\n"
+            "  }\n"
+            "  mount() {\n"  # 7
+            '    window.addEventListener("resize", this.handleClick);\n'
+            "    const f = this.onSave;\n"
+            "    return { save: this.onSave, props: this.props };\n"  # 10
+            "  }\n"
+            "}\n"
+        ),
+    }
+    got = linked_calls(files, language, kinds=("use",))
+    uses = {(line, name): how for (_path, line, name, _col), how in got.items()}
+    click, save = ("bound", f"App.{ext}::App.handleClick"), ("bound", f"App.{ext}::App.onSave")
+    assert uses[(5, "handleClick")] == click and uses[(5, "onSave")] == save
+    assert uses[(8, "handleClick")] == click
+    assert uses[(9, "onSave")] == save and uses[(10, "onSave")] == save
+    # React's props: a base outside the repository has it
+    assert uses[(10, "props")][0] != "bound"
+
+
 def test_a_go_name_passed_as_a_value_is_a_reference() -> None:
     """`http.HandleFunc("/", list)`: the handler's references include it."""
     files: dict[str, str | bytes] = {
