@@ -2205,6 +2205,8 @@ def _exported(language: str, d: _Def, kind: str, text: Callable[[ts.Node], str])
     # reachable by whoever holds the object
     if d.node.type == "assignment_expression":
         return not name.startswith("_")
+    if d.parent is not None and d.parent.kind == "enum":  # a member: as its enum is
+        return _exported(language, d.parent, "enum", text)
     if kind == "method":
         return not name.startswith("#") and not any(
             c.type == "accessibility_modifier" and text(c) in ("private", "protected")

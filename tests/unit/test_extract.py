@@ -83,6 +83,15 @@ def test_a_js_class_field_holding_a_function_is_a_method_and_others_fields() -> 
     assert "Props.a" not in syms and "Props.f.a" not in syms  # a parameter's type literal
 
 
+def test_a_typescript_enum_member_is_a_constant_of_its_enum() -> None:
+    syms = _symbols("e.ts", "export enum Alg {\n  HS256 = 'HS256',\n  Plain,\n}\n")
+    assert syms["Alg.HS256"] == ("constant", 2, "Alg") and syms["Alg.Plain"] == (
+        "constant",
+        3,
+        "Alg",
+    )
+
+
 def test_rust_impl_methods_are_qualified_by_type() -> None:
     syms = _symbols("l.rs", "struct S;\nimpl S {\n    fn go(&self) {}\n}\n")
     assert syms["S.go"] == ("method", 3, "S")

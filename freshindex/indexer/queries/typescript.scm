@@ -22,6 +22,9 @@
 
 (enum_declaration
   name: (identifier) @name) @definition.enum
+; an enum's members (`HS256 = "HS256"`, `Plain`): AlgorithmTypes.HS256
+(enum_body (enum_assignment name: (property_identifier) @name) @definition.constant)
+(enum_body name: (property_identifier) @name @definition.constant)
 
 (method_definition
   name: (property_identifier) @name) @definition.method
