@@ -800,7 +800,7 @@ def _query_edges(
                     binding, via = Binding.EXTERNAL, f"imported from {module}"
             elif (
                 namespaces
-                and kind == EdgeKind.CALL
+                and kind in (EdgeKind.CALL, EdgeKind.USE)
                 and parent is not None
                 and parent.type == "member_expression"
                 and (obj := parent.child_by_field_name("object")) is not None
@@ -1088,7 +1088,7 @@ def _query_edges(
             resolved = qualname = None
             binding, via, target, alias = Binding.CANDIDATE, "", raw, ""
         if kind == EdgeKind.USE and (
-            binding != Binding.BOUND
+            (binding != Binding.BOUND and not _flowed_member(language, outer))
             or (target in namespaces and target not in required)
             or via == bind_go.PREDECLARED_VIA
             or target == "_"
@@ -1918,6 +1918,15 @@ def _member_type(source: str, name: str, types: frozenset[str]) -> str | None:
             return found
         scope = scope.rpartition(".")[0]
     return None
+
+
+def _flowed_member(language: str, outer: ts.Node) -> bool:
+    """A JS/TS member used as a value on a name (`users.list` passed):
+    flow_js.py decides what it names, and drops the row if nothing."""
+    if language not in _JS_FAMILY or outer.type != "member_expression":
+        return False
+    obj = outer.child_by_field_name("object")
+    return obj is not None and obj.type == "identifier"
 
 
 def _php_function(

@@ -104,6 +104,8 @@ class Flows:
     """By the (1-based line, column) of a called member's name: what it names."""
 
     calls: dict[tuple[int, int], Claim] = field(default_factory=dict)
+    # the same for a member used as a value (`app.get("/", users.list)`)
+    uses: dict[tuple[int, int], Claim] = field(default_factory=dict)
     # (holder, claim, node where the value is written)
     holders: list[tuple[str, Claim, ts.Node]] = field(default_factory=list)
     # (module spec, node): `module.exports = require(spec)`
@@ -119,6 +121,8 @@ class _Pass:
         self.returns: list[tuple[str, ts.Node, int, str | None]] = []
         self.attributes: list[tuple[str, ts.Node, int, str | None]] = []
         self.calls: list[tuple[ts.Node, int, str | None]] = []
+        # every `a.b` with a name before the dot, for the ones used as values
+        self.members: list[tuple[ts.Node, int, str | None]] = []
         # `export default make` (a name of the file): what `import x from` gets;
         # CommonJS's `module.exports = make` too
         self.defaults: list[tuple[str, ts.Node]] = []
@@ -272,6 +276,8 @@ class _Pass:
                 callee = node.child_by_field_name("function")
                 if callee is not None and callee.type == "member_expression":
                     self.calls.append((callee, fn, cls))
+            elif t == "member_expression":
+                self.members.append((node, fn, cls))
             elif t == "binary_expression" and (narrows := narrowing(node, self.text)):
                 guarded = self.narrowed.setdefault(narrows.name, Guarded())
                 for start, end in narrows.spans:
@@ -476,7 +482,16 @@ class _Pass:
 DEFAULT = "default"
 
 
-def flows(path: str, root: ts.Node, text: Callable[[ts.Node], str], resolve: NameResolver) -> Flows:
+def flows(
+    path: str,
+    root: ts.Node,
+    text: Callable[[ts.Node], str],
+    resolve: NameResolver,
+    used: frozenset[tuple[int, int]] = frozenset(),
+) -> Flows:
+    """What the file's member calls name through values, and the holders
+    other files read; ``used``: the (line, column) of members used as
+    values whose claims are wanted too."""
     p = _Pass(text, resolve)
     p.walk(root)
     p.settle()
@@ -488,24 +503,39 @@ def flows(path: str, root: ts.Node, text: Callable[[ts.Node], str], resolve: Nam
 
     # names declared inside some function: `api.run()` there may not be the file's `api`
     p.hidden = frozenset(p.parameter_names | {name for fn, name in p.locals if fn != -1})
-    for callee, fn, cls in p.calls:
-        obj, prop = callee.child_by_field_name("object"), callee.child_by_field_name("property")
+
+    def member(node: ts.Node, fn: int, cls: str | None) -> Claim | None:
+        obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
         if obj is None or prop is None or obj.type == "this":
-            continue  # this.m(): the tags rules bind it
+            return None  # this.m(): the tags rules bind it
         found = [here(c) for c in p.values(obj, fn, cls)]
-        at = (prop.start_point[0] + 1, prop.start_point[1])
         if len(found) == 1:  # a query edge names one definition
             c = found[0]
-            out.calls[at] = Claim(c.path, chains.attr(c.chain, text(prop)), c.via)
-        elif not found and obj.type == "identifier" and text(obj) not in p.hidden:
+            return Claim(c.path, chains.attr(c.chain, text(prop)), c.via)
+        if not found and obj.type == "identifier" and text(obj) not in p.hidden:
             # `C.create()`, `api.run()`: a member of a class, object or function
             # the file defines or imports
             owner = resolve(text(obj))
             if owner is not None:
-                member = f"{owner[1]}.{text(prop)}"
-                out.calls[at] = Claim(
-                    owner[0], member, f"{text(obj)}.{text(prop)}: a member of {owner[1]}"
+                written = f"{text(obj)}.{text(prop)}"
+                return Claim(
+                    owner[0], f"{owner[1]}.{text(prop)}", f"{written}: a member of {owner[1]}"
                 )
+        return None
+
+    for callee, fn, cls in p.calls:
+        prop = callee.child_by_field_name("property")
+        claim = member(callee, fn, cls) if prop is not None else None
+        if claim is not None and prop is not None:
+            out.calls[(prop.start_point[0] + 1, prop.start_point[1])] = claim
+    for node, fn, cls in p.members if used else ():
+        prop = node.child_by_field_name("property")
+        at = (prop.start_point[0] + 1, prop.start_point[1]) if prop is not None else None
+        claim = member(node, fn, cls) if at in used else None
+        # a read through two calls (`res = app.request(); f(res.status)`) is
+        # mostly a library's value: the chain ends in an unknown return
+        if claim is not None and at is not None and claim.chain.count(chains.CALL) <= 1:
+            out.uses[at] = claim
     # an annotation is the holder's type, as a type checker reads it: its
     # other values are not followed (`c: C` set to `make()` in a method)
     typed: set[str] = set()
@@ -562,9 +592,17 @@ def rows(
             return (where, original) if where else None
         return (path, name) if name in top_level else None
 
-    found = flows(path, root, text, named)
+    # a member used as a value that the file's rules left unclaimed
+    # (extract.py keeps those rows for this pass): `users.list` passed
+    used = frozenset(
+        (e.start_line, e.start_col)
+        for e in edges
+        if e.kind == EdgeKind.USE and e.binding != Binding.BOUND
+    )
+    found = flows(path, root, text, named, used)
     for i, e in enumerate(edges):
-        claim = found.calls.get((e.start_line, e.start_col)) if e.kind == EdgeKind.CALL else None
+        claims = found.calls if e.kind == EdgeKind.CALL else found.uses
+        claim = claims.get((e.start_line, e.start_col))
         if claim is not None and e.binding != Binding.BOUND:
             edges[i] = e._replace(
                 resolved_path=claim.path,
@@ -572,6 +610,8 @@ def rows(
                 binding=str(Binding.BOUND),
                 via=claim.via,
             )
+    if used:  # what no flow names either: a local's member, `req.body`
+        edges[:] = [e for e in edges if e.kind != EdgeKind.USE or e.binding == Binding.BOUND]
     for spec, at in found.reexports:
         where = resolve(language, path, spec, DEFAULT) if resolve is not None else None
         if where:

@@ -461,6 +461,34 @@ def test_a_method_passed_as_this_member_is_a_reference(language: str, ext: str) 
     assert uses[(10, "props")][0] != "bound"
 
 
+def test_a_module_or_object_member_passed_as_a_value_is_a_reference() -> None:
+    """`router.get("/", users.list)`: an express app's handlers are
+    registered through the module that holds them."""
+    files: dict[str, str | bytes] = {
+        "routes.js": (
+            'const users = require("./users");\n'
+            'import * as posts from "./posts";\n'
+            'import { helpers } from "./helpers";\n'
+            'app.get("/u", users.list);\n'  # 4: CommonJS
+            'app.get("/p", posts.list);\n'  # 5: a namespace import
+            "router.use(helpers.auth);\n"  # 6: an imported object's method
+            "module.exports = { go: users.list };\n"  # 7
+            "function h(req, res) { res.json(req.body); }\n"  # 8: a parameter's member
+        ),
+        "users.js": "exports.list = function (req, res) {};\n",
+        "posts.js": "export function list(req, res) {}\n",
+        "helpers.js": "export const helpers = { auth(req, res, next) {} };\n",
+    }
+    got = linked_calls(files, "javascript", kinds=("use",))
+    uses = {(line, name): how for (path, line, name, _c), how in got.items() if path == "routes.js"}
+    assert uses == {
+        (4, "list"): ("bound", "users.js::list"),
+        (5, "list"): ("bound", "posts.js::list"),
+        (6, "auth"): ("bound", "helpers.js::helpers.auth"),
+        (7, "list"): ("bound", "users.js::list"),
+    }
+
+
 def test_a_go_name_passed_as_a_value_is_a_reference() -> None:
     """`http.HandleFunc("/", list)`: the handler's references include it."""
     files: dict[str, str | bytes] = {

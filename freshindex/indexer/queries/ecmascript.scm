@@ -87,12 +87,13 @@
 (binary_expression operator: ["||" "??" "&&"] right: (identifier) @name @reference.use)
 (arrow_function body: (identifier) @name @reference.use)
 
-; a method of the class passed or stored as a value: `addEventListener("x",
-; this.onResize)`, `{ onSave: this.save }`, `const f = this.save`, `return
-; this.save` (a class's own member, as `this.save()` names it)
-(arguments (member_expression object: (this) property: (property_identifier) @name) @reference.use)
-(pair value: (member_expression object: (this) property: (property_identifier) @name) @reference.use)
-(variable_declarator value: (member_expression object: (this) property: (property_identifier) @name) @reference.use)
-(assignment_expression right: (member_expression object: (this) property: (property_identifier) @name) @reference.use)
-(return_statement (member_expression object: (this) property: (property_identifier) @name) @reference.use)
-(array (member_expression object: (this) property: (property_identifier) @name) @reference.use)
+; a member passed or stored as a value: the class's own (`addEventListener("x",
+; this.onResize)`, `{ onSave: this.save }`, `const f = this.save`, as
+; `this.save()` names it), or a module's or an object's (`router.get("/",
+; users.list)`, which flow_js.py claims as it does `users.list()`)
+(arguments (member_expression object: [(this) (identifier)] property: (property_identifier) @name) @reference.use)
+(pair value: (member_expression object: [(this) (identifier)] property: (property_identifier) @name) @reference.use)
+(variable_declarator value: (member_expression object: [(this) (identifier)] property: (property_identifier) @name) @reference.use)
+(assignment_expression right: (member_expression object: [(this) (identifier)] property: (property_identifier) @name) @reference.use)
+(return_statement (member_expression object: [(this) (identifier)] property: (property_identifier) @name) @reference.use)
+(array (member_expression object: [(this) (identifier)] property: (property_identifier) @name) @reference.use)

@@ -20,5 +20,5 @@
 
 ; `onClick={save}`: a name used as a value (ecmascript.scm's rule)
 (jsx_expression (identifier) @name @reference.use)
-; `onClick={this.handleClick}` in a class component
-(jsx_expression (member_expression object: (this) property: (property_identifier) @name) @reference.use)
+; `onClick={this.handleClick}` in a class component, `onClick={actions.save}`
+(jsx_expression (member_expression object: [(this) (identifier)] property: (property_identifier) @name) @reference.use)
