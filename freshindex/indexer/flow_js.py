@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import repeat
 
 import tree_sitter as ts
 
@@ -282,7 +283,9 @@ class _Pass:
                 guarded = self.narrowed.setdefault(narrows.name, Guarded())
                 for start, end in narrows.spans:
                     guarded.add(start, end, (narrows, fn))
-            todo.extend((c, fn, qual, cls) for c in reversed(node.named_children))
+            children = node.named_children
+            if children:  # most nodes are leaves; zip without a generator frame
+                todo.extend(zip(reversed(children), repeat(fn), repeat(qual), repeat(cls)))
 
     def export_aliases(self, statement: ts.Node) -> None:
         """``export { Hono as HonoBase }``: the file's ``HonoBase`` is its
