@@ -1088,7 +1088,7 @@ def _query_edges(
             resolved = qualname = None
             binding, via, target, alias = Binding.CANDIDATE, "", raw, ""
         if kind == EdgeKind.USE and (
-            (binding != Binding.BOUND and not _flowed_member(language, outer))
+            (binding != Binding.BOUND and not _flowed_member(language, outer, name_node))
             or (target in namespaces and target not in required)
             or via == bind_go.PREDECLARED_VIA
             or target == "_"
@@ -1920,13 +1920,13 @@ def _member_type(source: str, name: str, types: frozenset[str]) -> str | None:
     return None
 
 
-def _flowed_member(language: str, outer: ts.Node) -> bool:
+def _flowed_member(language: str, outer: ts.Node, name_node: ts.Node) -> bool:
     """A JS/TS member used as a value on a name (`users.list` passed):
     flow_js.py decides what it names, and drops the row if nothing."""
     if language not in _JS_FAMILY or outer.type != "member_expression":
         return False
     obj = outer.child_by_field_name("object")
-    return obj is not None and obj.type == "identifier"
+    return obj is not None and obj.type == "identifier" and obj != name_node
 
 
 def _php_function(

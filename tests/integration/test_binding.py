@@ -489,6 +489,28 @@ def test_a_module_or_object_member_passed_as_a_value_is_a_reference() -> None:
     }
 
 
+def test_a_commonjs_member_import_a_bound_function_and_a_field_are_references() -> None:
+    """express's `var compileETag = require("./utils").compileETag`,
+    `onerror: logerror.bind(this)`, hono's `errorHandler = errorHandler`."""
+    files: dict[str, str | bytes] = {
+        "lib/app.js": (
+            'var compileETag = require("./utils").compileETag;\n'
+            "function logerror(err) {}\n"
+            "function Base() {}\n"
+            "function Child() { Base.call(this); }\n"  # 4
+            "var app = { onerror: logerror.bind(this) };\n"
+            "compileETag(true);\n"  # 6
+            "class H { handler = logerror; }\n"
+        ),
+        "lib/utils.js": "exports.compileETag = function (val) {};\n",
+    }
+    got = linked_calls(files, "javascript", kinds=("call", "use"))
+    app = {(line, name): how for (path, line, name, _c), how in got.items() if path == "lib/app.js"}
+    assert app[(6, "compileETag")] == ("bound", "lib/utils.js::compileETag")
+    assert app[(4, "Base")] == ("bound", "lib/app.js::Base")
+    assert app[(5, "logerror")] == app[(7, "logerror")] == ("bound", "lib/app.js::logerror")
+
+
 def test_a_go_name_passed_as_a_value_is_a_reference() -> None:
     """`http.HandleFunc("/", list)`: the handler's references include it."""
     files: dict[str, str | bytes] = {

@@ -86,6 +86,12 @@
 (binary_expression left: (identifier) @name @reference.use operator: ["||" "??" "&&"])
 (binary_expression operator: ["||" "??" "&&"] right: (identifier) @name @reference.use)
 (arrow_function body: (identifier) @name @reference.use)
+; a function bound or applied: `onerror: logerror.bind(this)`, `Base.call(this)`
+(call_expression
+  function: (member_expression
+    object: (identifier) @name @reference.use
+    property: (property_identifier) @_method)
+  (#any-of? @_method "bind" "call" "apply"))
 
 ; a member passed or stored as a value: the class's own (`addEventListener("x",
 ; this.onResize)`, `{ onSave: this.save }`, `const f = this.save`, as

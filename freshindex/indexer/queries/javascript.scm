@@ -94,5 +94,18 @@
     arguments: (arguments . (string (string_fragment) @module) .))
   (#eq? @_require "require")) @reference.import
 
+; `var parse = require("./utils").parse`: the module's member, as `const { parse }`
+(variable_declarator
+  name: (identifier) @alias
+  value: (member_expression
+    object: (call_expression
+      function: (identifier) @_require
+      arguments: (arguments . (string (string_fragment) @module) .))
+    property: (property_identifier) @name)
+  (#eq? @_require "require")) @reference.import
+
+; a class field holding a function: `handler = logerror`
+(field_definition value: (identifier) @name @reference.use)
+
 ; a parameter's default that names a function or constant (`save = persist`): a use
 (assignment_pattern right: (identifier) @name @reference.use)

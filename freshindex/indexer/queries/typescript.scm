@@ -140,6 +140,9 @@
   (import_clause (namespace_import (identifier) @name))
   source: (string (string_fragment) @module)) @reference.import
 
+; a class field holding a function: `private errorHandler = errorHandler`
+(public_field_definition value: (identifier) @name @reference.use)
+
 ; a parameter's default that names a function or constant (`save = persist`): a use
 (required_parameter value: (identifier) @name @reference.use)
 (optional_parameter value: (identifier) @name @reference.use)
