@@ -340,7 +340,23 @@ class Linker:
             hit = self.find(star, qual, False, depth + 1, seen)
             if hit is not None:
                 return hit
+        sub = self.submodule(path, head)
+        if sub is not None and rest:  # `pkg.cookies.Jar` with no import of cookies in pkg
+            return self.find(sub, ".".join(rest), False, depth + 1, seen)
         return None
+
+    def submodule(self, path: str, name: str) -> str | None:
+        """A Python package's submodule as its attribute: ``cookies`` of
+        pkg/__init__.py is pkg/cookies.py (or pkg/cookies/__init__.py), once
+        anything imported it, which code that reads ``pkg.cookies`` relies on."""
+        if posixpath.basename(path) != "__init__.py" or self._files_in is None:
+            return None
+        folder = posixpath.dirname(path)
+        module = posixpath.join(folder, f"{name}.py")
+        if module in self._files_in(folder):
+            return module
+        package = posixpath.join(folder, name, "__init__.py")
+        return package if package in self._files_in(posixpath.join(folder, name)) else None
 
     def conftest_above(self, path: str) -> list[str]:
         """The nearest conftest.py with definitions in a folder above ``path``'s."""
@@ -548,7 +564,9 @@ class Linker:
             found = self.find(path, token)
             if found is not None:
                 return self.of_row(found, hops)
-            return self.held(path, token, hops)
+            held = self.held(path, token, hops)
+            sub = self.submodule(path, token) if not held else None
+            return [("module", sub, None)] if sub is not None else held
         if row is None or row["kind"] not in CLASS_KINDS:
             return []  # an attribute of a function: not followed
         member = self.find(path, f"{row['qualname']}.{token}")

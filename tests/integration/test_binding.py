@@ -511,6 +511,19 @@ def test_a_commonjs_member_import_a_bound_function_and_a_field_are_references() 
     assert app[(5, "logerror")] == app[(7, "logerror")] == ("bound", "lib/app.js::logerror")
 
 
+def test_a_package_submodule_read_as_its_attribute_types_a_value() -> None:
+    """requests' tests: `jar = requests.cookies.RequestsCookieJar()` where
+    requests/__init__.py never imports cookies itself."""
+    files: dict[str, str | bytes] = {
+        "pkg/__init__.py": "from .api import get\n",
+        "pkg/api.py": "from . import cookies\ndef get(): pass\n",
+        "pkg/cookies.py": "class Jar:\n    def keys(self):\n        return []\n",
+        "t.py": "import pkg\ndef f():\n    jar = pkg.cookies.Jar()\n    jar.keys()\n",
+    }
+    got = linked_calls(files, "python")
+    assert got[("t.py", 4, "keys", 8)] == ("bound", "pkg/cookies.py::Jar.keys")
+
+
 def test_a_go_name_passed_as_a_value_is_a_reference() -> None:
     """`http.HandleFunc("/", list)`: the handler's references include it."""
     files: dict[str, str | bytes] = {
