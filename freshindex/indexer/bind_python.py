@@ -622,9 +622,13 @@ class _Binder(ValueFlow):
     ) -> None:
         """A test's (or a fixture's) plain parameters hold the fixtures of
         their names: this module's, else the nearest conftest.py's."""
-        plain = [self.text(p) for p in params.named_children if p.type == "identifier"]
+        plain = [p for p in params.named_children if p.type == "identifier"]
         skip = fixtures_python.parametrized(node, self.text)
-        for name in plain[1:] if method else plain:
+        # `def httpbin(httpbin)`: a fixture asking for its own name gets the one
+        # it overrides (a plugin's, a conftest's above), not itself
+        own = fixtures_python.fixture_name(node, self.text)
+        for param in plain[1:] if method else plain:
+            name = self.text(param)
             if name in skip or name in inner.flows:
                 continue
             if name in fixtures_python.BUILTIN:  # pytest's own: `monkeypatch.setattr()`
@@ -636,6 +640,12 @@ class _Binder(ValueFlow):
                 how = f"fixture {name} of {path}"
                 value = Value(path, chains.holder_of_return(function), how)
                 inner.flow(name, Flow(None, None, how, value=value, verbatim=True))
+                # the parameter asks pytest for the fixture: a reference of it
+                # (a renamed one, `name="db"`, through its holder in that file)
+                if name != own:
+                    self.sites.append(
+                        Site(param, "use", path=path, qualname=function, binding=BOUND, via=how)
+                    )
 
     def fixture_file(self, name: str) -> tuple[str, str] | None:
         """(file, function) of the fixture ``name`` a test here sees, as far

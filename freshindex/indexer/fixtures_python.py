@@ -92,6 +92,8 @@ def parametrized(definition: ts.Node, text: Callable[[ts.Node], str]) -> set[str
     """The names ``@pytest.mark.parametrize("a, b", ...)`` gives values to."""
     out: set[str] = set()
     for expr in _decorators(definition):
+        if expr.type == "identifier":  # `possible_keys = pytest.mark.parametrize(...)`
+            expr = _assigned_call(definition, text(expr), text) or expr
         fn = expr.child_by_field_name("function") if expr.type == "call" else None
         args = expr.child_by_field_name("arguments") if expr.type == "call" else None
         if fn is None or args is None or not text(fn).endswith("parametrize"):
@@ -117,6 +119,26 @@ def module_fixtures(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[str, 
         if name is not None and fn is not None:
             out.setdefault(name, text(fn))
     return out
+
+
+def _assigned_call(
+    definition: ts.Node, name: str, text: Callable[[ts.Node], str]
+) -> ts.Node | None:
+    """The call a name is assigned in the block around a decorated
+    definition, before it (a mark kept in a variable of the class or module)."""
+    decorated = definition.parent
+    block = decorated.parent if decorated is not None else None
+    found = None
+    for statement in block.named_children if block is not None else []:
+        if statement == decorated:
+            break
+        assigned = statement.named_children[0] if statement.named_child_count else None
+        if statement.type != "expression_statement" or assigned is None:
+            continue
+        left, right = assigned.child_by_field_name("left"), assigned.child_by_field_name("right")
+        if assigned.type == "assignment" and left is not None and text(left) == name:
+            found = right if right is not None and right.type == "call" else None
+    return found
 
 
 def _decorators(definition: ts.Node) -> list[ts.Node]:

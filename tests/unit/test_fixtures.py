@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.linked import call_graph
+from tests.linked import call_graph, linked
 
 APP = "class App:\n    def run(self): pass\n"
 CONFTEST = "import pytest\nfrom app import App\n@pytest.fixture\ndef app():\n    return App()\n"
@@ -95,3 +95,36 @@ CASES: dict[str, tuple[dict[str, str], set[str]]] = {
 def test_fixture_edges(name: str) -> None:
     files, expected = CASES[name]
     assert call_graph(dict(files), main="") == expected
+
+
+def test_a_test_parameter_is_a_reference_of_the_fixture_it_asks_for() -> None:
+    """`refs server` of a conftest fixture lists the tests that take it; a
+    renamed fixture (`name="app"`) is found through its name; a parameter
+    a parametrize mark kept in a variable gives (`@possible_keys`) and a
+    fixture taking its own name (it overrides another) are none."""
+    files: dict[str, str | bytes] = {
+        "tests/conftest.py": "import pytest\n"
+        "@pytest.fixture(name='app')\ndef make_app():\n    return 1\n"  # 2
+        "@pytest.fixture\ndef server(app):\n    return 2\n"  # 5
+        "@pytest.fixture\ndef httpbin(httpbin):\n    return httpbin\n",  # 8
+        "tests/unit/test_a.py": "import pytest\n"
+        "possible = pytest.mark.parametrize('key', [1])\n"
+        "class TestX:\n"
+        "    def test_f(self, server, app, tmp_path):\n"  # 4
+        "        assert server\n"
+        "@possible\ndef test_g(key, httpbin):\n    pass\n",  # 7
+    }
+    got = {
+        (e["path"], e["start_line"], e["target"]): (
+            link.binding,
+            f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None,
+        )
+        for e, link in linked(files)
+        if e["kind"] == "use" and e["target"] in ("server", "app", "key", "httpbin", "tmp_path")
+    }
+    assert got == {
+        ("tests/conftest.py", 6, "app"): ("bound", "tests/conftest.py::make_app"),
+        ("tests/unit/test_a.py", 4, "server"): ("bound", "tests/conftest.py::server"),
+        ("tests/unit/test_a.py", 4, "app"): ("bound", "tests/conftest.py::make_app"),
+        ("tests/unit/test_a.py", 7, "httpbin"): ("bound", "tests/conftest.py::httpbin"),
+    }
