@@ -19,7 +19,7 @@ import tree_sitter as ts
 
 from freshindex.indexer import chains
 from freshindex.indexer.bind_java import declared_class
-from freshindex.indexer.languages import in_source_order, within_open
+from freshindex.indexer.languages import in_source_order, pattern_query, within_open
 
 _PATTERNS = """
 [(class_declaration) (object_declaration)] @class
@@ -250,3 +250,27 @@ def class_name(kind: ts.Node | None, text: Callable[[ts.Node], str]) -> str | No
         return None
     names = [text(c) for c in kind.named_children if c.type == "identifier"]
     return ".".join(names) if names else None
+
+
+# a bare call of a function no rule of this file binds: a top-level function
+# of the file's package, in another of its files (the linker looks in the
+# folder's .kt files, as for Go)
+PACKAGE_VIA = "a function of this file's package"
+_DECLARES = """
+(parameter (identifier) @name)
+(variable_declaration (identifier) @name)
+(class_parameter (identifier) @name)
+"""
+
+
+def local_names(function: ts.Node, text: Callable[[ts.Node], str]) -> dict[str, int]:
+    """The names a function declares for itself, each with the byte it is
+    first declared at: its parameters, its `val`s and `var`s, its lambdas'
+    parameters (`block()` of `block: () -> Unit` calls the parameter, not a
+    package function; a `val` hides the name from where it stands)."""
+    out: dict[str, int] = {}
+    found = ts.QueryCursor(pattern_query("kotlin", _DECLARES)).captures(function)
+    for name in found.get("name", []):
+        key = text(name)
+        out[key] = min(out.get(key, name.start_byte), name.start_byte)
+    return out

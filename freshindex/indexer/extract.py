@@ -651,6 +651,8 @@ def _query_edges(
             if r[1] == EdgeKind.INHERIT
         )
     )
+    # Kotlin: the names each function declares, for its bare calls
+    kotlin_locals = functools.cache(lambda node: bind_kotlin.local_names(node, text))
     # the file's classes (and interfaces, objects...), for a nested one named bare
     type_names = functools.cache(
         lambda: frozenset(d.qualname for d in ordered if d.kind in _TYPE_KINDS)
@@ -1077,6 +1079,16 @@ def _query_edges(
                 and platform[0] not in namespaces
             ):  # `JSON.parse()`, `new Date()`, `expect(x).toBe(1)`: the platform's
                 binding, via = Binding.EXTERNAL, platform[1]
+            elif (
+                language == "kotlin"
+                and kind == EdgeKind.CALL
+                and parent is not None
+                and parent.type == "call_expression"  # `helper()`, not `p.get()`
+                and target not in bindings
+                and _kotlin_package_call(within, name_node, target, based, kotlin_locals)
+            ):  # `checkNull(x)` of Util.kt beside this file: the package's function
+                resolved, qualname = path, target
+                binding, via = Binding.BOUND, bind_kotlin.PACKAGE_VIA
         if (
             hiding is not None
             # a Rust local closure named like a function is rare; a parameter
@@ -1918,6 +1930,30 @@ def _member_type(source: str, name: str, types: frozenset[str]) -> str | None:
             return found
         scope = scope.rpartition(".")[0]
     return None
+
+
+def _kotlin_package_call(
+    within: _Def | None,
+    at: ts.Node,
+    name: str,
+    based: Callable[[], frozenset[str]],
+    locals_of: Callable[[ts.Node], dict[str, int]],
+) -> bool:
+    """Whether a bare Kotlin call (``at``) may name a top-level function of
+    the package: not a parameter or local declared before it in the
+    functions around it, and not in a class with a base written here (an
+    inherited member comes first)."""
+    d = within
+    while d is not None:
+        if d.kind in ("class", "object", "interface") and d.qualname in based():
+            return False
+        if (
+            d.kind in ("function", "method")
+            and locals_of(d.node).get(name, at.end_byte) < at.start_byte
+        ):
+            return False
+        d = d.parent
+    return True
 
 
 def _flowed_member(language: str, outer: ts.Node, name_node: ts.Node) -> bool:

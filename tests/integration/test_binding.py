@@ -524,6 +524,36 @@ def test_a_package_submodule_read_as_its_attribute_types_a_value() -> None:
     assert got[("t.py", 4, "keys", 8)] == ("bound", "pkg/cookies.py::Jar.keys")
 
 
+def test_a_kotlin_top_level_function_of_the_package_binds_from_another_file() -> None:
+    """`checkNull(x)` in ClassJsonAdapter.kt, defined in Util.kt of the same
+    package: a Kotlin package's top-level functions need no import."""
+    files: dict[str, str | bytes] = {
+        "src/com/ex/Util.kt": "package com.ex\n\nfun checkNull(v: Any?) {}\nfun helper() = 1\n",
+        "src/com/ex/A.kt": (
+            "package com.ex\n\n"
+            "class A {\n"  # 3
+            "  fun f(r: Any?, helper: () -> Int) {\n"
+            "    checkNull(r)\n"  # 5
+            "    helper()\n"  # 6: the parameter
+            "    val checkNull = { x: Any? -> }\n"
+            "    checkNull(r)\n"  # 8: the local
+            "    listOf(1)\n"  # 9: Kotlin's own
+            "  }\n"
+            "}\n"
+            "class B : Base() {\n  fun g() { helper() }\n}\n"  # 13: maybe Base's
+        ),
+    }
+    got = linked_calls(files, "kotlin")
+    a = {
+        (line, name): how
+        for (path, line, name, _c), how in got.items()
+        if path == "src/com/ex/A.kt"
+    }
+    assert a[(5, "checkNull")] == ("bound", "src/com/ex/Util.kt::checkNull")
+    assert a[(6, "helper")] == a[(8, "checkNull")] == a[(9, "listOf")] == ("candidate", None)
+    assert a[(13, "helper")] == ("candidate", None)
+
+
 def test_a_go_name_passed_as_a_value_is_a_reference() -> None:
     """`http.HandleFunc("/", list)`: the handler's references include it."""
     files: dict[str, str | bytes] = {
