@@ -583,6 +583,7 @@ def _query_edges(
     # the file defines the name too (a `use` in a function or a nested `mod`
     # is scoped to it, and an item of a nested `mod` may share its name)
     rust_items = _rust_top_uses(root, ordered) if language == "rust" else None
+    overloaded: set[str] = set()  # names two imports bring
     for name_node, kind, module, alias, outer in ref_list:
         if kind == "import":
             name = _last_segment(language, text(name_node))
@@ -591,7 +592,12 @@ def _query_edges(
             if language == "csharp" and alias:
                 continue  # `using Check = Acme.XAssert;`: read when linking, after the namespaces
             # Kotlin: `okhttp3.TestUtil.headerEntries` brings TestUtil.headerEntries
-            bindings[alias or name] = (spec, kotlin_member(spec) if language == "kotlin" else name)
+            brought = (spec, kotlin_member(spec) if language == "kotlin" else name)
+            if bindings.get(alias or name, brought) != brought:
+                # Java's `import static ...Truth.assertThat` beside `...Subject.assertThat`:
+                # overloads, chosen by the arguments' types
+                overloaded.add(alias or name)
+            bindings[alias or name] = brought
             if rust_items is not None:
                 rust_items.note(alias or name, name_node.start_byte)
             held = _parent(name_node, outer) if language in _JS_LANGUAGES else None
@@ -743,6 +749,10 @@ def _query_edges(
                     qualname, alias = flow_js.DEFAULT, target if target != flow_js.DEFAULT else ""
                     target = flow_js.DEFAULT
                 binding, via = Binding.BOUND, f"import of {module}"
+            elif language == "java" and (member := _java_static(path, module, target, resolve)):
+                # `import static com.ex.Util.helper;`: the class's member
+                resolved, qualname = member
+                binding, via = Binding.BOUND, f"static import of {module}.{target}"
             elif language == "php" and bind_php.imports_function(name_node):
                 # `use function App\helper;`: looked up as a call of it is
                 resolved, binding = path, Binding.BOUND
@@ -779,7 +789,18 @@ def _query_edges(
                 passed = bind_rust.passed_type(outer, text, impl)
                 if passed is not None and declared is not None:
                     declared[name_node.start_byte] = passed
-            if bound is not None:
+            member = (
+                _java_static(path, bound[0], bound[1], resolve)
+                if bound is not None and language == "java" and target not in overloaded
+                else None
+            )
+            if member is None and language == "java" and target in overloaded:
+                bound = None  # which class's overload the arguments pick: a candidate
+            if member is not None and bound is not None:  # helper() after `import static`
+                module = bound[0]
+                resolved, qualname = member
+                binding, via = Binding.BOUND, f"static import of {bound[0]}.{bound[1]}"
+            elif bound is not None:
                 module = bound[0]
                 resolved = resolve(language, path, bound[0], bound[1]) if resolve else None
                 if resolved and (
@@ -1453,6 +1474,8 @@ def _bare_name(name_node: ts.Node, parent: ts.Node | None) -> bool:
     if parent is not None and parent.type == "token_tree":
         before = name_node.prev_sibling
         return before is None or before.type not in (".", "::")
+    if parent is not None and parent.type == "method_invocation":  # Java's `Util.helper()`
+        return parent.child_by_field_name("object") is None
     return parent is None or parent.type not in _MEMBER or parent.child(0) == name_node
 
 
@@ -1954,6 +1977,21 @@ def _kotlin_package_call(
             return False
         d = d.parent
     return True
+
+
+def _java_static(
+    path: str, module: str, name: str, resolve: Resolver | None
+) -> tuple[str, str] | None:
+    """(file, qualname) of a Java class's member a static import names
+    (``com.ex.Util`` and ``helper``: ``Util.helper`` in Util.java), when
+    no file is the import's own path (``com/ex/Util/helper.java``)."""
+    package, _, cls = module.rpartition(".")
+    if resolve is None or not package or not cls[:1].isupper() or name[:1].isupper():
+        return None
+    if resolve("java", path, module, name):  # a class after all
+        return None
+    found = resolve("java", path, package, cls)
+    return (found, f"{cls}.{name}") if found else None
 
 
 def _flowed_member(language: str, outer: ts.Node, name_node: ts.Node) -> bool:

@@ -554,6 +554,37 @@ def test_a_kotlin_top_level_function_of_the_package_binds_from_another_file() ->
     assert a[(13, "helper")] == ("candidate", None)
 
 
+def test_a_java_static_import_names_the_class_member() -> None:
+    """`import static com.ex.Util.helper;` then `helper(1)`: Util.helper,
+    not a class com/ex/Util/helper.java outside the repository; a name two
+    static imports bring is an overload the arguments choose."""
+    files: dict[str, str | bytes] = {
+        "src/com/ex/Util.java": "package com.ex;\npublic class Util {\n"
+        "  public static int helper(int x) { return x; }\n"
+        "  public static void check(Object o) {}\n}\n",
+        "src/com/ex/other/A.java": (
+            "package com.ex.other;\n"
+            "import static com.ex.Util.helper;\n"  # 2
+            "import static com.ex.Util.check;\n"
+            "import static org.assertj.Assertions.check;\n"  # 4
+            "import com.ex.Util;\n"
+            "class A {\n"
+            "  int f() { helper(1); Util.helper(2); check(this); return 0; }\n"  # 7
+            "}\n"
+        ),
+    }
+    got = linked_calls(files, "java", kinds=("call", "import"))
+    a = {
+        (line, name, col): how
+        for (path, line, name, col), how in got.items()
+        if path.endswith("A.java")
+    }
+    helper = ("bound", "src/com/ex/Util.java::Util.helper")
+    assert a[(2, "helper", 26)] == helper
+    assert a[(7, "helper", 12)] == a[(7, "helper", 28)] == helper
+    assert a[(7, "check", 39)] == ("candidate", None)
+
+
 def test_a_go_name_passed_as_a_value_is_a_reference() -> None:
     """`http.HandleFunc("/", list)`: the handler's references include it."""
     files: dict[str, str | bytes] = {
