@@ -583,7 +583,7 @@ def _query_edges(
     # the file defines the name too (a `use` in a function or a nested `mod`
     # is scoped to it, and an item of a nested `mod` may share its name)
     rust_items = _rust_top_uses(root, ordered) if language == "rust" else None
-    overloaded: set[str] = set()  # names two imports bring
+    overloaded: set[str] = set()  # Java: names two static imports bring
     for name_node, kind, module, alias, outer in ref_list:
         if kind == "import":
             name = _last_segment(language, text(name_node))
@@ -593,7 +593,7 @@ def _query_edges(
                 continue  # `using Check = Acme.XAssert;`: read when linking, after the namespaces
             # Kotlin: `okhttp3.TestUtil.headerEntries` brings TestUtil.headerEntries
             brought = (spec, kotlin_member(spec) if language == "kotlin" else name)
-            if bindings.get(alias or name, brought) != brought:
+            if language == "java" and bindings.get(alias or name, brought) != brought:
                 # Java's `import static ...Truth.assertThat` beside `...Subject.assertThat`:
                 # overloads, chosen by the arguments' types
                 overloaded.add(alias or name)
