@@ -783,6 +783,10 @@ def _query_edges(
             parent = _parent(name_node, outer)
             bare = _bare_name(name_node, parent)
             bound = bindings.get(target) if bare else None
+            if bound is not None and rust_items is not None and target in top_level:
+                # `use super::{find_cap_ref}` in `mod tests` brings the file's own
+                # `fn find_cap_ref`: a call outside that mod is of it, not an import
+                bound = None
             if language == "rust" and kind == EdgeKind.USE and outer.type == "scoped_identifier":
                 # `.map(Repo::open)`: typed where it stands, as `Repo::open()` is
                 impl = within.container if within is not None else ""

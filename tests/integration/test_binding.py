@@ -910,6 +910,26 @@ def test_a_function_serde_names_in_a_string_is_a_reference() -> None:
     }
 
 
+def test_a_use_in_a_nested_rust_module_does_not_hide_the_files_own_function() -> None:
+    """ripgrep's interpolate.rs: `find_cap_ref(..)` at the top of the file,
+    `use super::{find_cap_ref}` in its `mod tests`."""
+    files: dict[str, str | bytes] = {
+        "Cargo.toml": '[package]\nname = "app"\n',
+        "src/lib.rs": (
+            "pub fn run(r: &[u8]) { find_cap_ref(r); }\n"
+            "fn find_cap_ref(r: &[u8]) -> Option<u8> { None }\n"
+            "#[cfg(test)]\nmod tests {\n"
+            "    use super::{find_cap_ref};\n"  # 5
+            '    fn t() { find_cap_ref(b"x"); }\n'
+            "}\n"
+        ),
+    }
+    got = linked_calls(files, "rust")
+    here = ("bound", "src/lib.rs::find_cap_ref")
+    assert got[("src/lib.rs", 1, "find_cap_ref", 23)] == here
+    assert got[("src/lib.rs", 6, "find_cap_ref", 13)] == here
+
+
 def test_a_rust_call_written_with_a_module_path_binds_to_the_module_file() -> None:
     files: dict[str, str | bytes] = {
         "Cargo.toml": '[package]\nname = "app"\n',
