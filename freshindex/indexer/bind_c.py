@@ -247,6 +247,8 @@ def call_claim(
     called name as written, ``parent``: its parent node."""
     parts = [written]
     qualified = parent
+    if qualified is not None and qualified.type == "template_function":
+        qualified = qualified.parent  # `detail::make_arg<T>(v)`: the scope is around it
     while qualified is not None and qualified.type == "qualified_identifier":
         if invented_scope(qualified):  # a C macro before the name: not a scope
             break

@@ -716,6 +716,8 @@ def _query_edges(
             continue  # `F(count)`: no method of this file has the name
         if kind == EdgeKind.USE and language == "kotlin" and raw == "class":
             continue  # `Repo::class`: a class literal
+        if kind == EdgeKind.CALL and language == "cpp" and raw in _CPP_CASTS:
+            continue  # `static_cast<int>(x)` reads as a template's call: a cast
         php_function = None
         if language == "php" and (kind == EdgeKind.CALL or outer.type == "argument"):
             php_function = _php_function(kind, outer, visible, text)
@@ -1484,6 +1486,7 @@ def _bare_name(name_node: ts.Node, parent: ts.Node | None) -> bool:
 
 
 _JAVA_TYPES = ("class", "interface", "enum")
+_CPP_CASTS = frozenset({"static_cast", "dynamic_cast", "reinterpret_cast", "const_cast"})
 # languages whose receivers' declared types bind member calls
 _RECEIVERS = {
     "csharp": bind_csharp.receiver_types,

@@ -1517,6 +1517,22 @@ def linked_calls(
     return got
 
 
+def test_a_cpp_call_with_template_arguments_binds_as_without() -> None:
+    """fmt's `detail::make_arg<Context>(v)`: the call of the template,
+    through its written scope; `static_cast<int>(x)` is a cast, no call."""
+    files: dict[str, str | bytes] = {
+        "core.h": "namespace fmt { namespace detail {\n"
+        "template <typename T> int make_arg(T v) { return 0; }\n} }\n",
+        "a.cc": '#include "core.h"\nnamespace fmt {\n'
+        "int f() { return detail::make_arg<int>(1) + static_cast<int>(2.0); }\n}\n"
+        "int g() { return fmt::detail::make_arg<long>(1); }\n",
+    }
+    got = linked_calls(files, "cpp")
+    here = ("bound", "core.h::fmt.detail.make_arg")
+    assert got[("a.cc", 3, "make_arg", 25)] == got[("a.cc", 5, "make_arg", 30)] == here
+    assert not any(name == "static_cast" for (_p, _l, name, _c) in got)
+
+
 def test_a_cpp_member_function_address_is_a_use_of_the_member() -> None:
     files: dict[str, str | bytes] = {
         "db/db_impl.h": (

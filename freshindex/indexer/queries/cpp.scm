@@ -146,6 +146,13 @@
     (qualified_identifier name: (qualified_identifier name: (identifier) @name))
     (qualified_identifier
       name: (qualified_identifier name: (qualified_identifier name: (identifier) @name)))
+    ; with template arguments: `make<int>(1)`, `detail::make_arg<Context>(v)`,
+    ; `obj.get<int>()`
+    (template_function name: (identifier) @name)
+    (qualified_identifier name: (template_function name: (identifier) @name))
+    (qualified_identifier
+      name: (qualified_identifier name: (template_function name: (identifier) @name)))
+    (field_expression field: (template_method name: (field_identifier) @name))
   ]) @reference.call
 
 (new_expression
