@@ -46,6 +46,7 @@ from freshindex.indexer import (
     ts_compat,
     types_go,
     values_c,
+    vue,
 )
 from freshindex.indexer.guarded import innermost_around
 from freshindex.indexer.kotlin_imports import kotlin_member
@@ -211,6 +212,9 @@ def extract(
 ) -> FileRows:
     """Symbols, edges and summaries of one file (``blob``: its git OID, the
     summaries' key). Raises ParseBudgetExceeded on pathological input."""
+    component = data if path.endswith(vue.EXTENSION) else None
+    if component is not None:  # a Vue component: its script blocks, in place
+        data = vue.script_only(data)
     # parsed without the macros C++'s grammar misreads; every name is read
     # from the bytes as written
     cpp_words = language == "cpp" and macros_cpp.may_have_classes(path, data)
@@ -415,6 +419,8 @@ def extract(
                 if d.parent is not None and d.parent.kind in _RECORDS and d.kind in _CALLABLE
             ]
             rows.edges += receivers.member_facts(path, records, methods)
+        if component is not None:
+            rows.edges += _template_uses(path, language, component, top_level)
         if language in _JS_FAMILY:
             rows.edges += flow_js.rows(
                 path, language, tree.root_node, rows.edges, top_level, text, resolve
@@ -1999,6 +2005,38 @@ def _java_static(
         return None
     found = resolve("java", path, package, cls)
     return (found, f"{cls}.{name}") if found else None
+
+
+def _template_uses(
+    path: str, language: str, component: bytes, top_level: set[str]
+) -> list[EdgeRow]:
+    """A Vue component's template reading what its script defines at the
+    top (``@click="save"``): a ``use`` of it (indexer/vue.py)."""
+    out = []
+    uses = vue.template_uses(component, top_level)
+    # each line's start byte, once: a count per use made 50,000 uses quadratic
+    starts = [0, *(m.end() for m in re.finditer(rb"\n", component))] if uses else []
+    for name, start, end in uses:
+        line = bisect.bisect_right(starts, start) - 1
+        col = start - starts[line]
+        where = (line, col)
+        out.append(
+            edge_row(
+                path,
+                "",
+                name,
+                "",
+                EdgeKind.USE,
+                language,
+                where,
+                (line, col + end - start),
+                resolved=path,
+                qualname=name,
+                binding=Binding.BOUND,
+                via=_DEFINED_HERE + ", read by its template",
+            )
+        )
+    return out
 
 
 def _flowed_member(language: str, outer: ts.Node, name_node: ts.Node) -> bool:

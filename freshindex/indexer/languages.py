@@ -57,7 +57,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             "language_typescript",
             "tree-sitter-typescript",
             "typescript+ecmascript",
-            (".ts", ".mts", ".cts"),
+            (".ts", ".mts", ".cts", ".vue"),  # a .vue file's script blocks (indexer/vue.py)
         ),
         LanguageSpec(
             "tsx",

@@ -585,6 +585,40 @@ def test_a_java_static_import_names_the_class_member() -> None:
     assert a[(7, "check", 39)] == ("candidate", None)
 
 
+def test_a_vue_component_is_indexed_by_its_script_and_template() -> None:
+    """koel's components: composables called in `<script setup>`, and a
+    handler only the template calls (`@click="showEmbed"`)."""
+    files: dict[str, str | bytes] = {
+        "tsconfig.json": '{"compilerOptions": {"baseUrl": ".", "paths": {"@/*": ["src/*"]}}}',
+        "src/composables/useDownload.ts": "export function useDownload() { return 1 }\n",
+        "src/components/Menu.vue": (
+            "<template>\n"
+            '  <button v-if="ready" @click="showEmbed">{{ label(item.showEmbed) }}</button>\n'
+            "</template>\n\n"
+            '<script lang="ts" setup>\n'  # 5
+            "import { useDownload } from '@/composables/useDownload'\n"
+            "const ready = useDownload()\n"
+            "const showEmbed = () => {}\n"  # 8
+            "function label(x: unknown) { return String(x) }\n"
+            "</script>\n\n<style>\n.showEmbed { color: red }\n</style>\n"
+        ),
+    }
+    got = linked_calls(files, "typescript", kinds=("call", "use"))
+    menu = {
+        (line, name, col): how
+        for (path, line, name, col), how in got.items()
+        if path.endswith(".vue")
+    }
+    use = ("bound", "src/composables/useDownload.ts::useDownload")
+    assert menu[(7, "useDownload", 14)] == use
+    here = "src/components/Menu.vue::"
+    assert menu[(2, "ready", 16)] == ("bound", here + "ready")
+    assert menu[(2, "showEmbed", 31)] == ("bound", here + "showEmbed")
+    assert menu[(2, "label", 45)] == ("bound", here + "label")
+    # a member's name and the style's class are none
+    assert [k for k in menu if k[1] == "showEmbed"] == [(2, "showEmbed", 31)]
+
+
 def test_a_go_name_passed_as_a_value_is_a_reference() -> None:
     """`http.HandleFunc("/", list)`: the handler's references include it."""
     files: dict[str, str | bytes] = {
