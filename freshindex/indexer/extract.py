@@ -420,7 +420,7 @@ def extract(
             ]
             rows.edges += receivers.member_facts(path, records, methods)
         if component is not None:
-            rows.edges += _template_uses(path, language, component, top_level)
+            rows.edges += _template_uses(path, language, component, top_level, rows.edges)
         if language in _JS_FAMILY:
             rows.edges += flow_js.rows(
                 path, language, tree.root_node, rows.edges, top_level, text, resolve
@@ -2008,32 +2008,47 @@ def _java_static(
 
 
 def _template_uses(
-    path: str, language: str, component: bytes, top_level: set[str]
+    path: str, language: str, component: bytes, top_level: set[str], edges: list[EdgeRow]
 ) -> list[EdgeRow]:
     """A Vue component's template reading what its script defines at the
-    top (``@click="save"``): a ``use`` of it (indexer/vue.py)."""
+    top (``@click="save"``) or imports (``{{ pluralize(n) }}``): a ``use``
+    of it, claimed as the definition or the import is (indexer/vue.py)."""
+    imported = {
+        e.alias or e.target: e
+        for e in edges
+        if e.kind == EdgeKind.IMPORT and e.binding == Binding.BOUND and e.target_qualname
+    }
     out = []
-    uses = vue.template_uses(component, top_level)
+    uses = vue.template_uses(component, top_level | set(imported))
     # each line's start byte, once: a count per use made 50,000 uses quadratic
     starts = [0, *(m.end() for m in re.finditer(rb"\n", component))] if uses else []
     for name, start, end in uses:
         line = bisect.bisect_right(starts, start) - 1
         col = start - starts[line]
         where = (line, col)
+        via = f"{_DEFINED_HERE}, read by its template"
+        resolved: str | None = path
+        qualname: str | None = name
+        module, target = "", name
+        if name not in top_level:  # `import { pluralize } from "@/utils"`
+            e = imported[name]
+            resolved, qualname, module = e.resolved_path, e.target_qualname, e.module
+            via, target = f"imported from {e.module}, read by the template", e.target
         out.append(
             edge_row(
                 path,
                 "",
-                name,
-                "",
+                target,
+                module,
                 EdgeKind.USE,
                 language,
                 where,
                 (line, col + end - start),
-                resolved=path,
-                qualname=name,
+                resolved=resolved,
+                qualname=qualname,
                 binding=Binding.BOUND,
-                via=_DEFINED_HERE + ", read by its template",
+                via=via,
+                alias=name if target != name else None,
             )
         )
     return out

@@ -594,7 +594,7 @@ def test_a_vue_component_is_indexed_by_its_script_and_template() -> None:
         "src/components/Menu.vue": (
             "<template>\n"
             '  <button v-if="ready" @click="showEmbed">{{ label(item.showEmbed) }}</button>\n'
-            "</template>\n\n"
+            "</template>{{ useDownload() }}\n\n"
             '<script lang="ts" setup>\n'  # 5
             "import { useDownload } from '@/composables/useDownload'\n"
             "const ready = useDownload()\n"
@@ -615,6 +615,7 @@ def test_a_vue_component_is_indexed_by_its_script_and_template() -> None:
     assert menu[(2, "ready", 16)] == ("bound", here + "ready")
     assert menu[(2, "showEmbed", 31)] == ("bound", here + "showEmbed")
     assert menu[(2, "label", 45)] == ("bound", here + "label")
+    assert menu[(3, "useDownload", 14)] == use  # an import the template reads
     # a member's name and the style's class are none
     assert [k for k in menu if k[1] == "showEmbed"] == [(2, "showEmbed", 31)]
 
