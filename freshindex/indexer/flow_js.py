@@ -114,8 +114,11 @@ class Flows:
 
 
 class _Pass:
-    def __init__(self, text: Callable[[ts.Node], str], resolve: NameResolver):
+    def __init__(
+        self, text: Callable[[ts.Node], str], resolve: NameResolver, members: bool = False
+    ):
         self.text = text
+        self.want_members = members  # a member used as a value asks (flows' `used`)
         self.resolve = resolve
         # (function start byte or -1 for the file, name) -> values written to it
         self.locals: dict[tuple[int, str], list[tuple[ts.Node, int, str | None]]] = {}
@@ -277,7 +280,7 @@ class _Pass:
                 callee = node.child_by_field_name("function")
                 if callee is not None and callee.type == "member_expression":
                     self.calls.append((callee, fn, cls))
-            elif t == "member_expression":
+            elif t == "member_expression" and self.want_members:
                 self.members.append((node, fn, cls))
             elif t == "binary_expression" and (narrows := narrowing(node, self.text)):
                 guarded = self.narrowed.setdefault(narrows.name, Guarded())
@@ -495,7 +498,7 @@ def flows(
     """What the file's member calls name through values, and the holders
     other files read; ``used``: the (line, column) of members used as
     values whose claims are wanted too."""
-    p = _Pass(text, resolve)
+    p = _Pass(text, resolve, members=bool(used))
     p.walk(root)
     p.settle()
     p.steps_left += root.end_byte
@@ -531,7 +534,7 @@ def flows(
         claim = member(callee, fn, cls) if prop is not None else None
         if claim is not None and prop is not None:
             out.calls[(prop.start_point[0] + 1, prop.start_point[1])] = claim
-    for node, fn, cls in p.members if used else ():
+    for node, fn, cls in p.members:
         prop = node.child_by_field_name("property")
         at = (prop.start_point[0] + 1, prop.start_point[1]) if prop is not None else None
         claim = member(node, fn, cls) if at in used else None
