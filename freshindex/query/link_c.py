@@ -215,6 +215,8 @@ class IncludeLinker:
             if files:
                 words = f"{len(files)} definitions with external linkage: not provable"
                 return ("candidate", words, None, ())
+        if spelled.lstrip(".").partition(".")[0] == "std":  # std::sort, ::std::move
+            return ("external", f"{written}: the standard library's", None, ())
         return ("candidate", f"{qualname} is not defined in the repository", None, ())
 
     def _through_namespace_macro(self, path: str, names: list[str]) -> Found | None:

@@ -1604,8 +1604,8 @@ def test_cpp_calls_bind_through_namespaces_and_classes() -> None:
     main_calls = {k[3]: v for k, v in got.items() if k[:3] == ("src/main.cpp", 5, "helper")}
     assert main_calls[25] == ("bound", "src/util.cpp::app.helper")  # app::helper(3)
     assert main_calls[37] == ("bound", "src/util.cpp::helper")  # helper(4)
-    # a library's name is not the repository's
-    assert bound[("src/main.cpp", 5, "max")][0] == "candidate"
+    # the standard library's name is not the repository's
+    assert bound[("src/main.cpp", 5, "max")] == ("external", None)
     # a member called by its bare name inside its class
     assert bound[("src/repo.cpp", 4, "size")] == ("bound", "src/repo.cpp::Repo.size")
 
