@@ -43,6 +43,7 @@ from freshindex.indexer import (
     rust_paths,
     scope_cpp,
     shadows,
+    this_js,
     ts_compat,
     types_go,
     values_c,
@@ -673,6 +674,12 @@ def _query_edges(
     rust_functions = functools.cache(
         lambda: frozenset(d.qualname for d in ordered if d.kind == "function" and d.parent)
     )
+    # JS/TS: the methods of each object literal, asked for by `this.m` in one
+    object_methods = functools.cache(
+        lambda: this_js.ObjectMethods(
+            d for d in ordered if d.parent is None or d.parent.kind != "class"
+        )
+    )
     # asked for only by a Java call on `this` or a bare one, once per file
     anonymous = functools.cache(
         lambda: _anonymous_bodies(language, root) if root is not None else []
@@ -858,6 +865,19 @@ def _query_edges(
                 # a class's own method of that name, which it shadows
                 resolved, qualname = path, local
                 binding, via = Binding.BOUND, f"defined in {local.rpartition('.')[0]}"
+            elif (
+                language in _JS_LANGUAGES
+                and kind in (EdgeKind.CALL, EdgeKind.USE)
+                and within is not None
+                and within.kind == "method"
+                and (within.parent is None or within.parent.kind != "class")
+                and parent is not None
+                and parent.type == "member_expression"
+                and _is_this(parent.child_by_field_name("object"))
+                and (own := object_methods().member(within, target)) is not None
+            ):  # `this.list()` in a method of `const api = {...}`, or of a Vue component
+                resolved, qualname = path, own
+                binding, via = Binding.BOUND, f"this.{target} in an object literal's method"
             elif (
                 (
                     kind == EdgeKind.CALL
@@ -1535,6 +1555,10 @@ def _declared_around(within: _Def | None, name: str, nested: frozenset[str]) -> 
             return f"{d.qualname}.{name}"
         d = d.parent
     return None
+
+
+def _is_this(node: ts.Node | None) -> bool:
+    return node is not None and node.type == "this"
 
 
 def _this_class(

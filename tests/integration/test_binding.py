@@ -461,6 +461,39 @@ def test_a_method_passed_as_this_member_is_a_reference(language: str, ext: str) 
     assert uses[(10, "props")][0] != "bound"
 
 
+def test_this_in_an_object_literals_method_is_the_object() -> None:
+    """koel's stores (`export const themeStore = { setTheme() {...} }`) and
+    a Vue Options API component, whose `methods` and `computed` share its
+    `this`; an arrow property's `this` is the one around it, and a watcher
+    is named after what it watches, not a member."""
+    files: dict[str, str | bytes] = {
+        "store.js": (
+            "export const store = {\n"
+            "  load() { return 1; },\n"
+            "  run() { return this.load(); },\n"  # 3
+            "  go: function () { return [1].map(() => this.load()); },\n"
+            "  arrow: () => this.load(),\n"  # 5
+            "};\n"
+            "export default {\n"
+            "  props: ['value'],\n"
+            "  watch: { value(v) { this.sync(v); } },\n"  # 9
+            "  computed: { full: { get() { return this.sync(1); } }, total() { return 2; } },\n"
+            "  methods: { sync(v) { const t = this.total; return this.value; } },\n"  # 11
+            "  mounted() { window.addEventListener('resize', this.sync); this.missing(); },\n"
+            "};\n"
+        ),
+    }
+    got = linked_calls(files, "javascript", kinds=("call", "use"))
+    rows = {(line, name): how for (_path, line, name, _col), how in got.items()}
+    load, sync = ("bound", "store.js::store.load"), ("bound", "store.js::sync")
+    assert rows[(3, "load")] == rows[(4, "load")] == load
+    assert rows[(5, "load")][0] == "candidate"
+    assert rows[(9, "sync")] == rows[(10, "sync")] == rows[(12, "sync")] == sync
+    assert rows[(11, "total")] == ("bound", "store.js::total")
+    assert (11, "value") not in rows  # the prop: the watcher is not a member
+    assert rows[(12, "missing")][0] == "candidate"
+
+
 def test_a_module_or_object_member_passed_as_a_value_is_a_reference() -> None:
     """`router.get("/", users.list)`: an express app's handlers are
     registered through the module that holds them."""
