@@ -874,9 +874,9 @@ def _query_edges(
                 and parent is not None
                 and parent.type == "member_expression"
                 and _is_this(parent.child_by_field_name("object"))
-                and (own := object_methods().member(within, target)) is not None
+                and (this_member := object_methods().member(within, target)) is not None
             ):  # `this.list()` in a method of `const api = {...}`, or of a Vue component
-                resolved, qualname = path, own
+                resolved, qualname = path, this_member
                 binding, via = Binding.BOUND, f"this.{target} in an object literal's method"
             elif (
                 (
