@@ -256,6 +256,10 @@ def class_name(kind: ts.Node | None, text: Callable[[ts.Node], str]) -> str | No
 # of the file's package, in another of its files (the linker looks in the
 # folder's .kt files, as for Go)
 PACKAGE_VIA = "a function of this file's package"
+# the same call in a class with a base written here: a member the class
+# inherits comes first, so the package's function only once every base is
+# in the repository and none has it
+AFTER_BASES_VIA = "a member of the class's bases, else a function of this file's package"
 _DECLARES = """
 (parameter (identifier) @name)
 (variable_declaration (identifier) @name)

@@ -1138,10 +1138,17 @@ def _query_edges(
                 and parent is not None
                 and parent.type == "call_expression"  # `helper()`, not `p.get()`
                 and target not in bindings
-                and _kotlin_package_call(within, name_node, target, based, kotlin_locals)
+                and (
+                    based_on := _kotlin_package_call(
+                        within, name_node, target, based, kotlin_locals
+                    )
+                )
+                is not None
             ):  # `checkNull(x)` of Util.kt beside this file: the package's function
-                resolved, qualname = path, target
-                binding, via = Binding.BOUND, bind_kotlin.PACKAGE_VIA
+                # (in a class with a base, after the bases' members: the linker's)
+                resolved, qualname = path, f"{based_on}.{target}" if based_on else target
+                binding = Binding.BOUND
+                via = bind_kotlin.AFTER_BASES_VIA if based_on else bind_kotlin.PACKAGE_VIA
         if (
             hiding is not None
             # a Rust local closure named like a function is rare; a parameter
@@ -1998,22 +2005,24 @@ def _kotlin_package_call(
     name: str,
     based: Callable[[], frozenset[str]],
     locals_of: Callable[[ts.Node], dict[str, int]],
-) -> bool:
+) -> str | None:
     """Whether a bare Kotlin call (``at``) may name a top-level function of
     the package: not a parameter or local declared before it in the
-    functions around it, and not in a class with a base written here (an
-    inherited member comes first)."""
+    functions around it. "" if so; the innermost class around it with a
+    base written here, whose inherited members come first (the linker
+    follows its bases, then the package); None if not."""
     d = within
+    owner = ""
     while d is not None:
-        if d.kind in ("class", "object", "interface") and d.qualname in based():
-            return False
+        if d.kind in ("class", "object", "interface") and d.qualname in based() and not owner:
+            owner = d.qualname
         if (
             d.kind in ("function", "method")
             and locals_of(d.node).get(name, at.end_byte) < at.start_byte
         ):
-            return False
+            return None
         d = d.parent
-    return True
+    return owner
 
 
 def _java_static(

@@ -43,7 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from freshindex.indexer import bind_c, bind_php, chains, scope_cpp
+from freshindex.indexer import bind_c, bind_kotlin, bind_php, chains, scope_cpp
 from freshindex.indexer.bind_go import PREDECLARED_VIA
 from freshindex.indexer.extract import CSHARP_NAMESPACE_VIA
 from freshindex.indexer.flow_js import DEFAULT, EXPORT_ALIAS
@@ -200,6 +200,8 @@ class Linker:
         is_super = via.startswith(("super()", "super.", "base."))
         self._outside = ""
         found = None if chains.is_chain(qual) else self.find(path, qual, skip_self=is_super)
+        if found is None and via == bind_kotlin.AFTER_BASES_VIA:
+            return self.after_bases(path, qual, via)
         # a variable (`handler = f` in a class body) is called for what it
         # holds: `cls.handler()` calls f; a read, or a call of a variable
         # that holds nothing known, names the variable itself
@@ -804,6 +806,35 @@ class Linker:
             )
             self._packages[(folder, suffix)] = found
         return [f for f in found if f != path]
+
+    def after_bases(self, path: str, qual: str, via: str) -> Link:
+        """A bare Kotlin call in a class with a base, which no class of its
+        lineage defines (``qual``: the class and the name): the package's
+        top-level function, once every base is known. A base outside the
+        repository, or one not found, may have the member, which Kotlin
+        would call first: then a candidate."""
+        cls, _, name = qual.rpartition(".")
+        for r in self.mro(path, cls, 0):
+            unknown = self._unknown_base(r)
+            if unknown:
+                return Link(
+                    "candidate", f"{via}; {unknown}, a base not in the index, may have {name}"
+                )
+        found = self.find(path, name)
+        if found is None:
+            return Link("candidate", f"{via}; {name} not found in {posixpath.dirname(path) or '.'}")
+        return Link("bound", f"{via}, in {found['path']}", found, found["path"])
+
+    def _unknown_base(self, cls: Row) -> str:
+        """The first base of ``cls`` written but not linked to a class of the
+        repository (outside it, or an unresolved name); "" if none."""
+        for e in self.edges(cls["path"]):
+            if e["kind"] != "inherit" or e.get("source") != cls["qualname"]:
+                continue
+            where, qual = e.get("resolved_path"), e.get("target_qualname") or ""
+            if e.get("binding") != "bound" or not where or self.find(where, qual) is None:
+                return str(e["target"])
+        return ""
 
     def _outside_base(self, path: str, owner: str, read: bool = False) -> str:
         """The first base of class ``owner`` (of ``path``) that resolves

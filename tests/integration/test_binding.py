@@ -574,6 +574,8 @@ def test_a_kotlin_top_level_function_of_the_package_binds_from_another_file() ->
             "  }\n"
             "}\n"
             "class B : Base() {\n  fun g() { helper() }\n}\n"  # 13: maybe Base's
+            "open class Known { fun own() = 1 }\n"
+            "class C : Known() {\n  fun h() { helper() + own() }\n}\n"  # 17
         ),
     }
     got = linked_calls(files, "kotlin")
@@ -584,7 +586,11 @@ def test_a_kotlin_top_level_function_of_the_package_binds_from_another_file() ->
     }
     assert a[(5, "checkNull")] == ("bound", "src/com/ex/Util.kt::checkNull")
     assert a[(6, "helper")] == a[(8, "checkNull")] == a[(9, "listOf")] == ("candidate", None)
+    # a base outside the repository may have the member, which Kotlin calls first
     assert a[(13, "helper")] == ("candidate", None)
+    # every base known and none has it: the package's; a base's own member: the base's
+    assert a[(17, "helper")] == ("bound", "src/com/ex/Util.kt::helper")
+    assert a[(17, "own")] == ("bound", "src/com/ex/A.kt::Known.own")
 
 
 def test_a_java_static_import_names_the_class_member() -> None:
