@@ -121,6 +121,7 @@ class Linker:
         self._packages: dict[tuple[str, str], list[str]] = {}
         self._held: dict[tuple[str, str], list[_Value]] = {}
         self._mros: dict[tuple[str, str], list[Row]] = {}
+        self._unknown_bases: dict[tuple[str, str], str] = {}
         self._c_links: dict[tuple[str, str, str, tuple[str, ...], bool], Link] = {}
         self._extensions: dict[tuple[tuple[str, ...], str], list[Row]] = {}
         self._usings: dict[str, list[Row]] = {}  # a C# file's using rows, aliases first
@@ -828,6 +829,12 @@ class Linker:
     def _unknown_base(self, cls: Row) -> str:
         """The first base of ``cls`` written but not linked to a class of the
         repository (outside it, or an unresolved name); "" if none."""
+        key = (cls["path"], cls["qualname"])
+        if key not in self._unknown_bases:
+            self._unknown_bases[key] = self._first_unknown_base(cls)
+        return self._unknown_bases[key]
+
+    def _first_unknown_base(self, cls: Row) -> str:
         for e in self.edges(cls["path"]):
             if e["kind"] != "inherit" or e.get("source") != cls["qualname"]:
                 continue
