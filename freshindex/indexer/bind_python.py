@@ -767,6 +767,9 @@ class _Binder(ValueFlow):
             return
         if n.type == "call" and self.is_super(n):
             self.pending.append(Pending(scope, kind, n, segments, via=via))
+            arguments = n.child_by_field_name("arguments")
+            if arguments is not None and arguments.named_child_count:
+                todo.append((arguments, scope))  # `super(tzfile, self)` reads tzfile
             return
         todo.append((n, scope))
         if via == RAISE:  # `raise make().Error`: a class or an instance, unseen: a read

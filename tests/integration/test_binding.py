@@ -176,6 +176,22 @@ def test_linker_follows_reexports_bases_and_super() -> None:
     assert got[("app/models/base.py", 10, "build")] == ("bound", "app/models/base.py::Model.build")
 
 
+def test_python_2_super_names_its_class_and_starts_at_the_bases() -> None:
+    """dateutil's `super(tzfile, self).__init__()`: a read of tzfile, and
+    the call goes to the base's method as `super().__init__()` does."""
+    files: dict[str, str | bytes] = {
+        "tz.py": (
+            "class _tzinfo:\n    def __init__(self):\n        pass\n\n\n"
+            "class tzfile(_tzinfo):\n"
+            "    def __init__(self):\n"
+            "        super(tzfile, self).__init__()\n"  # 8
+        ),
+    }
+    got = linked(files)
+    assert got[("tz.py", 8, "tzfile")] == ("bound", "tz.py::tzfile")
+    assert got[("tz.py", 8, "__init__")] == ("bound", "tz.py::_tzinfo.__init__")
+
+
 def test_a_claim_whose_definition_is_gone_is_a_candidate() -> None:
     files = dict(FILES)
     files["app/models/__init__.py"] = "from .mixins import *\n"  # the re-export removed
