@@ -153,10 +153,13 @@ def references(
     by_id = {str(d["symbolId"]): d for d in defs}
     bound: dict[str, list[Result]] = {i: [] for i in by_id}
     # overloads, a property's setter, a def in both branches of an `if`: one
-    # name in one file defined more than once; a reference names them all
+    # name in one file defined more than once; a reference names them all.
+    # A stub (`m.pyi`) declares the names of the module beside it (`m.py`),
+    # so its definitions are one group with the module's
     same: dict[tuple[str, str], list[str]] = {}
     for d in defs:
-        same.setdefault((str(d["path"]), str(d["qualname"])), []).append(str(d["symbolId"]))
+        key = (_stubbed(str(d["path"])), str(d["qualname"]))
+        same.setdefault(key, []).append(str(d["symbolId"]))
     candidates: list[Result] = []
     external: list[Result] = []
     seen: set[tuple[str, int, int, str, str]] = set()
@@ -187,8 +190,8 @@ def references(
         if r["binding"] == "bound":
             owners = [
                 o
-                for t in [(str(r.get("targetPath")), str(r["targetQualname"])), *targets]
-                for o in same.get(t, [])
+                for path, qual in [(str(r.get("targetPath")), str(r["targetQualname"])), *targets]
+                for o in same.get((_stubbed(path), qual), [])
             ]
             for owner in owners:
                 bound[owner].append(r)
@@ -382,6 +385,12 @@ def _instantiations_only(
         "results": bound,
         "unfollowedCalls": 0,
     }
+
+
+def _stubbed(path: str) -> str:
+    """The module a Python stub declares (``m.pyi`` -> ``m.py``); any other
+    path itself."""
+    return path[:-1] if path.endswith(".pyi") else path
 
 
 def _order(r: Result) -> tuple[str, int, int]:

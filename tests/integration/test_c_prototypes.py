@@ -1,6 +1,7 @@
-"""C calls bound through a prototype, read from a built index and its
-overlay in bulk (query/include_rows.py): one read of a name's rows serves
-every scope and file a call is looked up in."""
+"""A definition declared in another file: C calls bound through a
+prototype, read from a built index and its overlay in bulk
+(query/include_rows.py: one read of a name's rows serves every scope and
+file a call is looked up in), and a Python stub beside its module."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ FILES: dict[str, str | bytes] = {
     "src/lib.c": '#include "lib.h"\nint add(int a, int b) { return a + b; }\n',
     "src/main.c": '#include "../include/lib.h"\nint main(void) { return add(1, 2); }\n',
     "src/alone.c": "int twice(int x) { return add(x, x); }\n",  # sees no prototype
+    "py/version.py": "class Info:\n    def micro(self):\n        return 1\n",
+    "py/version.pyi": "class Info:\n    def micro(self) -> int: ...\n",
+    "py/use.py": "from py.version import Info\n\nInfo().micro()\n",
 }
 
 
@@ -46,3 +50,22 @@ def test_calls_bind_through_prototypes_in_the_index_and_the_overlay(
     assert "declared in include/more.h" in bound[("src/use.c", 2)]  # the overlay's
     # alone.c includes nothing: the one definition with external linkage
     assert ("src/alone.c", 1) in bound
+
+
+def test_a_python_stub_and_its_module_answer_one_group(
+    template: tuple[Path, Path], tmp_path: Path, run_cli: Any
+) -> None:
+    """attrs ships `_version_info.pyi` beside `_version_info.py`: the stub's
+    definition, asked by its id, has the module's references."""
+    repo, store = copy_built(template, tmp_path)
+    code, out, err = run_cli("--repo", str(repo), "--store", store, "--json", "refs", "micro")
+    assert code == 0, err
+    doc = json.loads(out)
+    groups = {g["definition"]["path"]: g for g in doc["groups"]}
+    assert set(groups) == {"py/version.py", "py/version.pyi"}
+    for g in groups.values():
+        assert [(r["path"], r["startLine"]) for r in g["bound"]] == [("py/use.py", 3)]
+    stub = groups["py/version.pyi"]["definition"]["symbolId"]
+    code, out, err = run_cli("--repo", str(repo), "--store", store, "--json", "refs", "--id", stub)
+    assert code == 0, err
+    assert [(r["path"], r["startLine"]) for r in json.loads(out)["bound"]] == [("py/use.py", 3)]
