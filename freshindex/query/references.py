@@ -158,8 +158,9 @@ def references(
     # so its definitions are one group with the module's
     same: dict[tuple[str, str], list[str]] = {}
     for d in defs:
-        key = (_stubbed(str(d["path"])), str(d["qualname"]))
-        same.setdefault(key, []).append(str(d["symbolId"]))
+        same.setdefault((_stubbed(str(d["path"])), str(d["qualname"])), []).append(
+            str(d["symbolId"])
+        )
     candidates: list[Result] = []
     external: list[Result] = []
     seen: set[tuple[str, int, int, str, str]] = set()
