@@ -184,6 +184,7 @@ def references(
             return
         seen.add(key)
         claimed, claimed_via = r.get("binding"), str(r.get("via") or "")
+        claimed_at = (str(r.get("resolvedPath")), str(r.get("targetQualname")))
         link_row(r)
         if not quiet and r["kind"] == "call" and claimed == "candidate":
             unfollowed += 1
@@ -208,10 +209,13 @@ def references(
                             place(other)
         elif quiet:
             return  # a returned value's call that names none of the targets
-        elif r["binding"] == "external":
-            external.append(r)
         else:
-            candidates.append(r)
+            (external if r["binding"] == "external" else candidates).append(r)
+            if linking and claimed == "bound" and through_instance(r["kind"], claimed_via):
+                # `self.popitem()` in a class that leaves popitem to a base
+                # outside the repository (MutableMapping's), or to none: a
+                # subclass's own popitem runs when self is one of them
+                calls.append((r, [claimed_at], []))
 
     for r in rows:
         place(r)
@@ -260,6 +264,9 @@ def references(
         if call not in unique:  # else listed as bound to an asked definition
             all_dispatch.append(row)
     all_dispatch.sort(key=order)
+    # a call listed as dispatching is not also one of the name's others
+    candidates = [r for r in candidates if id(r) not in found]
+    external = [r for r in external if id(r) not in found]
     groups: list[dict[str, Any]] = [
         {
             "definition": d,

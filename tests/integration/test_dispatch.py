@@ -69,6 +69,24 @@ FILES: dict[str, str | bytes] = {
         "    r.run()\n"
         "    n.run()\n"
     ),
+    "py/cache.py": (
+        "from collections.abc import MutableMapping\n"
+        "\n\n"
+        "class Cache(MutableMapping):\n"
+        "    def __setitem__(self, key, value):\n"
+        "        self.popitem()\n"  # 6: MutableMapping's, or a subclass's own
+        "\n\n"
+        "class Mixin:\n"
+        "    def run(self):\n"
+        "        return self.handle()\n"  # 11: no class of its lineage has it
+        "\n\n"
+        "class FIFOCache(Cache, Mixin):\n"
+        "    def popitem(self):\n"
+        "        return 1\n"
+        "\n"
+        "    def handle(self):\n"
+        "        return 2\n"
+    ),
     "rs/src/lib.rs": "pub mod shapes;\npub mod total;\n",
     "rs/src/shapes/mod.rs": (
         "pub trait Shape {\n    fn area(&self) -> f64;\n}\n\npub struct Tile;\n\n"
@@ -195,6 +213,21 @@ def test_python_calls_of_the_base_method_may_run_the_override(refs: Any) -> None
     base = refs("Base.run")
     assert base["dispatch"] == []
     assert ("py/impl.py", 6) in places(base["bound"])  # super().run()
+
+
+def test_a_method_a_base_leaves_to_its_own_outside_base_or_to_none_may_run_the_override(
+    refs: Any,
+) -> None:
+    """cachetools' `self.popitem()` in Cache, a MutableMapping: the call
+    resolves outside the repository, and runs FIFOCache.popitem on a
+    FIFOCache; a mixin's `self.handle()` that only subclasses define."""
+    doc = refs("FIFOCache.popitem")
+    assert places(doc["dispatch"]) == [("py/cache.py", 6)]
+    assert "may run FIFOCache.popitem" in doc["dispatch"][0]["via"]
+    assert ("py/cache.py", 6) not in places(doc["external"])  # listed once
+    doc = refs("FIFOCache.handle")
+    assert places(doc["dispatch"]) == [("py/cache.py", 11)]
+    assert ("py/cache.py", 11) not in places(doc["candidates"])
 
 
 def test_an_interface_call_may_run_each_implementation(refs: Any) -> None:
