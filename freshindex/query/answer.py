@@ -25,7 +25,7 @@ from typing import Any
 from freshindex.indexer.languages import C_HEADERS, READS_RECORDED, VALUES_RECORDED
 from freshindex.indexer.schema import FACTS, ID_COLUMNS, SORT_KEYS
 from freshindex.query import lookup as query
-from freshindex.query import references
+from freshindex.query import references, targets
 from freshindex.query.answers import Definitions, References
 from freshindex.query.include_rows import CRows
 from freshindex.query.link import VARIABLE_KINDS, Linker, table_linker
@@ -95,12 +95,12 @@ def query_doc(
     """The answer of ``defs``/``refs``: the envelope, results, completeness
     (query/answers.py).
 
-    ``name`` is any target query/references.py accepts; ``symbol_id`` names
+    ``name`` is any target query/targets.py accepts; ``symbol_id`` names
     one definition by id instead."""
     doc = answerer.envelope.to_json()
     if kind == "defs":
         doc["results"] = answerer.attach_blobs(
-            references.definitions(answerer, answerer.linker, name, symbol_id)
+            targets.definitions(answerer, answerer.linker, name, symbol_id)
         )
     else:
         found = references.references(answerer, answerer.linker, name, symbol_id)

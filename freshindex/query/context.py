@@ -33,13 +33,13 @@ import os
 from typing import Any
 
 from freshindex.core.exceptions import BadInput
-from freshindex.query import references
 from freshindex.query.answer import Answerer
 from freshindex.query.expansion import Walk
 from freshindex.query.fragments import TIER_NAMES
 from freshindex.query.guard import WorktreeGuard
 from freshindex.query.packing import fill
 from freshindex.query.rendering import markdown
+from freshindex.query.targets import definitions, parse_target
 from freshindex.query.tokens import DEFAULT_COUNTER, TokenCounter
 
 __all__ = ["TIER_NAMES", "build", "markdown"]
@@ -68,7 +68,7 @@ def build(
     elif target:
         targets = [
             walk.node(d, 0, "target", "the definition asked for")
-            for d in references.definitions(answerer, answerer.linker, target)
+            for d in definitions(answerer, answerer.linker, target)
         ]
     else:
         raise BadInput("name a target: a symbol, a file, or --changed")
@@ -96,7 +96,7 @@ def build(
 def _is_path(target: str, guard: WorktreeGuard) -> bool:
     """Whether a target names a file rather than a symbol: symbol names never
     hold a slash, and a dotted name such as `.env` is a file's."""
-    if references.parse_target(target) is not None:
+    if parse_target(target) is not None:
         return False
     return (
         "/" in target
