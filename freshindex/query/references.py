@@ -59,12 +59,19 @@ def references(
     # overloads, a property's setter, a def in both branches of an `if`: one
     # name in one file defined more than once; a reference names them all.
     # A stub (`m.pyi`) declares the names of the module beside it (`m.py`),
-    # so its definitions are one group with the module's
+    # so its definitions are one group with what the module's name is
+    # (its own, or one it re-exports: attrs' __init__.pyi declares Converter,
+    # which __init__.py imports from _make.py)
     same: dict[tuple[str, str], list[str]] = {}
     for d in defs:
-        same.setdefault((_stubbed(str(d["path"])), str(d["qualname"])), []).append(
-            str(d["symbolId"])
-        )
+        path, qual = str(d["path"]), str(d["qualname"])
+        places = {(_stubbed(path), qual)}
+        if path.endswith(".pyi") and linking:
+            real = linker.find(_stubbed(path), qual)
+            if real is not None:
+                places.add((str(real["path"]), str(real["qualname"])))
+        for named_at in places:
+            same.setdefault(named_at, []).append(str(d["symbolId"]))
     candidates: list[Result] = []
     external: list[Result] = []
     seen: set[tuple[str, int, int, str, str]] = set()

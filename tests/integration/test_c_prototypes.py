@@ -20,7 +20,10 @@ FILES: dict[str, str | bytes] = {
     "src/alone.c": "int twice(int x) { return add(x, x); }\n",  # sees no prototype
     "py/version.py": "class Info:\n    def micro(self):\n        return 1\n",
     "py/version.pyi": "class Info:\n    def micro(self) -> int: ...\n",
-    "py/use.py": "from py.version import Info\n\nInfo().micro()\n",
+    "py/use.py": "from py.version import Info\n\nInfo().micro()\nfrom py import make\nmake()\n",
+    "py/__init__.py": "from py._impl import make\n",
+    "py/__init__.pyi": "def make() -> int: ...\n",
+    "py/_impl.py": "def make():\n    return 1\n",
 }
 
 
@@ -69,3 +72,10 @@ def test_a_python_stub_and_its_module_answer_one_group(
     code, out, err = run_cli("--repo", str(repo), "--store", store, "--json", "refs", "--id", stub)
     assert code == 0, err
     assert [(r["path"], r["startLine"]) for r in json.loads(out)["bound"]] == [("py/use.py", 3)]
+    # a package's stub declares what its __init__ re-exports from a module
+    code, out, err = run_cli("--repo", str(repo), "--store", store, "--json", "refs", "make")
+    assert code == 0, err
+    groups = {g["definition"]["path"]: g for g in json.loads(out)["groups"]}
+    assert ("py/use.py", 5) in [
+        (r["path"], r["startLine"]) for r in groups["py/__init__.pyi"]["bound"]
+    ]
