@@ -58,15 +58,15 @@ def references(
     bound: dict[str, list[Result]] = {i: [] for i in by_id}
     # overloads, a property's setter, a def in both branches of an `if`: one
     # name in one file defined more than once; a reference names them all.
-    # A stub (`m.pyi`) declares the names of the module beside it (`m.py`),
-    # so its definitions are one group with what the module's name is
+    # A stub (`m.pyi`, `m.d.ts`) declares the names of the module beside it
+    # (`m.py`, `m.js`), so its definitions are one group with what the module's name is
     # (its own, or one it re-exports: attrs' __init__.pyi declares Converter,
     # which __init__.py imports from _make.py)
     same: dict[tuple[str, str], list[str]] = {}
     for d in defs:
         path, qual = str(d["path"]), str(d["qualname"])
         places = {(_stubbed(path), qual)}
-        if path.endswith(".pyi") and linking:
+        if _stubbed(path) != path and linking:
             real = linker.find(_stubbed(path), qual)
             if real is not None:
                 places.add((str(real["path"]), str(real["qualname"])))
@@ -278,10 +278,18 @@ def _instantiations_only(
     }
 
 
+# a declaration file's suffix -> the suffix of the module it declares
+_DECLARING = {".pyi": ".py", ".d.ts": ".js", ".d.mts": ".mjs", ".d.cts": ".cjs"}
+
+
 def _stubbed(path: str) -> str:
-    """The module a Python stub declares (``m.pyi`` -> ``m.py``); any other
-    path itself."""
-    return path[:-1] if path.endswith(".pyi") else path
+    """The module a declaration file declares (a Python stub ``m.pyi`` ->
+    ``m.py``; TypeScript's ``m.d.ts`` for hand-written JavaScript ->
+    ``m.js``); any other path itself."""
+    for suffix, module in _DECLARING.items():
+        if path.endswith(suffix):
+            return path[: -len(suffix)] + module
+    return path
 
 
 def _order(r: Result) -> tuple[str, int, int]:

@@ -1,7 +1,8 @@
 """A definition declared in another file: C calls bound through a
 prototype, read from a built index and its overlay in bulk
 (query/include_rows.py: one read of a name's rows serves every scope and
-file a call is looked up in), and a Python stub beside its module."""
+file a call is looked up in), and a Python stub or a TypeScript
+declaration file beside its module."""
 
 from __future__ import annotations
 
@@ -24,6 +25,9 @@ FILES: dict[str, str | bytes] = {
     "py/__init__.py": "from py._impl import make\n",
     "py/__init__.pyi": "def make() -> int: ...\n",
     "py/_impl.py": "def make():\n    return 1\n",
+    "js/index.js": "export function camel(s) {\n  return s;\n}\n",
+    "js/index.d.ts": "export function camel(s: string): string;\n",
+    "js/app.ts": 'import { camel } from "./index";\ncamel("x");\n',
 }
 
 
@@ -79,3 +83,18 @@ def test_a_python_stub_and_its_module_answer_one_group(
     assert ("py/use.py", 5) in [
         (r["path"], r["startLine"]) for r in groups["py/__init__.pyi"]["bound"]
     ]
+
+
+def test_a_declaration_file_and_the_javascript_beside_it_answer_one_group(
+    template: tuple[Path, Path], tmp_path: Path, run_cli: Any
+) -> None:
+    """A package of hand-written JavaScript with its `index.d.ts`: a
+    TypeScript importer's `./index` resolves to the declaration, and the
+    JavaScript function has those references too."""
+    repo, store = copy_built(template, tmp_path)
+    code, out, err = run_cli("--repo", str(repo), "--store", store, "--json", "refs", "camel")
+    assert code == 0, err
+    groups = {g["definition"]["path"]: g for g in json.loads(out)["groups"]}
+    assert set(groups) == {"js/index.js", "js/index.d.ts"}
+    for g in groups.values():
+        assert ("js/app.ts", 2) in [(r["path"], r["startLine"]) for r in g["bound"]]
