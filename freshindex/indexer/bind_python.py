@@ -1003,6 +1003,20 @@ class _Binder(ValueFlow):
             self.sites.append(
                 Site(p.root, "use", module=module, path=path, qualname=head, binding=BOUND, via=via)
             )
+        for i, name in enumerate(names[:-1]):
+            if name[:1].isupper():  # `Props.Hashability.CACHED` reads the nested class too
+                qual = ".".join([head, *names[: i + 1]])
+                self.sites.append(
+                    Site(
+                        segs[i],
+                        "use",
+                        module=module,
+                        path=path,
+                        qualname=qual,
+                        binding=BOUND,
+                        via=via,
+                    )
+                )
         qual = ".".join([head, *names])
         self.sites.append(
             Site(last, kind, module=module, path=path, qualname=qual, binding=BOUND, via=via)

@@ -192,6 +192,25 @@ def test_python_2_super_names_its_class_and_starts_at_the_bases() -> None:
     assert got[("tz.py", 8, "__init__")] == ("bound", "tz.py::_tzinfo.__init__")
 
 
+def test_a_nested_class_read_on_the_way_is_a_reference() -> None:
+    """attrs' `props.hashability is ClassProps.Hashability.HASHABLE`: the
+    enum nested in ClassProps is read too."""
+    files: dict[str, str | bytes] = {
+        "m.py": (
+            "import enum\n\n\n"
+            "class Props:\n"
+            "    class Hash(enum.Enum):\n"
+            "        YES = 1\n\n\n"
+            "def f(p):\n"
+            "    return p.h is Props.Hash.YES\n"  # 10
+        ),
+    }
+    got = linked(files)
+    assert got[("m.py", 10, "Props")] == ("bound", "m.py::Props")
+    assert got[("m.py", 10, "Hash")] == ("bound", "m.py::Props.Hash")
+    assert got[("m.py", 10, "YES")] == ("bound", "m.py::Props.Hash.YES")
+
+
 def test_a_claim_whose_definition_is_gone_is_a_candidate() -> None:
     files = dict(FILES)
     files["app/models/__init__.py"] = "from .mixins import *\n"  # the re-export removed
