@@ -6,7 +6,8 @@ Vue's Options API spreads one component over nested objects:
 ``export default { methods: { load() { this.save(); }, save() {} },
 computed: { total() { return this.load(); } }, mounted() { this.load(); } }``,
 and ``this`` in each of those is the component, so the methods of the objects
-under ``methods``, ``computed`` and ``watch`` count as the outer object's.
+under ``methods`` and ``computed`` count as the outer object's members, and
+a watcher's (under ``watch``) or a computed property's ``get()`` sees them.
 
 An arrow function's ``this`` is the one around it, so an arrow written as an
 object's property (``go: () => this.list()``) is not a method here; an arrow
