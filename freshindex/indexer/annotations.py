@@ -1,6 +1,7 @@
 """What a Python annotation names, for the binder's value flow
 (indexer/flow_python.py): the class of ``User``, ``Optional[User]``,
-``User | None`` and a quoted forward reference ``"models.User"``, and what
+``User | None`` and a quoted forward reference ``"models.User"``, the
+classes of a union (``Object | Alias``), and what
 a container annotation holds (``list[User]``, ``dict[str, User]``,
 ``t.Sequence[User]``, ``tuple[User, ...]``), and what calling a
 ``Callable[..., User]`` gives. Read from the syntax tree
@@ -24,6 +25,34 @@ def class_expr(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> ts
     if n is not None and n.type in ("generic_type", "subscript"):
         n = _generic_class(n, text)
     return n if n is not None and n.type in ("identifier", "attribute") else None
+
+
+def union_classes(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> list[ts.Node]:
+    """The classes a union of classes names (``Object | Alias``, ``Union[A,
+    m.B]``, ``Optional[Union[A, B]]``, ``A | B | None``): a value of it is an
+    instance of one of them. [] unless two or more members are each a
+    class as ``class_expr`` reads one (a member that is no class, such as
+    ``list[A] | B``, makes it no union of classes)."""
+    members: list[ts.Node] = []
+    todo = [annotation]
+    while todo:
+        n = todo.pop()
+        if n is None:
+            return []
+        if n.type == "type" and n.named_child_count == 1:
+            todo.append(n.named_children[0])
+        elif n.type == "binary_operator":
+            todo += [n.child_by_field_name("right"), n.child_by_field_name("left")]
+        elif n.type == "union_type":
+            todo += reversed(n.named_children)
+        elif n.type == "generic_type" and text(n.named_children[0]) in ("Union", "Optional"):
+            todo += reversed(n.named_children[-1].named_children)
+        elif n.type != "none" and text(n) != "None":
+            members.append(n)
+    classes = [class_expr(m, text) for m in members]
+    if len(classes) < 2 or any(c is None for c in classes):
+        return []
+    return [c for c in classes if c is not None]
 
 
 def is_generic(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> bool:

@@ -42,6 +42,7 @@ from freshindex.indexer.annotations import (
     is_container,
     is_generic,
     tuple_classes,
+    union_classes,
 )
 from freshindex.indexer.flow_python import (
     CALLING_BUILTINS,
@@ -462,6 +463,13 @@ class _Binder(ValueFlow):
                 kind = p.child_by_field_name("type")
                 if annotation is None and is_container(kind, self.text):  # users: list[User]
                     inner.flow(name, Flow(kind, outer, name, step="items", declared=True))
+                elif annotation is None and kind and (members := union_classes(kind, self.text)):
+                    how = f"{name}: {self.text(kind)}"  # obj: Object | Alias: either one's
+                    for member in members:
+                        inner.flow(
+                            name,
+                            Flow(member, outer, how, step="instance", verbatim=True),
+                        )
                 elif annotation is None and is_callable(kind, self.text):  # Callable[..., User]
                     inner.flow(name, Flow(kind, outer, name, step="returns", declared=True))
                 elif kind is not None and (cls := class_of_type(kind, self.text)) is not None:
@@ -524,6 +532,11 @@ class _Binder(ValueFlow):
                 declared = not is_generic(ret, self.text)
                 flow = Flow(returned, scope, how, step="instance", declared=declared, verbatim=True)
                 self.holders.append((chains.holder_of_return(qual), flow, returned))
+            elif members := union_classes(ret, self.text):  # -> Object | Alias
+                how = f"{qual} returns {self.text(ret)}"
+                for member in members:
+                    flow = Flow(member, scope, how, step="instance", verbatim=True)
+                    self.holders.append((chains.holder_of_return(qual), flow, member))
             elif (cls := class_of_type(ret, self.text)) is not None:  # -> type[User]
                 # beside the classes the body returns, not over them: a
                 # factory's annotation names their base (jsonschema's

@@ -42,6 +42,7 @@ from freshindex.indexer.annotations import (
     is_callable,
     is_container,
     is_generic,
+    union_classes,
 )
 from freshindex.indexer.scope_python import Pending
 
@@ -148,6 +149,9 @@ class ValueFlow:
             self.pair(left, annotation, scope, "instance", declared=declared)
         elif kind is not None and is_container(kind, self.text):  # `users: list[User]`
             self.pair(left, kind, scope, "items", declared=True)
+        elif members := union_classes(kind, self.text):  # `node: Object | Alias`
+            for member in members:
+                self.pair(left, member, scope, "instance")
         elif kind is not None and is_callable(kind, self.text):  # `make: Callable[[], User]`
             self.pair(left, kind, scope, "returns", declared=True)
         elif (

@@ -211,6 +211,35 @@ def test_a_nested_class_read_on_the_way_is_a_reference() -> None:
     assert got[("m.py", 10, "YES")] == ("bound", "m.py::Props.Hash.YES")
 
 
+def test_a_union_of_classes_may_be_either() -> None:
+    """griffe's `obj: Object | Alias`: `obj.package` reads either class's
+    property, as a type checker reads the union; an assigned value is kept
+    beside the annotation (httpx's `timeout: TimeoutTypes | UseClientDefault`
+    then `timeout = Timeout(timeout)`)."""
+    files: dict[str, str | bytes] = {
+        "m.py": (
+            "from typing import Union\n\n\n"
+            "class Object:\n    def package(self):\n        pass\n\n\n"
+            "class Alias:\n    def package(self):\n        pass\n\n\n"  # 9
+            "class Timeout:\n    def as_dict(self):\n        pass\n\n\n"  # 14
+            "def f(obj: Object | Alias, other: Union[Object, None, 'Alias'], t: Alias | Object):\n"
+            "    obj.package()\n"  # 20
+            "    other.package()\n"
+            "    t = Timeout()\n"
+            "    t.as_dict()\n"  # 23
+        ),
+    }
+    symbols, edges = rows_of(files, "python")
+    linker = table_linker(symbols, edges)
+    got: dict[tuple[int, str], set[str | None]] = {}
+    for e in edges:
+        link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+        qual = link.symbol["qualname"] if link.symbol else None
+        got.setdefault((e["start_line"], e["target"]), set()).add(qual)
+    assert got[(20, "package")] == got[(21, "package")] == {"Object.package", "Alias.package"}
+    assert "Timeout.as_dict" in got[(23, "as_dict")]
+
+
 def test_a_claim_whose_definition_is_gone_is_a_candidate() -> None:
     files = dict(FILES)
     files["app/models/__init__.py"] = "from .mixins import *\n"  # the re-export removed
