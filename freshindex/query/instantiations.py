@@ -60,6 +60,7 @@ def instantiations(
             lambda sub: any(
                 s["qualname"] == f"{sub[1]}.{own}" for s in view.rows_now("symbols", sub[0])
             ),
+            view.prefetch_refs,
         )
     out = []
     for path, cls in classes:
@@ -80,12 +81,13 @@ def subclasses(
     link_row: Callable[[Result], None],
     classes: list[tuple[str, str]],
     stop: Callable[[tuple[str, str]], bool] | None = None,
+    prefetch: Callable[[list[str]], None] | None = None,
 ) -> list[tuple[str, str]]:
     """The classes of the repository that derive from any of ``classes``
     ((path, qualname) each), at any depth up to MAX_SUBCLASS_DEPTH and at
     most MAX_SUBCLASSES, found from the ``inherit`` rows that name them
     (``refs_of(bare name)``), linked; ``stop(sub)``: leave a subclass and
-    those below it out."""
+    those below it out; ``prefetch(names)``: read a level's names at once."""
     found: list[tuple[str, str]] = []
     seen = set(classes)
     todo = list(classes)
@@ -93,6 +95,8 @@ def subclasses(
     while todo and depth < MAX_SUBCLASS_DEPTH and len(found) < MAX_SUBCLASSES:
         depth += 1
         below = []
+        if prefetch is not None:
+            prefetch([cls.rsplit(".", 1)[-1] for _path, cls in todo])
         for path, cls in todo:
             for r in refs_of(cls.rsplit(".", 1)[-1]):
                 if r["kind"] != "inherit":

@@ -61,6 +61,21 @@ def refs(version: IndexVersion, name: str) -> list[dict[str, Any]]:
     return [edge_result(r, "index") for r in rows]
 
 
+def refs_any(version: IndexVersion, names: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """``refs`` of several bare names from one read: name -> its results."""
+    out: dict[str, list[dict[str, Any]]] = {n: [] for n in names}
+    for r in version.lookup_any("edges", "target", names).to_pylist():
+        if r["kind"] not in FACTS and r["target"] in out:
+            out[r["target"]].append(r)
+    return {
+        n: [
+            edge_result(r, "index")
+            for r in sorted(rows, key=lambda r: (r["path"], r["start_line"], r["start_col"]))
+        ]
+        for n, rows in out.items()
+    }
+
+
 def symbol_result(r: dict[str, Any], origin: str) -> dict[str, Any]:
     return {
         "path": r["path"],

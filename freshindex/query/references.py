@@ -139,6 +139,14 @@ def references(
         for r in view.refs(DEFAULT):
             place(r, quiet=True)
     if linking:
+        # every constructor's class at once (`refs __init__`: hundreds)
+        view.prefetch_refs(
+            [
+                str(d["qualname"]).rsplit(".", 2)[-2]
+                for d in defs
+                if d.get("name") in CONSTRUCTORS and "." in str(d["qualname"])
+            ]
+        )
         for d in defs:
             for r in instantiations(view, d, link_row):
                 key = (r["path"], r["startLine"], r["startCol"], r["kind"], str(d["qualname"]))

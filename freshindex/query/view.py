@@ -69,10 +69,26 @@ class RowView:
             ],
         )
 
+    @functools.cached_property
+    def _prefetched(self) -> dict[str, list[dict[str, Any]]]:
+        return {}  # bare name -> the index's refs results, read ahead by prefetch_refs
+
+    def prefetch_refs(self, names: list[str]) -> None:
+        """Read the index's references of many bare names at once, for the
+        ``refs`` calls that follow (a cold read per name costs a pass over
+        every shard's file); nothing to do when the rows are in memory."""
+        if self.freshness == Freshness.PARTIAL or self.version.memory is not None:
+            return
+        wanted = sorted({n for n in names if n not in self._prefetched})
+        if len(wanted) > 1:
+            self._prefetched.update(query.refs_any(self.version, wanted))
+
     def refs(self, name: str) -> list[dict[str, Any]]:
         if self.freshness == Freshness.PARTIAL:
             return self._source_scan(name, "refs")
-        results = query.refs(self.version, name)
+        ahead = self._prefetched.get(name)
+        # copies: a caller links its rows in place
+        results = [dict(r) for r in ahead] if ahead is not None else query.refs(self.version, name)
         if self.overlay is None:
             return results
         bare, _ = query.split_name(name)

@@ -1383,6 +1383,12 @@ def test_refs_of_a_constructor_list_the_instantiations(
                              "Plain.__init__")  # fmt: skip
     assert code == 0, err
     assert [r["kind"] for r in json.loads(out)["results"]] == ["class"]
+    # every __init__ at once: their classes' references are read in one pass
+    # (query/view.py prefetch_refs), and each group is what its own query gave
+    every = {g["definition"]["qualname"]: g for g in refs("__init__")["groups"]}
+    assert places(every["Shape.__init__"]["bound"]) == places(doc["bound"])
+    assert places(every["Circle.__init__"]["bound"]) == places(circle["bound"])
+    assert places(every["ShapeError.__init__"]["bound"]) == places(error["bound"])
 
 
 def test_an_unknown_target_is_an_error_with_the_nearest_names(
