@@ -183,8 +183,11 @@ def references(
         if call not in unique:  # else listed as bound to an asked definition
             all_dispatch.append(row)
     all_dispatch.sort(key=order)
-    # a call listed as dispatching is not also one of the name's others
-    candidates = [r for r in candidates if id(r) not in found]
+    # a call listed as dispatching is not also one of the name's others; nor
+    # is another value of a name bound at the same place (`t: Timeout |
+    # Default` then `t.as_dict()`: Default has none, Timeout's is bound)
+    placed = {_site(r) for r in (*all_bound, *all_dispatch)}
+    candidates = [r for r in candidates if id(r) not in found and _site(r) not in placed]
     external = [r for r in external if id(r) not in found]
     groups: list[dict[str, Any]] = [
         {
@@ -298,6 +301,10 @@ def _stubbed(path: str) -> str:
         if path.endswith(suffix):
             return path[: -len(suffix)] + module
     return path
+
+
+def _site(r: Result) -> tuple[str, int, int, str]:
+    return (str(r["path"]), int(r["startLine"]), int(r["startCol"]), str(r["kind"]))
 
 
 def _order(r: Result) -> tuple[str, int, int]:

@@ -78,6 +78,17 @@ FILES: dict[str, str | bytes] = {
         "    def save(self):\n"
         "        pass\n"
     ),
+    "app/timeouts.py": (
+        "class Timeout:\n"
+        "    def as_dict(self):\n"
+        "        return {}\n"
+        "\n\n"
+        "class Default:\n"
+        "    pass\n"
+        "\n\n"
+        "def build(timeout: Timeout | Default):\n"
+        "    return timeout.as_dict()\n"  # 11
+    ),
     "app/views.py": (
         "from typing import Optional\n"
         "\n"
@@ -1404,6 +1415,18 @@ def test_an_unknown_target_is_an_error_with_the_nearest_names(
         assert code == 2 and out == ""
         assert err.startswith("freshindex: error: no definition named") and near in err, err
         assert len(err.strip().splitlines()) == 1
+
+
+def test_a_place_bound_through_one_value_is_no_candidate_through_another(
+    built: tuple[Path, str, Any],
+) -> None:
+    """`timeout: Timeout | Default` then `timeout.as_dict()`: Timeout's is
+    bound; Default has none, and that value is not listed again as a name
+    match at the same place."""
+    _repo, _store, q = built
+    doc = q("Timeout.as_dict")
+    assert [(r["path"], r["startLine"]) for r in doc["bound"]] == [("app/timeouts.py", 11)]
+    assert doc["candidates"] == []
 
 
 def test_an_empty_bound_list_with_unfollowed_calls_is_not_complete(
