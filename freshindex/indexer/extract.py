@@ -41,6 +41,7 @@ from freshindex.indexer import (
     receivers_cpp,
     rust_attributes,
     rust_paths,
+    rust_uses,
     scope_cpp,
     shadows,
     this_js,
@@ -313,6 +314,14 @@ def extract(
                     (name_node.start_byte, kind), (name_node, kind, module, alias, nodes[0])
                 )
 
+    if language == "rust" and b"{" in data:  # `use a::{b::{c as d}}`: nested groups
+        for name_node, module, alias, declaration in rust_uses.grouped_imports(
+            tree.root_node, text
+        ):
+            refs.setdefault(
+                (name_node.start_byte, EdgeKind.IMPORT),
+                (name_node, EdgeKind.IMPORT, module, alias, declaration),
+            )
     if language == "ruby":  # `include Helpers`: a base, not also a type reference
         for at, _kind in [k for k in refs if k[1] == EdgeKind.TYPE]:
             if (at, EdgeKind.INHERIT) in refs:

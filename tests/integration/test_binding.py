@@ -1079,6 +1079,35 @@ def test_a_use_in_a_nested_rust_module_does_not_hide_the_files_own_function() ->
     assert got[("src/lib.rs", 6, "find_cap_ref", 13)] == here
 
 
+def test_a_rust_use_with_nested_groups_imports_each_leaf() -> None:
+    """ripgrep's flags module: `pub(crate) use crate::flags::{doc::{help::{
+    generate_long as generate_help_long}}, ...}`, then `flags::generate_help_long()`;
+    a standard library leaf is external."""
+    files: dict[str, str | bytes] = {
+        "Cargo.toml": '[package]\nname = "app"\n',
+        "src/main.rs": "mod flags;\nfn main() { flags::generate_help_long(); flags::run(); }\n",
+        "src/flags/mod.rs": (
+            "mod doc;\nmod parse;\n"
+            "pub(crate) use crate::flags::{\n"
+            "    doc::{help::{generate_long as generate_help_long}},\n"  # 4
+            "    parse::run,\n"
+            "};\n"
+            "use std::{io::{self, Write}, fs::read};\n"  # 7
+        ),
+        "src/flags/doc/mod.rs": "pub(crate) mod help;\n",
+        "src/flags/doc/help.rs": "pub fn generate_long() {}\n",
+        "src/flags/parse.rs": "pub fn run() {}\n",
+    }
+    got = linked_calls(files, "rust", kinds=("call", "import"))
+    assert got[("src/main.rs", 2, "generate_help_long", 19)] == (
+        "bound",
+        "src/flags/doc/help.rs::generate_long",
+    )
+    assert got[("src/main.rs", 2, "run", 48)] == ("bound", "src/flags/parse.rs::run")
+    imports = {(line, name): how for (path, line, name, _c), how in got.items() if line == 7}
+    assert imports[(7, "Write")][0] == imports[(7, "read")][0] == "external"
+
+
 def test_a_rust_call_written_with_a_module_path_binds_to_the_module_file() -> None:
     files: dict[str, str | bytes] = {
         "Cargo.toml": '[package]\nname = "app"\n',
