@@ -197,15 +197,17 @@ class IndexVersion(TableSet):
         where = ds.field(column) == value
         if column == "path":
             return self._shards_of([value]).read(table, where=where)
-        if table == "edges" and column == "target":
-            return self.read("refs", where=where)
-        return self.read(table, where=where)
+        return self._matching(table, column, where)
 
     def lookup_any(self, table: str, column: str, values: list[str]) -> pa.Table:
         """``lookup`` of several values in one read of the Parquet files: a cold
         query that asks for hundreds of names (the classes whose calls run a
         constructor) reads the table once, not once per name."""
-        where = ds.field(column).isin(values)
+        return self._matching(table, column, ds.field(column).isin(values))
+
+    def _matching(self, table: str, column: str, where: ds.Expression) -> pa.Table:
+        """Rows matching a filter on a column other than ``path``: an edge
+        target from the ``refs`` reverse index, sorted by target."""
         if table == "edges" and column == "target":
             return self.read("refs", where=where)
         return self.read(table, where=where)

@@ -53,27 +53,25 @@ def refs(version: IndexVersion, name: str) -> list[dict[str, Any]]:
     """The references filed under a name (not the rows of FACTS: what a
     holder holds, what a header declares)."""
     bare, _qualified = split_name(name) if name != RETURNED else (name, None)
-    t = version.lookup("edges", "target", bare)
-    rows = sorted(
-        (r for r in t.to_pylist() if r["kind"] not in FACTS),
-        key=lambda r: (r["path"], r["start_line"], r["start_col"]),
-    )
-    return [edge_result(r, "index") for r in rows]
+    return _references(version.lookup("edges", "target", bare).to_pylist())
 
 
 def refs_any(version: IndexVersion, names: list[str]) -> dict[str, list[dict[str, Any]]]:
     """``refs`` of several bare names from one read: name -> its results."""
     out: dict[str, list[dict[str, Any]]] = {n: [] for n in names}
     for r in version.lookup_any("edges", "target", names).to_pylist():
-        if r["kind"] not in FACTS and r["target"] in out:
+        if r["target"] in out:
             out[r["target"]].append(r)
-    return {
-        n: [
-            edge_result(r, "index")
-            for r in sorted(rows, key=lambda r: (r["path"], r["start_line"], r["start_col"]))
-        ]
-        for n, rows in out.items()
-    }
+    return {n: _references(rows) for n, rows in out.items()}
+
+
+def _references(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Edge rows as results, in file order, less the rows of FACTS."""
+    kept = sorted(
+        (r for r in rows if r["kind"] not in FACTS),
+        key=lambda r: (r["path"], r["start_line"], r["start_col"]),
+    )
+    return [edge_result(r, "index") for r in kept]
 
 
 def symbol_result(r: dict[str, Any], origin: str) -> dict[str, Any]:
