@@ -760,7 +760,7 @@ def _query_edges(
                 whole = target == "*" or namespaces.get(target) == module
                 # `use crate::store::Repo`: an item of store.rs, which the
                 # linker follows through `pub use` re-exports
-                item = language == "rust" and not rust_paths.module_file(resolved, target)
+                item = language == "rust" and not rust_paths.module_file(resolved, target, module)
                 qualname = "" if (language in _MODULE_IMPORTS and not item) or whole else target
                 if language == "php":  # `use GuzzleHttp\Client;`: GuzzleHttp.Client there
                     qualname = _php_dotted(module)
@@ -837,7 +837,7 @@ def _query_edges(
                     or (
                         rust_items is not None
                         and target in rust_items.names
-                        and not rust_paths.module_file(resolved, bound[1])
+                        and not rust_paths.module_file(resolved, bound[1], bound[0])
                     )
                 ):
                     qualname, binding = bound[1], Binding.BOUND
@@ -1832,7 +1832,7 @@ def _rust_type(path: str, written: str, seen: _Visible) -> _Owner | None:
         return None
     module, name = bindings[head]
     found = resolve("rust", path, module, name) if resolve else None
-    if found and rest and rust_paths.module_file(found, name):
+    if found and rest and rust_paths.module_file(found, name, module):
         return found, rest, Binding.BOUND  # `use crate::store; store::Repo`: the module's file
     if found:
         return found, f"{name}.{rest}" if rest else name, Binding.BOUND

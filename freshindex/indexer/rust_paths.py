@@ -61,16 +61,28 @@ def path_claim(
         return None, None, Binding.EXTERNAL, f"{'::'.join(parts)}, the standard library's"
     spec = "::".join(parts)
     found = resolve("rust", path, spec, name) if resolve is not None else None
-    if found is None or module_file(found, name):
-        return None  # another crate's, or `name` is itself a module
+    if found is not None and module_file(found, name, spec):
+        # a call names a value, and a module is none: `flags::parse()` with
+        # `mod parse;` in flags is the function flags defines or re-exports
+        # (`pub use parse::parse;`), as Rust keeps modules and values apart
+        found = resolve("rust", path, spec, "") if resolve is not None else None
+        if found is not None and module_file(found, name, spec):
+            return None
+    if found is None:
+        return None  # another crate's
     return found, name, Binding.BOUND, f"{written}::{name}"
 
 
-def module_file(found: str, name: str) -> bool:
-    """Whether a path or ``use`` naming ``name`` resolved to the file of
-    module ``name`` (``store.rs``, ``store/mod.rs``) rather than to the file
-    of the module that defines an item ``name`` (indexer/resolve.py)."""
-    return f"/{found}".endswith((f"/{name}.rs", f"/{name}/mod.rs"))
+def module_file(found: str, name: str, module: str) -> bool:
+    """Whether a path or ``use`` naming ``name`` in ``module`` resolved to
+    the file of module ``name`` (``store.rs``, ``store/mod.rs``) rather than
+    to the file of ``module``, which defines an item ``name``
+    (indexer/resolve.py). ``use parse::parse;`` is the function in parse.rs:
+    when the module is called as its item, only ``parse/parse.rs`` (or
+    ``parse/parse/mod.rs``) would be a module of that name."""
+    last = module.rpartition("::")[2]
+    tail = f"/{name}/{name}" if last == name else f"/{name}"
+    return f"/{found}".endswith((f"{tail}.rs", f"{tail}/mod.rs"))
 
 
 def readable(path_node_type: str) -> bool:

@@ -133,19 +133,15 @@ class Linker:
         self._outside = ""
 
     def defs(self, path: str) -> dict[str, Row]:
-        """qualname -> its first definition in the file; a field's name is a
-        method's first where a language lets both share it (Java's `size`
-        and `size()`, PHP's `$name` and `name()`): references name the
-        method, since only calls and bases are rows outside Python."""
+        """qualname -> its first definition in the file, of those it means
+        first where kinds share a name (``_rank``)."""
         found = self._defs.get(path)
         if found is None:
             found = {}
             rows = sorted(self._symbols_of(path), key=lambda r: (r["start_line"], r["start_col"]))
             for r in rows:
                 had = found.get(r["qualname"])
-                if had is None or (
-                    had["kind"] in VARIABLE_KINDS and r["kind"] not in VARIABLE_KINDS
-                ):
+                if had is None or _rank(r) < _rank(had):
                     found[r["qualname"]] = r
             self._defs[path] = found
         return found
@@ -272,7 +268,12 @@ class Linker:
         seen.add((path, qual))
         defs = self.defs(path)
         if not skip_self and qual in defs:
-            return defs[qual]
+            own = defs[qual]
+            if own["kind"] == "module" and path.endswith(".rs"):
+                # Rust keeps modules and values apart: `mod parse;` beside
+                # `pub use parse::parse;` names the function for a call
+                return self._rust_reexport(path, qual, depth, seen) or own
+            return own
         if qual == DEFAULT and not skip_self:
             # `export default Button` (JS/TS): a value row names the definition;
             # read here so `export { default as Button } from` finds it too
@@ -346,6 +347,18 @@ class Linker:
         sub = self.submodule(path, head)
         if sub is not None and rest:  # `pkg.cookies.Jar` with no import of cookies in pkg
             return self.find(sub, ".".join(rest), False, depth + 1, seen)
+        return None
+
+    def _rust_reexport(
+        self, path: str, name: str, depth: int, seen: set[tuple[str, str]]
+    ) -> Row | None:
+        """The item a Rust file's ``use`` brings as ``name``, if one does."""
+        for e in self.edges(path):
+            if e["kind"] != "import" or e.get("source") or (e.get("alias") or e["target"]) != name:
+                continue
+            where, qual = e.get("resolved_path"), e.get("target_qualname")
+            if where and qual:
+                return self.find(where, str(qual), False, depth + 1, seen)
         return None
 
     def submodule(self, path: str, name: str) -> str | None:
@@ -932,6 +945,15 @@ def _c3(sequences: list[list[Row]]) -> list[Row] | None:
         seqs = [s[1:] if s[0] is head else s for s in seqs]
         seqs = [s for s in seqs if s]
     return out
+
+
+def _rank(row: Row) -> int:
+    """Which of a file's definitions of one qualname its name means: a
+    method before a field of its name (Java's `size` and `size()`, PHP's
+    `$name` and `name()`), since only calls and bases are rows outside
+    Python; a Rust function before the module of its name (`mod search;`
+    beside `fn search`)."""
+    return 1 if row["kind"] in VARIABLE_KINDS or row["kind"] == "module" else 0
 
 
 def _exported_as(e: Row, path: str) -> bool:

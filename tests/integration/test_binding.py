@@ -1108,6 +1108,36 @@ def test_a_rust_use_with_nested_groups_imports_each_leaf() -> None:
     assert imports[(7, "Write")][0] == imports[(7, "read")][0] == "external"
 
 
+def test_a_rust_module_and_a_function_of_one_name_are_apart() -> None:
+    """ripgrep: `mod search;` beside `fn search` in main.rs, `mod parse;`
+    beside `pub use parse::parse` in flags, `use crate::escape::{escape}`:
+    a call names the function, never the module (Rust keeps them apart)."""
+    files: dict[str, str | bytes] = {
+        "Cargo.toml": '[package]\nname = "app"\n',
+        "src/main.rs": (
+            "mod flags;\nmod search;\nfn search() {}\n"
+            "fn main() { flags::parse(); search(); }\n"  # 4
+        ),
+        "src/flags/mod.rs": (
+            "mod parse;\nmod escape;\npub use parse::parse;\n"
+            "use crate::flags::escape::{escape};\n"
+            "fn f() { escape(); crate::search(); }\n"  # 5
+        ),
+        "src/flags/parse.rs": "pub fn parse() {}\n",
+        "src/flags/escape.rs": "pub fn escape() {}\n",
+        "src/search.rs": "pub fn other() {}\n",
+    }
+    got = linked_calls(files, "rust")
+    at = {(path, line, name): how for (path, line, name, _c), how in got.items()}
+    assert at[("src/main.rs", 4, "parse")] == ("bound", "src/flags/parse.rs::parse")
+    assert at[("src/main.rs", 4, "search")] == ("bound", "src/main.rs::search")
+    assert at[("src/flags/mod.rs", 5, "escape")] == ("bound", "src/flags/escape.rs::escape")
+    assert at[("src/flags/mod.rs", 5, "search")] == ("bound", "src/main.rs::search")
+    linker = table_linker(*rows_of(files, "rust"))
+    found = linker.find("src/main.rs", "search")
+    assert found is not None and found["kind"] == "function"
+
+
 def test_a_rust_call_written_with_a_module_path_binds_to_the_module_file() -> None:
     files: dict[str, str | bytes] = {
         "Cargo.toml": '[package]\nname = "app"\n',
