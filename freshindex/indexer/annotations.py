@@ -14,17 +14,24 @@ from collections.abc import Callable
 
 import tree_sitter as ts
 
+# annotations that say nothing of a value's class
+_ANY = frozenset({"Any", "object"})
+
 
 def class_expr(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
     """The class an annotation names: ``User``, ``models.User``,
     ``Optional[User]``, ``User | None``, a forward reference ``"User"``;
-    None for anything else."""
+    None for anything else, ``Any`` and ``object`` included."""
     n = _optional_inner(annotation, text)
     if n is not None and n.type == "string":
         return n if forward_reference(n, text) is not None else None
     if n is not None and n.type in ("generic_type", "subscript"):
         n = _generic_class(n, text)
-    return n if n is not None and n.type in ("identifier", "attribute") else None
+    if n is None or n.type not in ("identifier", "attribute"):
+        return None
+    # `x: Any` (`object`) says nothing of what x holds: x is read as if
+    # unannotated, from what is assigned or passed to it
+    return None if text(n).rpartition(".")[2] in _ANY else n
 
 
 def union_classes(annotation: ts.Node | None, text: Callable[[ts.Node], str]) -> list[ts.Node]:

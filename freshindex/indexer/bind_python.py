@@ -455,11 +455,17 @@ class _Binder(ValueFlow):
                 if by_position:
                     positional.append(name)
                 annotation = class_expr(p.child_by_field_name("type"), self.text)
+                typed = annotation is not None and not (inner.cls is not None and len(names) == 1)
                 inner.names[name] = (
                     Name("typed", type_node=annotation, type_scope=outer)
-                    if annotation is not None and not (inner.cls is not None and len(names) == 1)
+                    if typed
                     else Name("local")
                 )
+                if typed and annotation is not None:
+                    # `delim = delim.toggle()` makes it a local of two bindings:
+                    # it may hold what the annotation says, or what was assigned
+                    # (`deployment = Deployment(**data)`, whatever the annotation)
+                    inner.flow(name, Flow(annotation, outer, name, step="instance"))
                 kind = p.child_by_field_name("type")
                 if annotation is None and is_container(kind, self.text):  # users: list[User]
                     inner.flow(name, Flow(kind, outer, name, step="items", declared=True))

@@ -370,6 +370,8 @@ class ValueFlow:
             return flow.label
         if flow.step in ("iter", "entry"):  # for u in users: an element, not the container
             return self.how(f"for {flow.label}", flow.node, flow.words, " in ")
+        if flow.step == "instance":  # `x: User`, `except E as x`: an instance of the class
+            return self.how(flow.label, flow.node, flow.words, ": ")
         return self.how(flow.label, flow.node, flow.words)
 
     def how(self, name: str, node: ts.Node, words: str = "", op: str = " = ") -> str:

@@ -401,6 +401,23 @@ PARAMETERS: dict[str, Case] = {
         "class Client:\n    def send(self): pass\ndef use(c: Client):\n    c.send()\n",
         {"use -> Client.send"},
     ),
+    "typed_parameter_assigned_from_itself": (  # tomlkit: delim = delim.toggle()
+        "class S:\n    def toggle(self) -> 'S': pass\n    def single(self): pass\n"
+        "def parse(delim: S):\n    delim.single()\n    delim = delim.toggle()\n"
+        "    delim.single()\n",
+        {"parse -> S.single", "parse -> S.toggle"},
+    ),
+    "typed_parameter_assigned_another_class": (  # either, as the pass is flow-insensitive
+        "class A:\n    def go(self): pass\nclass B:\n    def go(self): pass\n"
+        "def main(x: A):\n    x = B()\n    x.go()\n",
+        {"main -> A.go", "main -> B", "main -> B.go"},
+    ),
+    "any_parameter_is_unannotated": (  # `Any` says nothing: what is passed does
+        "from typing import Any\nclass C:\n    def go(self): pass\n"
+        "def use(x: Any, y: object):\n    x.go()\n    y.go()\n"
+        "def main():\n    use(C(), C())\n",
+        {"use -> C.go", "main -> use", "main -> C"},
+    ),
     "map_builtin": (
         "def f(x): pass\ndef main(xs):\n    list(map(f, xs))\n",
         {"main -> f"},
