@@ -77,14 +77,15 @@ def dispatched(
     signature: Callable[[str, str], str],
     calls: list[tuple[Row, list[At], list[str]]],
     defs: list[Row],
+    prefetch: Callable[[list[str]], None] | None = None,
 ) -> dict[int, tuple[Row, list[Row]]]:
     """The calls of ``calls`` (each: a linked row made on an instance, the
     methods it is bound to, the ids of the asked definitions among them)
     that may run a definition of ``defs`` through a method it overrides:
     id(row) -> (a copy of the row whose via says what it may run, those
-    definitions)."""
+    definitions). ``prefetch(names)``: read many names' references at once."""
     targets = {t for _r, ts, _o in calls for t in ts}
-    over = overriders(shapes, refs_of, link_row, signature, targets, defs)
+    over = overriders(shapes, refs_of, link_row, signature, targets, defs, prefetch)
     out = {}
     for r, reached, owners in calls:
         runs: list[Row] = []
@@ -113,6 +114,7 @@ def overriders(
     signature: Callable[[str, str], str],
     targets: set[At],
     defs: list[Row],
+    prefetch: Callable[[list[str]], None] | None = None,
 ) -> dict[At, tuple[list[Row], str]]:
     """For each method in ``targets`` (what dispatching calls are bound
     to), the definitions of ``defs`` that override or implement it, and the
@@ -133,7 +135,8 @@ def overriders(
     # by it: the others' subclasses are not looked for (a refs query links
     # every call of a returned value, `app()` of each class's __call__)
     names = {qual.rpartition(".")[2] for _path, qual in asked}
-    for path, qual in targets:
+    owners: list[tuple[str, str, Row]] = []  # (path, method, its class)
+    for path, qual in sorted(targets):
         owner, _, name = qual.rpartition(".")
         if name not in names:
             continue
@@ -142,9 +145,14 @@ def overriders(
             continue
         if cls["language"] in _STATIC_LANGUAGES and _static(signature(path, qual), name):
             continue  # a static method is not dispatched on the receiver
+        owners.append((path, qual, cls))
+    if prefetch is not None:  # every class's subclasses are read by its name: at once
+        prefetch([str(cls["name"]) for _path, _qual, cls in owners if cls["language"] != "go"])
+    for path, qual, cls in owners:
+        owner, _, name = qual.rpartition(".")
         found: list[Row] = []
         if cls["language"] != "go":
-            for sub in subclasses(refs_of, link_row, [(path, owner)]):
+            for sub in subclasses(refs_of, link_row, [(path, owner)], prefetch=prefetch):
                 found += asked.get((sub[0], f"{sub[1]}.{name}"), [])
         shaped = _satisfying(shapes, (path, qual), cls, [d for ds in asked.values() for d in ds])
         if cls["language"] in _STATIC_LANGUAGES:  # a static one of the same name overrides none

@@ -132,7 +132,7 @@ def references(
         place(r)
     for r in returned:
         place(r, quiet=True)
-    if linking and any(_exported_as_default(view, d) for d in defs):
+    if linking and any(_exported_as_default(linker, d) for d in defs):
         # `import x from "./m"` names what m exports as default, under any
         # local name: filed under `default` (indexer/extract.py); only those
         # that link to an asked definition are kept
@@ -176,6 +176,7 @@ def references(
         lambda path, qual: _signature(view, path, qual),
         calls,
         defs,
+        view.prefetch_refs,
     ) if calls else {}  # fmt: skip
     for call, (row, runs) in found.items():
         for d in runs:
@@ -243,16 +244,17 @@ def _link_row(linker: Linker, linking: bool, r: Result) -> None:
     r["alsoTargets"] = [(o["path"], o["qualname"]) for o in link.others]
 
 
-def _exported_as_default(view: RowView, d: Result) -> bool:
+def _exported_as_default(linker: Linker, d: Result) -> bool:
     """Whether a JavaScript or TypeScript file exports ``d`` as its default
-    (``export default d``, or a default function or class)."""
+    (``export default d``, or a default function or class); read through
+    the linker, which keeps the file's rows for the links that follow."""
     if d.get("language") not in ("javascript", "typescript", "tsx"):
         return False
     return any(
         e["kind"] == "value"
         and e["source"] == DEFAULT
         and e.get("target_qualname") == d["qualname"]
-        for e in view.edges_now(str(d["path"]))
+        for e in linker.edges(str(d["path"]))
     )
 
 
