@@ -108,19 +108,41 @@ _BANNER_WORDS = (b"generated", b"DO NOT EDIT")
 _COMPILED_JS = (".js", ".mjs", ".cjs")
 _SOURCE_MAP = re.compile(rb"^/[*/][#@] source(?:Mapping)?URL=", re.MULTILINE)
 TAIL_BYTES = 512
+# Minified JavaScript (a bundler's output committed without its source map,
+# as prefect ships its UI's 300 chunks): lines no person writes, GitHub
+# Linguist's test being an average over 110 characters, and next to no
+# spaces. Hand-written files with long lines (an icon list, an HTML string
+# in a template literal) have a space every 7-13 characters; minified code
+# one every 20-40. Read from the file's first SNIFF_BYTES, past its first KB.
+_MINIFIED_LINE = 110
+_MINIFIED_SPACES = 0.065
+_MINIFIED_MIN_BYTES = 1024
 
 
 def is_generated(path: str, head: bytes, tail: bytes = b"") -> bool:
     """Whether a file is a tool's output, by its name, a banner in ``head``
-    (its first bytes), or a source map named in ``tail`` (its last
-    ``TAIL_BYTES``, JavaScript)."""
+    (its first bytes), or for JavaScript a source map named in ``tail`` (its
+    last ``TAIL_BYTES``) or minified code in ``head``."""
     name = path.rsplit("/", 1)[-1]
     if name.endswith(GENERATED_NAME_SUFFIXES):
         return True
     first = head[:1024]
     if any(w in first for w in _BANNER_WORDS) and _GENERATED_BANNER.search(first):
         return True
-    return name.endswith(_COMPILED_JS) and b"source" in tail and bool(_SOURCE_MAP.search(tail))
+    if not name.endswith(_COMPILED_JS):
+        return False
+    return (b"source" in tail and bool(_SOURCE_MAP.search(tail))) or _minified(head[:SNIFF_BYTES])
+
+
+def _minified(head: bytes) -> bool:
+    """Whether a JavaScript file's first bytes read as minified code."""
+    if len(head) < _MINIFIED_MIN_BYTES:
+        return False
+    lines = head.count(b"\n") + 1
+    if len(head) / lines <= _MINIFIED_LINE:
+        return False
+    spaces = head.count(b" ") + head.count(b"\t") + lines - 1
+    return spaces / len(head) < _MINIFIED_SPACES
 
 
 def count_lines(data: bytes) -> int:
