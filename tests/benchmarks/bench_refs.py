@@ -158,7 +158,7 @@ def main() -> None:
     ap.add_argument("--no-scip", action="store_true", help="leave scip-python out")
     ap.add_argument("--table", default="refs", help="the docs/benchmarks/ file to write")
     ap.add_argument("--sizes", action="store_true", help="the small and the full package set")
-    ap.add_argument("--show", type=int, default=12, help="lines of false positives to print")
+    ap.add_argument("--show", type=int, default=12, help="lines of misses and false positives to print")
     args = ap.parse_args()
     sets = [list(SMALL_PACKAGES), list(DEFAULT_PACKAGES)] if args.sizes else [args.packages]
     for packages in sets:
@@ -255,10 +255,12 @@ def run(packages: list[str], n: int, seed: int, with_scip: bool, shown: int = 12
             f"freshindex {times['freshindex'] / max(used, 1) * 1000:.0f} ms (refs --id and refs NAME)"
         )
         print("\nmissed by bound+cand, by the referee's line:", dict(misses.most_common(8)))
-        for m in missed[:12]:
+        by_definition = Counter(m.split(" <- ")[0] for m in missed)
+        print("missed, by definition:", dict(by_definition.most_common(12)))
+        for m in missed[:shown]:
             print("  ", m)
-        print(f"the referee's, found only as candidates ({len(unbound)}; first 12):")
-        for u in unbound[:12]:
+        print(f"the referee's, found only as candidates ({len(unbound)}; first {shown}):")
+        for u in unbound[:shown]:
             print("  ", u)
         print("bound but not the referee's, by definition:", dict(wrong_by_def.most_common(8)))
         print(f"the first two of each ({len(wrong)}; first {shown}):")
