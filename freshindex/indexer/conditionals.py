@@ -1,4 +1,4 @@
-"""Preprocessor conditionals the C and C++ grammars cannot place.
+"""Preprocessor conditionals the C, C++ and C# grammars cannot place.
 
 tree-sitter parses ``#if``/``#else``/``#endif`` where a declaration or a
 statement may stand, and nowhere else. Written inside a construct (a member
@@ -19,6 +19,11 @@ top of a file swallowed a quarter of it (``swallowed``), and keeps the new
 tree only with fewer errors (``errors``; indexer/extract.py), so a file that
 parses is read as before and the other branches' definitions are not lost
 where nothing was wrong.
+
+C# files are read the same way with every conditional at its first branch
+(``every_first_branch``), whenever one with a directive has an error: its
+conditionals choose between a build's members, not statements of a macro,
+and the other branches' members are lost only in a file that did not parse.
 """
 
 from __future__ import annotations
@@ -63,6 +68,23 @@ def first_branches(data: bytes) -> list[Span]:
             out += [start, end]
             if others:
                 out.append((others[0][0], end[0]))
+    return out
+
+
+def every_first_branch(data: bytes) -> list[Span]:
+    """The spans to blank so that every conditional keeps only its first
+    branch, without its directives: C#'s reading. Its grammar places
+    ``#if`` where a member may stand, but not between a method's signature
+    and its body (serilog's ``ILogger`` gives each method an ``=> ...``
+    body under ``#if FEATURE_DEFAULT_INTERFACE`` and ``;`` after it), and
+    there error recovery put every later member outside its interface."""
+    if b"#" not in data:
+        return []
+    out: list[Span] = []
+    for start, others, end in _groups(data):
+        out += [start, end]
+        if others:
+            out.append((others[0][0], end[0]))
     return out
 
 

@@ -139,11 +139,17 @@ def symbol_id(path: str, qualname: str, kind: str, ordinal: int) -> str:
     return hashlib.blake2b(key, digest_size=10).hexdigest()
 
 
-def _first_branches(language: str, source: bytes, tree: ts.Tree, work_factor: int) -> ts.Tree:
+def _first_branches(
+    language: str, source: bytes, tree: ts.Tree, work_factor: int, every: bool = False
+) -> ts.Tree:
     """The tree of ``source`` with its conditionals written inside a construct
-    read as their first branch (indexer/conditionals.py), if that has fewer
-    errors than ``tree``; else ``tree``."""
-    spans = conditionals.first_branches(source)
+    (``every``: all of them) read as their first branch
+    (indexer/conditionals.py), if that has fewer errors than ``tree``; else
+    ``tree``."""
+    if every:
+        spans = conditionals.every_first_branch(source)
+    else:
+        spans = conditionals.first_branches(source)
     if not spans:
         return tree
     other = parse(language, conditionals.blanked(source, spans), work_factor)
@@ -224,6 +230,8 @@ def extract(
     tree = parse(language, source, work_factor)
     if language in ("c", "cpp") and conditionals.swallowed(tree.root_node):
         tree = _first_branches(language, source, tree, work_factor)
+    elif language == "csharp" and tree.root_node.has_error and b"#if" in source:
+        tree = _first_branches(language, source, tree, work_factor, every=True)
     if (depth := nesting(tree.root_node)) > MAX_NESTING:
         raise ParseBudgetExceeded(f"syntax nested {depth} deep, more than {MAX_NESTING}")
     query = ts_query(language)

@@ -302,6 +302,24 @@ def test_new_languages_resolve_their_imports() -> None:
     assert index("csharp", "dotnet/Program.cs", "Shop.Models", "Models") == paths[7]
 
 
+def test_a_csharp_conditional_between_a_signature_and_its_body_keeps_the_members_inside() -> None:
+    """serilog's ILogger: a default body under `#if FEATURE_DEFAULT_INTERFACE`
+    and `;` after `#endif`; the grammar cannot place the directives there,
+    and every later member fell outside the interface."""
+    src = (
+        b"namespace Serilog;\npublic interface ILogger\n{\n#if FEATURE\n    [Custom]\n#endif\n"
+        b"    ILogger ForContext(object enricher)\n#if FEATURE\n        => new Config()\n"
+        b"            .Logger(this)\n            .ForContext(enricher)\n#endif\n    ;\n\n"
+        b"    ILogger ForContext(string name)\n#if FEATURE\n    {\n        if (name == null!)\n"
+        b"            return this;\n        return ForContext(new Agg(name));\n    }\n"
+        b"#else\n        ;\n#endif\n    void Write(string message);\n}\n"
+    )
+    rows = extract("src/ILogger.cs", "csharp", src, PathIndex(["src/ILogger.cs"]))
+    quals = [dict(zip(SYMBOLS.names, r, strict=True))["qualname"] for r in rows.symbols]
+    member = "Serilog.ILogger."
+    assert quals == ["Serilog.ILogger", *(member + m for m in ("ForContext", "ForContext", "Write"))]
+
+
 def test_summaries_stop_the_signature_at_the_body_or_a_comment_before_it() -> None:
     src = (
         b"@dec\n"
