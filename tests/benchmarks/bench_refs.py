@@ -158,7 +158,9 @@ def main() -> None:
     ap.add_argument("--no-scip", action="store_true", help="leave scip-python out")
     ap.add_argument("--table", default="refs", help="the docs/benchmarks/ file to write")
     ap.add_argument("--sizes", action="store_true", help="the small and the full package set")
-    ap.add_argument("--show", type=int, default=12, help="lines of misses and false positives to print")
+    ap.add_argument(
+        "--show", type=int, default=12, help="lines of misses and false positives to print"
+    )
     args = ap.parse_args()
     sets = [list(SMALL_PACKAGES), list(DEFAULT_PACKAGES)] if args.sizes else [args.packages]
     for packages in sets:

@@ -317,7 +317,10 @@ def test_a_csharp_conditional_between_a_signature_and_its_body_keeps_the_members
     rows = extract("src/ILogger.cs", "csharp", src, PathIndex(["src/ILogger.cs"]))
     quals = [dict(zip(SYMBOLS.names, r, strict=True))["qualname"] for r in rows.symbols]
     member = "Serilog.ILogger."
-    assert quals == ["Serilog.ILogger", *(member + m for m in ("ForContext", "ForContext", "Write"))]
+    assert quals == [
+        "Serilog.ILogger",
+        *(member + m for m in ("ForContext", "ForContext", "Write")),
+    ]
 
 
 def test_summaries_stop_the_signature_at_the_body_or_a_comment_before_it() -> None:
