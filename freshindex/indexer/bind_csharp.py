@@ -28,6 +28,9 @@ from freshindex.indexer import chains
 from freshindex.indexer.languages import in_source_order, within_open
 from freshindex.indexer.schema import EdgeRow, value_row
 
+# the target of a `global using` row: it applies to every file of the
+# project, so the linker asks for these rows by this name (never a C# name)
+GLOBAL_USING = "global using"
 # a name declared with no type this pass can name, hiding a field of that name
 _UNKNOWN = ""
 # what a call a `var` is made with holds, as a chain (``_returned``)

@@ -1188,6 +1188,8 @@ def _query_edges(
             # `nil` and blank `_` name none; C's `THIS_MODULE`, `O_RDONLY` are
             # a macro's or an enumerator's value, not a function's
             continue
+        if language == "csharp" and kind == EdgeKind.IMPORT and _global_using(outer):
+            target = bind_csharp.GLOBAL_USING  # for every file of the project
         edges.append(
             edge_row(
                 path,
@@ -1728,6 +1730,12 @@ def _scoped_type(
     head, _, rest = dotted.partition(".")
     claimed = _csharp_type(head, within, file_types) if rest else None
     return (path, f"{claimed[0]}.{rest}", Binding.BOUND) if claimed else None
+
+
+def _global_using(directive: ts.Node) -> bool:
+    """Whether a C# ``using`` directive is ``global using ...;``."""
+    first = directive.child(0) if directive.type == "using_directive" else None
+    return first is not None and first.type == "global"
 
 
 def _csharp_type(

@@ -22,6 +22,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
+from freshindex.indexer.bind_csharp import GLOBAL_USING
 from freshindex.indexer.languages import C_HEADERS, READS_RECORDED, VALUES_RECORDED
 from freshindex.indexer.schema import FACTS, ID_COLUMNS, SORT_KEYS
 from freshindex.query import lookup as query
@@ -51,6 +52,7 @@ class Answerer(RowView):
             self.symbols_named,
             include_graph=c.include_graph,
             declared_in=c.declared_in,
+            global_usings=functools.cache(lambda: self.edges_named(GLOBAL_USING)),
         )
 
     def dump(self, table: str, ids: bool = True) -> list[dict[str, Any]]:
@@ -59,7 +61,8 @@ class Answerer(RowView):
         this version proves, and ``target_symbol_id`` names the definition."""
         rows = self._rows_now(table)
         if table in ("edges", "refs"):
-            linker = table_linker(self._rows_now("symbols"), rows)
+            documents = (str(d["path"]) for d in self._rows_now("documents"))
+            linker = table_linker(self._rows_now("symbols"), rows, documents)
             for r in rows:
                 if r["kind"] in FACTS:  # a fact the linker reads, not a reference
                     continue

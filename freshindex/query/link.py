@@ -39,11 +39,11 @@ definition, each small, sharing one set of caches over one view.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from freshindex.indexer import bind_c, bind_kotlin, bind_php, chains, scope_cpp
+from freshindex.indexer import bind_c, bind_csharp, bind_kotlin, bind_php, chains, scope_cpp
 from freshindex.indexer.bind_go import PREDECLARED_VIA
 from freshindex.indexer.extract import CSHARP_NAMESPACE_VIA
 from freshindex.indexer.flow_js import DEFAULT, EXPORT_ALIAS
@@ -103,6 +103,7 @@ class Linker:
         includers: Callable[[str], list[str]] | None = None,
         include_graph: Callable[[], IncludeGraph] | None = None,
         declared_in: Callable[[str], frozenset[str]] | None = None,
+        global_usings: Callable[[], list[Row]] | None = None,
     ):
         """``files_in(folder)``: the files directly in a folder, for Go's
         packages (None: names are looked up in the claimed file only);
@@ -111,7 +112,8 @@ class Linker:
         compiled only as part of another. For C at scale, read in bulk
         rather than file by file: ``include_graph()``, every C file's
         resolved includes in order; ``declared_in(name)``, the files with a
-        prototype of the name (both None: read from each file's rows)."""
+        prototype of the name (both None: read from each file's rows).
+        ``global_usings()``: every C# ``global using`` row of the repository."""
         self._symbols_of = symbols_of
         self._edges_of = edges_of
         self._files_in = files_in
@@ -125,6 +127,8 @@ class Linker:
         self._c_links: dict[tuple[str, str, str, tuple[str, ...], bool], Link] = {}
         self._extensions: dict[tuple[tuple[str, ...], str], list[Row]] = {}
         self._usings: dict[str, list[Row]] = {}  # a C# file's using rows, aliases first
+        self._global_usings = global_usings
+        self._projects: dict[str, str] = {}  # folder -> the C# project folder it is in
         self._trail: dict[tuple[str, str], str] = {}  # a holder's first value, in words
         self._walked: list[str] = []  # the holders the last chain went through
         # why the last claim linked reaches outside the repository, in words:
@@ -739,11 +743,14 @@ class Linker:
         namespace = qual[: -len(tail) - 1] if tail and qual.endswith(f".{tail}") else ""
         head, dot, rest = tail.partition(".")  # the type, and its member
         parts = namespace.split(".") if namespace else []
-        for k in range(len(parts) - 1, 0, -1):
+        for k in range(len(parts) - 1, -1, -1):
+            # ... out to the global namespace: serilog's `static class Guard`
+            # in no namespace is every file's `Guard`
             outer = ".".join(parts[:k])
-            found = self._csharp_named(path, f"{outer}.{head}")
+            spelled = f"{outer}.{head}" if outer else head
+            found = self._csharp_named(path, spelled)
             if found is not None:  # the first namespace out that has the type
-                return found if not rest else self.find(str(found["path"]), f"{outer}.{tail}")
+                return found if not rest else self.find(str(found["path"]), f"{spelled}{dot}{rest}")
         for e in self.csharp_usings(path):
             spelled = f"{e['module']}.{tail}"
             if e.get("alias"):  # `using Check = Acme.XAssert;`: Check.Same is XAssert.Same
@@ -758,8 +765,11 @@ class Linker:
         return None
 
     def csharp_usings(self, path: str) -> list[Row]:
-        """A C# file's using rows, its aliases first (C# reads a name's
-        alias before the namespaces the usings import); read once a file."""
+        """A C# file's using rows, then the ``global using`` rows of its
+        project's other files (C# 10: serilog's GlobalUsings.cs imports
+        Serilog.Events for every file of src/Serilog), aliases first (C#
+        reads a name's alias before the namespaces the usings import); read
+        once a file."""
         found = self._usings.get(path)
         if found is None:
             rows = [
@@ -767,7 +777,29 @@ class Linker:
                 for e in self.edges(path)
                 if e["kind"] == "import" and e.get("module") and str(e["path"]).endswith(".cs")
             ]
+            if self._global_usings is not None:
+                project = self._csharp_project(posixpath.dirname(path))
+                rows += [
+                    e
+                    for e in self._global_usings()
+                    if e["path"] != path
+                    and str(e["path"]).endswith(".cs")
+                    and self._csharp_project(posixpath.dirname(str(e["path"]))) == project
+                ]
             found = self._usings[path] = sorted(rows, key=lambda e: not e.get("alias"))
+        return found
+
+    def _csharp_project(self, folder: str) -> str:
+        """The folder of the ``.csproj`` nearest above ``folder`` ("": none,
+        the repository is one project)."""
+        found = self._projects.get(folder)
+        if found is None:
+            files = self._files_in(folder) if self._files_in is not None else []
+            if any(f.endswith(".csproj") for f in files):
+                found = folder
+            else:
+                found = self._csharp_project(posixpath.dirname(folder)) if folder else ""
+            self._projects[folder] = found
         return found
 
     def php_function(self, path: str, qual: str, via: str) -> Link:
@@ -885,8 +917,9 @@ class Linker:
         return out
 
 
-def table_linker(symbols: list[Row], edges: list[Row]) -> Linker:
-    """A linker over whole tables (dump): every file's rows grouped once."""
+def table_linker(symbols: list[Row], edges: list[Row], files: Iterable[str] = ()) -> Linker:
+    """A linker over whole tables (dump): every file's rows grouped once;
+    ``files``: the tree's other files (a C# project's ``.csproj``)."""
     by_path: dict[str, list[Row]] = {}
     for s in symbols:
         by_path.setdefault(s["path"], []).append(s)
@@ -895,7 +928,7 @@ def table_linker(symbols: list[Row], edges: list[Row]) -> Linker:
         if e["kind"] in LINKED:
             edges_by_path.setdefault(e["path"], []).append(e)
     folders: dict[str, list[str]] = {}
-    for p in by_path:
+    for p in dict.fromkeys([*by_path, *files]):
         folders.setdefault(posixpath.dirname(p), []).append(p)
     by_name: dict[str, list[Row]] = {}
     for s in symbols:
@@ -904,12 +937,14 @@ def table_linker(symbols: list[Row], edges: list[Row]) -> Linker:
     for e in edges:
         if e["kind"] == "import" and e["resolved_path"] and e["language"] in bind_c.LANGUAGES:
             includers.setdefault(e["resolved_path"], []).append(e["path"])
+    global_usings = [e for e in edges if e["target"] == bind_csharp.GLOBAL_USING]
     return Linker(
         lambda p: by_path.get(p, []),
         lambda p: edges_by_path.get(p, []),
         lambda folder: folders.get(folder, []),
         lambda name: by_name.get(name, []),
         lambda p: includers.get(p, []),
+        global_usings=lambda: global_usings,
     )
 
 

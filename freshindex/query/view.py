@@ -135,14 +135,22 @@ class RowView:
 
     def symbols_named(self, name: str) -> list[dict[str, Any]]:
         """Every definition of a name as the answer sees it (for C linkage)."""
+        return self._named("symbols", "name", name)
+
+    def edges_named(self, target: str) -> list[dict[str, Any]]:
+        """Every edge row filed under a target as the answer sees it (C#'s
+        ``global using`` rows, for the linker)."""
+        return self._named("edges", "target", target)
+
+    def _named(self, table: str, column: str, value: str) -> list[dict[str, Any]]:
         shadowed = self.overlay.shadowed if self.overlay is not None else set()
         rows = [
             r
-            for r in self.version.lookup("symbols", "name", name).to_pylist()
+            for r in self.version.lookup(table, column, value).to_pylist()
             if r["path"] not in shadowed
         ]
         if self.overlay is not None:
-            rows += [s for s in self.overlay.symbols if s["name"] == name]
+            rows += [r for r in getattr(self.overlay, table) if r[column] == value]
         return rows
 
     def symbols_now(self, path: str) -> list[dict[str, Any]]:

@@ -2449,6 +2449,44 @@ def test_csharp_sees_the_namespaces_around_its_own_and_calls_static_methods() ->
     assert got[(10, "Same")] == ("bound", "Src/Testing/XAssert.cs::Acme.Testing.XAssert.Same")
 
 
+def test_csharp_global_usings_reach_their_projects_files_and_the_global_namespace_all() -> None:
+    """serilog: `global using Serilog.Events;` in src/Serilog/GlobalUsings.cs
+    imports for every file of that project (the folder of its .csproj),
+    not for the test projects, each with its own; `static class Guard` in
+    no namespace is every file's `Guard`."""
+    files: dict[str, str | bytes] = {
+        "src/App/GlobalUsings.cs": "global using App.Events;\n",
+        "src/App/Events/Scalar.cs": "namespace App.Events;\n"
+        "public class Scalar { public static Scalar Make() => new Scalar(); }\n",
+        "src/App/Guard.cs": "static class Guard { public static void Check(object o) {} }\n",
+        "src/App/Core/Logger.cs": "namespace App.Core;\nclass Logger {\n  void Log() {\n"
+        "    Scalar.Make();\n    Guard.Check(1);\n    Some.Event();\n  }\n}\n",  # 4-6
+        "tests/App.Tests/GlobalUsings.cs": "global using App.Tests.Support;\n",
+        "tests/App.Tests/Support/Some.cs": "namespace App.Tests.Support;\n"
+        "static class Some { public static void Event() {} }\n",
+        "tests/App.Tests/LoggerTests.cs": "namespace App.Tests;\n"
+        "class LoggerTests { void T() { Some.Event(); } }\n",
+        "tests/Perf/GlobalUsings.cs": "global using Perf.Support;\n",
+        "tests/Perf/Support/Some.cs": "namespace Perf.Support;\n"
+        "static class Some { public static void Event() {} }\n",
+    }
+    projects = ["src/App/App.csproj", "tests/App.Tests/App.Tests.csproj", "tests/Perf/Perf.csproj"]
+    symbols, edges = rows_of(files, "csharp")
+    linker = table_linker(symbols, edges, projects)
+    got = {}
+    for e in edges:
+        if e["kind"] == "call":
+            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+            where = f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None
+            got[(e["path"], e["start_line"], e["target"])] = (link.binding, where)
+    logger = "src/App/Core/Logger.cs"
+    assert got[(logger, 4, "Make")] == ("bound", "src/App/Events/Scalar.cs::App.Events.Scalar.Make")
+    assert got[(logger, 5, "Check")] == ("bound", "src/App/Guard.cs::Guard.Check")
+    assert got[(logger, 6, "Event")][0] == "candidate"  # the tests' Some is not the app's
+    some = "tests/App.Tests/Support/Some.cs::App.Tests.Support.Some.Event"
+    assert got[("tests/App.Tests/LoggerTests.cs", 2, "Event")] == ("bound", some)
+
+
 def test_a_csharp_var_holds_what_its_call_returns() -> None:
     files: dict[str, str | bytes] = {
         "src/Shop/Orders.cs": "namespace Shop {\n"
