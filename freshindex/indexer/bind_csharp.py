@@ -31,6 +31,8 @@ from freshindex.indexer.schema import EdgeRow, value_row
 # the target of a `global using` row: it applies to every file of the
 # project, so the linker asks for these rows by this name (never a C# name)
 GLOBAL_USING = "global using"
+# what a generic extension method (`this T x`) extends
+ANY_TYPE = "*"
 # a name declared with no type this pass can name, hiding a field of that name
 _UNKNOWN = ""
 # what a call a `var` is made with holds, as a chain (``_returned``)
@@ -288,7 +290,9 @@ def extensions(
     (the type's name without generic arguments or namespace), the method
     itself as what it holds. The linker reads them for ``x.M()`` where
     ``x``'s type defines no ``M`` (query/link.py ``extension``). A type
-    parameter (``this T x``) extends anything and gives no fact."""
+    parameter (``this T x``) extends anything: holder ``extends *``, which
+    no type's name matches, so that the linker knows an ``x.M()`` on a type
+    from outside the repository may still run it."""
     out = []
     for node, name_node, qualname in methods:
         parameters = node.child_by_field_name("parameters")
@@ -300,9 +304,8 @@ def extensions(
         ):
             continue
         extended = type_name(first.child_by_field_name("type"), text)
-        generic = _type_parameters(node, text)
-        if extended is None or extended in generic:
-            continue
+        if extended is None or extended in _type_parameters(node, text):
+            extended = ANY_TYPE
         simple = extended.rsplit(".", 1)[-1]
         at, end = name_node.start_point, name_node.end_point
         out.append(

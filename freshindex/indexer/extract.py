@@ -748,6 +748,8 @@ def _query_edges(
             continue  # `Repo::class`: a class literal
         if kind == EdgeKind.CALL and language == "cpp" and raw in _CPP_CASTS:
             continue  # `static_cast<int>(x)` reads as a template's call: a cast
+        if kind == EdgeKind.CALL and language == "csharp" and raw == "nameof":
+            continue  # `nameof(x)`: an operator that reads as a call
         php_function = None
         if language == "php" and (kind == EdgeKind.CALL or outer.type == "argument"):
             php_function = _php_function(kind, outer, visible, text)

@@ -231,6 +231,16 @@ class Linker:
                 extended = self.extension(cls, member, via, csharp=True)
                 if extended is not None:
                     return extended
+            written, _, member = tail.partition(".")
+            if (
+                written[:1].isupper()
+                and not any(str(r["path"]).endswith(".cs") for r in self.c.named(written))
+                and not (member and self._extensions_of((), member.split(".", 1)[0]))
+            ):
+                # `Assert.Equal(...)`, `new StringWriter()`: no C# file here
+                # defines anything of the name, nor an extension method the
+                # member could be, so an assembly's type
+                return Link("external", f"{via}; no C# file of the repository defines {written}")
         if found is None and is_super:
             outside = self._outside_base(path, qual.rpartition(".")[0])
             if outside:  # super.onCreate() in a class of an SDK's
@@ -713,7 +723,7 @@ class Linker:
 
     def _extensions_of(self, names: tuple[str, ...], member: str) -> list[Row]:
         """The definitions named ``member`` that extend a type of one of
-        these ``names``, by their files' facts."""
+        these ``names`` (none: of any type), by their files' facts."""
         holders = {f"{chains.EXTENDS}{name}" for name in names}
         found = []
         for r in self.c.named(member):
@@ -721,7 +731,7 @@ class Linker:
                 continue
             if any(
                 e["kind"] == EdgeKind.VALUE
-                and e["source"] in holders
+                and (e["source"] in holders if names else e["source"].startswith(chains.EXTENDS))
                 and e.get("target_qualname") == r["qualname"]
                 for e in self.edges(r["path"])
             ):

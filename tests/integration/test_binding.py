@@ -2347,11 +2347,14 @@ def test_csharp_extension_methods_bind_on_the_type_they_extend() -> None:
         "  }\n"
         "  public static class More { public static int Twice(this Type t) => 3; }\n"
         "}\n",
+        "src/DI/Seq.cs": "namespace Acme { public static class Seq {\n"
+        "  public static int Total(this IEnumerable<int> xs) => 0;\n} }\n",
         "samples/Program.cs": "namespace Samples {\n"
         "  class Program {\n"
         "    void Main(IServiceCollection services, ServiceCollection concrete, Type t) {\n"
         "      services.AddMediatR(); concrete.AddMediatR(); t.Twice(); t.Pick();\n"
         "    }\n"
+        "    void More(List<int> xs, StringWriter w) { xs.Total(); w.Flush(); }\n"
         "  }\n"
         "}\n",
     }
@@ -2364,7 +2367,10 @@ def test_csharp_extension_methods_bind_on_the_type_they_extend() -> None:
     assert got[("AddMediatR", 15)] == ("bound", add)
     assert got[("AddMediatR", 38)] == ("bound", add)
     assert got[("Twice", 54)][0] == "candidate"  # two classes: not provable
-    assert got[("Pick", 65)][0] == "candidate"  # `this T`: extends anything, no fact
+    assert got[("Pick", 65)][0] == "candidate"  # `this T`: extends anything
+    # a List's base may be what an extension extends; StringWriter has none here
+    assert got[("Total", 49)][0] == "candidate"
+    assert got[("Flush", 60)][0] == "external"
 
 
 def test_kotlin_extension_functions_bind_from_any_file() -> None:
@@ -2445,7 +2451,7 @@ def test_csharp_sees_the_namespaces_around_its_own_and_calls_static_methods() ->
     assert got[(6, "Serialize")] == ("bound", f"{json}.JsonConvert.Serialize")
     assert got[(7, "Reader")] == ("bound", f"{json}.Reader")
     assert got[(8, "Read")] == ("bound", f"{json}.Base.Read")
-    assert got[(9, "WriteLine")][0] == "candidate"  # System's, not the repository's
+    assert got[(9, "WriteLine")][0] == "external"  # no C# file here defines a Console
     assert got[(10, "Same")] == ("bound", "Src/Testing/XAssert.cs::Acme.Testing.XAssert.Same")
 
 
