@@ -103,9 +103,20 @@ def _receiver(
         return written if written[:1].isupper() else None
     if node.type == "member_access_expression":  # this.repo.Find()
         obj, field = node.child_by_field_name("expression"), node.child_by_field_name("name")
-        if obj is not None and obj.type == "this" and field is not None:
+        if obj is None or field is None or field.type != "identifier":
+            return None
+        if obj.type == "this":
             return members.get(text(field)) or None
-        return None
+        if obj.type == "identifier" and text(obj) not in scope and text(obj) not in members:
+            return None  # `Models.Repository`, `Console.Out`: a namespace's or a type's
+        # `config.WriteTo.Sink()`, `new Config().MinimumLevel.Is()`: the
+        # member of what the receiver is, over its type fact (member_type)
+        base = _receiver(obj, scope, members, text, own)
+        if not base or chains.length(base) >= chains.MAX_STEPS:
+            return None
+        return (
+            f"{base}.{text(field)}" if chains.CALL in base else f"{base}{chains.CALL}.{text(field)}"
+        )
     if node.type == "object_creation_expression":  # new Repository().Find()
         return type_name(node.child_by_field_name("type"), text)
     if node.type == "parenthesized_expression" and node.named_child_count == 1:
@@ -159,6 +170,16 @@ def _called(node: ts.Node, text: Callable[[ts.Node], str]) -> tuple[ts.Node | No
     if receiver is None or name is None or name.type != "identifier":
         return None
     return receiver, text(name)
+
+
+def member_type(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
+    """The type a field or property definition is declared with, as written."""
+    if node.type == "property_declaration":
+        return type_name(node.child_by_field_name("type"), text)
+    declaration = next((c for c in node.named_children if c.type == "variable_declaration"), None)
+    if node.type != "field_declaration" or declaration is None:
+        return None
+    return type_name(declaration.child_by_field_name("type"), text)
 
 
 def _members(body: ts.Node | None, text: Callable[[ts.Node], str]) -> dict[str, str]:

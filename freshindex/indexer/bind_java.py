@@ -159,9 +159,18 @@ def _receiver(
         return declared_class(text(node), scope, fields)
     if node.type == "field_access":
         obj, field = node.child_by_field_name("object"), node.child_by_field_name("field")
-        if obj is not None and obj.type == "this" and field is not None:
+        if obj is None or field is None or field.type != "identifier":
+            return None
+        if obj.type == "this":
             return fields.get(text(field)) or None
-        return None
+        if obj.type == "identifier" and text(obj) not in scope and text(obj) not in fields:
+            return None  # `Config.DEFAULT`, `System.out`: a class's or a package's
+        # `config.levels.set()`, `new Config().levels.set()`: the field of what
+        # the receiver is, over its type fact (extract.py)
+        base = _receiver(obj, scope, fields, text, own)
+        if not base or chains.length(base) >= chains.MAX_STEPS:
+            return None
+        return f"{base}.{text(field)}" if chains.CALL in base else f"{base}{chains.CALL}.{text(field)}"
     if node.type == "object_creation_expression":  # new Repo().save()
         return class_name(node.child_by_field_name("type"), text)
     if node.type in ("generic_type", "type_identifier"):  # List<T>::size

@@ -934,7 +934,9 @@ def _query_edges(
                     qualname = cls  # `new(repo)` in a class method: Repo.new makes a Repo
                 binding = Binding.BOUND
                 # super.m(): the linker starts from the class's bases
-                via = f"{word}.{target} in class {cls}" if word else f"{target}() in class {cls}"
+                via = (
+                    f"{word}.{target} in class {cls}" if word else IN_CLASS_VIA.format(target, cls)
+                )
             elif (
                 language == "rust"
                 and bare
@@ -1289,13 +1291,21 @@ def _returns(
     """What this file's methods return when their declared return type is a
     class of the repository, as ``value`` rows (holder ``Repo.open()``): ``var
     r = Repo.open(); r.save()`` in any file reads them when linking. C#'s
-    type is claimed in the namespace around the method, as a call's is."""
+    type is claimed in the namespace around the method, as a call's is.
+    Java's and C#'s fields and properties likewise (holder ``Config.writeTo``):
+    ``config.writeTo.sink()`` reads them."""
     out = []
     types = {x.qualname for x in ordered if x.kind in _TYPE_KINDS}
+    member_type = _MEMBER_TYPES.get(language)
     for d in ordered:
-        if d.kind not in ("method", "function"):
+        holder = f"{d.qualname}{chains.CALL}"
+        if d.kind in ("field", "property") and member_type is not None:
+            written = member_type(d.node, text)
+            holder = d.qualname
+        elif d.kind in ("method", "function"):
+            written = _RETURN_TYPES[language](d.node, text)
+        else:
             continue
-        written = _RETURN_TYPES[language](d.node, text)
         if written == "self":  # PHP's `: self`, `: static`: the method's class
             written = d.parent.name if d.parent is not None else None
         owner: _Owner | None = None
@@ -1308,7 +1318,7 @@ def _returns(
             owner = _TYPES[language](path, written, seen)
         if owner is not None and owner[0] is not None:
             at, end = d.name_node.start_point, d.name_node.end_point
-            holder, via = f"{d.qualname}{chains.CALL}", f"returns {written}"
+            via = f"returns {written}" if holder.endswith(chains.CALL) else f"is a {written}"
             out.append(value_row(path, holder, language, at, end, owner[0], owner[1], via))
     return out
 
@@ -1403,6 +1413,15 @@ def _php_return(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
     return "self" if words in ("self", "static") else bind_php.class_name(declared, text)
 
 
+def _java_field_type(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
+    return bind_java.class_name(node.child_by_field_name("type"), text)
+
+
+# a field's or property's declared type, as written, by language
+_MEMBER_TYPES: dict[str, Callable[[ts.Node, Callable[[ts.Node], str]], str | None]] = {
+    "java": _java_field_type,
+    "csharp": bind_csharp.member_type,
+}
 # a method's declared return type, as written, by language
 _RETURN_TYPES: dict[str, Callable[[ts.Node, Callable[[ts.Node], str]], str | None]] = {
     "java": _java_return,
@@ -1710,6 +1729,8 @@ def _this_class(
 # a C# type claimed in the namespace around it; the linker looks in the
 # folder's .cs files, then in the namespaces the file's `using` lines name
 CSHARP_NAMESPACE_VIA = "a type of this file's namespace"
+# a bare call in a class, claimed as the class's member: `Save() in class Repo`
+IN_CLASS_VIA = "{}() in class {}"
 
 
 def _scoped_type(
@@ -1753,7 +1774,10 @@ def _csharp_type(
     callee, paren, steps = name.partition("(")
     if paren:
         owner, _, method = callee.rpartition(".")
-        claimed = _csharp_type(owner, within, file_types) if owner else None
+        if not owner:  # `Config().WriteTo`: an instance of the type, then its member
+            claimed = _csharp_type(method, within, file_types)
+            return (f"{claimed[0]}({steps}", claimed[1]) if claimed else None
+        claimed = _csharp_type(owner, within, file_types)
         return (f"{claimed[0]}.{method}({steps}", claimed[1]) if claimed else None
     own = file_types().get(name)
     if own is not None:

@@ -45,7 +45,7 @@ from typing import Any
 
 from freshindex.indexer import bind_c, bind_csharp, bind_kotlin, bind_php, chains, scope_cpp
 from freshindex.indexer.bind_go import PREDECLARED_VIA
-from freshindex.indexer.extract import CSHARP_NAMESPACE_VIA
+from freshindex.indexer.extract import CSHARP_NAMESPACE_VIA, IN_CLASS_VIA
 from freshindex.indexer.flow_js import DEFAULT, EXPORT_ALIAS
 from freshindex.indexer.schema import EdgeKind
 from freshindex.query.include_rows import IncludeGraph
@@ -203,6 +203,15 @@ class Linker:
         found = None if chains.is_chain(qual) else self.find(path, qual, skip_self=is_super)
         if found is None and via == bind_kotlin.AFTER_BASES_VIA:
             return self.after_bases(path, qual, via)
+        if (
+            found is not None
+            and found["kind"] in VARIABLE_KINDS
+            and not read
+            and path.endswith(".java")
+        ):
+            # Java keeps fields and methods apart: `div.childNodes()` on an
+            # Element, which has a field `childNodes`, calls Node's method
+            found = self._inherited_method(found) or found
         # a variable (`handler = f` in a class body) is called for what it
         # holds: `cls.handler()` calls f; a read, or a call of a variable
         # that holds nothing known, names the variable itself
@@ -241,6 +250,16 @@ class Linker:
                 # defines anything of the name, nor an extension method the
                 # member could be, so an assembly's type
                 return Link("external", f"{via}; no C# file of the repository defines {written}")
+        owner, _, name = qual.rpartition(".")
+        if found is None and path.endswith(".cs") and via == IN_CLASS_VIA.format(name, owner):
+            # `PySet_New()` in a class of a file with `using static
+            # Python.Runtime.Runtime;`: that type's member (a namespace's
+            # using names no method)
+            for e in self.csharp_usings(path):
+                static = self._csharp_named(path, f"{e['module']}.{name}")
+                if static is not None and not e.get("alias"):
+                    words = f"{via}; {static['qualname']}, by using static {e['module']}"
+                    return Link("bound", words, static, static["path"])
         if found is None and is_super:
             outside = self._outside_base(path, qual.rpartition(".")[0])
             if outside:  # super.onCreate() in a class of an SDK's
@@ -464,6 +483,8 @@ class Linker:
             i += 1
         if names:
             row = self.find(path, ".".join(names))
+            if row is None and path.endswith(".cs"):
+                row = self._csharp_head(path, names)
             if row is not None:
                 values = self.of_row(row, hops)
             else:
@@ -651,7 +672,13 @@ class Linker:
         for e in self.edges(path):
             if e["kind"] != "value" or e["source"] != holder or not e.get("resolved_path"):
                 continue
-            found = self.evaluate(e["resolved_path"], e.get("target_qualname") or "", hops + 1)
+            where, held = str(e["resolved_path"]), e.get("target_qualname") or ""
+            found = self.evaluate(where, held, hops + 1)
+            if not found and where.endswith(".cs") and held and not chains.is_chain(held):
+                # a C# type claimed in the namespace around the member that
+                # holds or returns it: the file's usings name the others
+                row = self.through_namespaces(where, held, held.rsplit(".", 1)[-1])
+                found = self.of_row(row, hops + 1) if row is not None else []
             if found:
                 self._trail.setdefault(key, e.get("via") or holder)
             out.extend(found)
@@ -664,6 +691,15 @@ class Linker:
         if values and words and words not in self._walked:
             self._walked.append(words)
         return values
+
+    def _inherited_method(self, field: Row) -> Row | None:
+        """The method of a field's name that its class inherits, if any."""
+        owner, _, member = str(field["qualname"]).rpartition(".")
+        for base in self.mro(str(field["path"]), owner, 0)[1:]:
+            hit = self.defs(base["path"]).get(f"{base['qualname']}.{member}")
+            if hit is not None and hit["kind"] in ("method", "function"):
+                return hit
+        return None
 
     def lineage(self, path: str, cls: str) -> list[Row]:
         """The bases of a class, in resolution order."""
@@ -772,6 +808,21 @@ class Linker:
             hit = hit or self._csharp_named(path, spelled)
             if hit is not None:
                 return hit
+        return None
+
+    def _csharp_head(self, path: str, names: list[str]) -> Row | None:
+        """The type (or its member) a C# chain starts at, claimed in the
+        namespace around it (``Serilog.Tests.LoggerConfiguration().WriteTo``):
+        looked up as ``through_namespaces`` does, from the namespace of the
+        file's types that ``names`` starts with (the innermost first)."""
+        defs = self.defs(path)
+        namespaces = {
+            q.rpartition(".")[0] for q, r in defs.items() if r["kind"] in CLASS_KINDS
+        } - set(defs)  # `Outer` of `Outer.Inner` is a type, no namespace
+        qual = ".".join(names)
+        for k in range(len(names) - 1, 0, -1):
+            if ".".join(names[:k]) in namespaces:
+                return self.through_namespaces(path, qual, ".".join(names[k:]))
         return None
 
     def csharp_usings(self, path: str) -> list[Row]:

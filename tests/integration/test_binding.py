@@ -2493,6 +2493,48 @@ def test_csharp_global_usings_reach_their_projects_files_and_the_global_namespac
     assert got[("tests/App.Tests/LoggerTests.cs", 2, "Event")] == ("bound", some)
 
 
+def test_csharp_and_java_members_are_read_through_their_declared_types() -> None:
+    """serilog's `new LoggerConfiguration().WriteTo.Sink(s).CreateLogger()`:
+    a property's type (here in another namespace, which Config.cs imports)
+    says what reading it gives; Java's fields alike; a Java call never
+    names a field, so jsoup's `div.childNodes()` on an Element (which has
+    a field `childNodes`) is Node's method."""
+    cs: dict[str, str | bytes] = {
+        "src/A/Config.cs": "using Acme.Sinks2;\nnamespace Acme {\npublic class Config {\n"
+        "  public Sinks WriteTo { get; }\n  public Levels MinimumLevel;\n"
+        "  public Logger CreateLogger() => null;\n}\n}\n",
+        "src/B/Sinks.cs": "namespace Acme.Sinks2 {\n"
+        "public class Sinks { public Acme.Config Sink(object s) => null; } }\n",
+        "src/A/Levels.cs": "namespace Acme { public class Levels { public Config Is(int l) => null; } }\n",
+        "src/A/Logger.cs": "namespace Acme { public class Logger { public void Info() {} } }\n",
+        "src/A/Use.cs": "namespace Acme {\nclass Use {\n  void F(Config c) {\n"
+        "    var lc = new Config().MinimumLevel.Is(1);\n    lc.CreateLogger();\n"  # 4, 5
+        "    new Config().WriteTo.Sink(null).CreateLogger();\n"  # 6
+        "    c.WriteTo.Sink(null);\n  }\n}\n}\n",  # 7
+    }
+    got = {(k[1], k[2]): v for k, v in linked_calls(cs, "csharp").items() if k[0] == "src/A/Use.cs"}
+    assert got[(4, "Is")] == ("bound", "src/A/Levels.cs::Acme.Levels.Is")
+    assert got[(5, "CreateLogger")] == got[(6, "CreateLogger")]
+    assert got[(5, "CreateLogger")] == ("bound", "src/A/Config.cs::Acme.Config.CreateLogger")
+    assert (
+        got[(6, "Sink")] == got[(7, "Sink")] == ("bound", "src/B/Sinks.cs::Acme.Sinks2.Sinks.Sink")
+    )
+    java: dict[str, str | bytes] = {
+        "src/main/java/acme/Node.java": "package acme;\n"
+        "public class Node { public Node[] childNodes() { return null; } }\n",
+        "src/main/java/acme/Element.java": "package acme;\npublic class Element extends Node {\n"
+        "  Node[] childNodes;\n  public Levels levels;\n}\n",
+        "src/main/java/acme/Levels.java": "package acme;\npublic class Levels { public void set(int l) {} }\n",
+        "src/main/java/acme/Use.java": "package acme;\nclass Use {\n"
+        "  void f(Element e) {\n    e.levels.set(1);\n    e.childNodes();\n  }\n}\n",  # 4, 5
+    }
+    got = {
+        (k[1], k[2]): v for k, v in linked_calls(java, "java").items() if k[0].endswith("Use.java")
+    }
+    assert got[(4, "set")] == ("bound", "src/main/java/acme/Levels.java::Levels.set")
+    assert got[(5, "childNodes")] == ("bound", "src/main/java/acme/Node.java::Node.childNodes")
+
+
 def test_a_csharp_var_holds_what_its_call_returns() -> None:
     files: dict[str, str | bytes] = {
         "src/Shop/Orders.cs": "namespace Shop {\n"
