@@ -101,6 +101,11 @@ def _receiver(
         # a capitalised name no variable or member has is a type, by C#'s
         # convention: JsonConvert.SerializeObject(), a static method
         return written if written[:1].isupper() else None
+    if node.type == "generic_name" and node.named_child_count:  # Policy<T>.Handle(): a type's
+        written = text(node.named_children[0])
+        if written[:1].isupper() and written not in scope and written not in members:
+            return written
+        return None
     if node.type == "member_access_expression":  # this.repo.Find()
         obj, field = node.child_by_field_name("expression"), node.child_by_field_name("name")
         if obj is None or field is None or field.type != "identifier":

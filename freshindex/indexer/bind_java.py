@@ -170,7 +170,9 @@ def _receiver(
         base = _receiver(obj, scope, fields, text, own)
         if not base or chains.length(base) >= chains.MAX_STEPS:
             return None
-        return f"{base}.{text(field)}" if chains.CALL in base else f"{base}{chains.CALL}.{text(field)}"
+        return (
+            f"{base}.{text(field)}" if chains.CALL in base else f"{base}{chains.CALL}.{text(field)}"
+        )
     if node.type == "object_creation_expression":  # new Repo().save()
         return class_name(node.child_by_field_name("type"), text)
     if node.type in ("generic_type", "type_identifier"):  # List<T>::size

@@ -796,7 +796,12 @@ class Linker:
             spelled = f"{outer}.{head}" if outer else head
             found = self._csharp_named(path, spelled)
             if found is not None:  # the first namespace out that has the type
-                return found if not rest else self.find(str(found["path"]), f"{spelled}{dot}{rest}")
+                if not rest:
+                    return found
+                # a partial class's member may be in any of its files (Polly's
+                # `Policy` has twelve, in three folders), else a base's
+                member = f"{spelled}{dot}{rest}"
+                return self._csharp_named(path, member) or self.find(str(found["path"]), member)
         for e in self.csharp_usings(path):
             spelled = f"{e['module']}.{tail}"
             if e.get("alias"):  # `using Check = Acme.XAssert;`: Check.Same is XAssert.Same

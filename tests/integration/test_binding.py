@@ -2535,6 +2535,30 @@ def test_csharp_and_java_members_are_read_through_their_declared_types() -> None
     assert got[(5, "childNodes")] == ("bound", "src/main/java/acme/Node.java::Node.childNodes")
 
 
+def test_a_csharp_partial_class_is_one_type_across_folders_and_generic_receivers() -> None:
+    """Polly: `public partial class Policy` in twelve files of three folders;
+    `Policy<Result>.HandleResult(r)` from a test namespace under `Polly` is
+    the member in whichever part defines it."""
+    files: dict[str, str | bytes] = {
+        "src/Polly/Policy.cs": "namespace Polly;\npublic partial class Policy { }\n",
+        "src/Polly/Wrap/PolicyWrap.cs": "namespace Polly;\n"
+        "public partial class Policy { public static Policy Wrap() => null; }\n",
+        "src/Polly/Handle/Policy.HandleSyntax.cs": "namespace Polly;\n"
+        "public partial class Policy { public static Policy HandleResult(int r) => null; }\n",
+        "test/Polly.Specs/Registry/Specs.cs": "namespace Polly.Specs.Registry;\n"
+        "public class Specs {\n  void F() {\n    Policy<int>.HandleResult(1);\n"
+        "    Policy.Wrap();\n  }\n}\n",  # 4, 5
+    }
+    got = {
+        (k[1], k[2]): v
+        for k, v in linked_calls(files, "csharp").items()
+        if k[0] == "test/Polly.Specs/Registry/Specs.cs"
+    }
+    handle = "src/Polly/Handle/Policy.HandleSyntax.cs::Polly.Policy.HandleResult"
+    assert got[(4, "HandleResult")] == ("bound", handle)
+    assert got[(5, "Wrap")] == ("bound", "src/Polly/Wrap/PolicyWrap.cs::Polly.Policy.Wrap")
+
+
 def test_a_csharp_var_holds_what_its_call_returns() -> None:
     files: dict[str, str | bytes] = {
         "src/Shop/Orders.cs": "namespace Shop {\n"
