@@ -265,6 +265,10 @@ class IndexVersion(TableSet):
             folders.setdefault(posixpath.dirname(path), []).append(path)
         return folders
 
+    def paths_ending(self, suffix: str) -> list[str]:
+        """Every document whose path ends with ``suffix`` (C#'s project files)."""
+        return sorted(p for paths in self._folders.values() for p in paths if p.endswith(suffix))
+
     def paths_in(self, folder: str) -> list[str]:
         """The documents directly in ``folder`` ("" for the root): a Go package."""
         return self._folders.get(folder, [])

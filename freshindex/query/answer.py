@@ -52,7 +52,9 @@ class Answerer(RowView):
             self.symbols_named,
             include_graph=c.include_graph,
             declared_in=c.declared_in,
-            global_usings=functools.cache(lambda: self.edges_named(GLOBAL_USING)),
+            global_usings=functools.cache(
+                lambda: self.edges_named(GLOBAL_USING) + self.project_usings()
+            ),
         )
 
     def dump(self, table: str, ids: bool = True) -> list[dict[str, Any]]:
@@ -62,7 +64,7 @@ class Answerer(RowView):
         rows = self._rows_now(table)
         if table in ("edges", "refs"):
             documents = (str(d["path"]) for d in self._rows_now("documents"))
-            linker = table_linker(self._rows_now("symbols"), rows, documents)
+            linker = table_linker(self._rows_now("symbols"), rows, documents, self.project_usings())
             for r in rows:
                 if r["kind"] in FACTS:  # a fact the linker reads, not a reference
                     continue

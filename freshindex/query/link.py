@@ -43,7 +43,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from freshindex.indexer import bind_c, bind_csharp, bind_kotlin, bind_php, chains, scope_cpp
+from freshindex.indexer import (
+    bind_c,
+    bind_csharp,
+    bind_kotlin,
+    bind_php,
+    chains,
+    msbuild,
+    scope_cpp,
+)
 from freshindex.indexer.bind_go import PREDECLARED_VIA
 from freshindex.indexer.extract import CSHARP_NAMESPACE_VIA, IN_CLASS_VIA
 from freshindex.indexer.flow_js import DEFAULT, EXPORT_ALIAS
@@ -849,7 +857,7 @@ class Linker:
                     e
                     for e in self._global_usings()
                     if e["path"] != path
-                    and str(e["path"]).endswith(".cs")
+                    and str(e["path"]).endswith((".cs", msbuild.PROJECT_SUFFIX))
                     and self._csharp_project(posixpath.dirname(str(e["path"]))) == project
                 ]
             found = self._usings[path] = sorted(rows, key=lambda e: not e.get("alias"))
@@ -983,9 +991,12 @@ class Linker:
         return out
 
 
-def table_linker(symbols: list[Row], edges: list[Row], files: Iterable[str] = ()) -> Linker:
+def table_linker(
+    symbols: list[Row], edges: list[Row], files: Iterable[str] = (), usings: Iterable[Row] = ()
+) -> Linker:
     """A linker over whole tables (dump): every file's rows grouped once;
-    ``files``: the tree's other files (a C# project's ``.csproj``)."""
+    ``files``: the tree's other files (a C# project's ``.csproj``);
+    ``usings``: the global using rows of its project files (indexer/msbuild.py)."""
     by_path: dict[str, list[Row]] = {}
     for s in symbols:
         by_path.setdefault(s["path"], []).append(s)
@@ -1003,7 +1014,7 @@ def table_linker(symbols: list[Row], edges: list[Row], files: Iterable[str] = ()
     for e in edges:
         if e["kind"] == "import" and e["resolved_path"] and e["language"] in bind_c.LANGUAGES:
             includers.setdefault(e["resolved_path"], []).append(e["path"])
-    global_usings = [e for e in edges if e["target"] == bind_csharp.GLOBAL_USING]
+    global_usings = [e for e in edges if e["target"] == bind_csharp.GLOBAL_USING] + list(usings)
     return Linker(
         lambda p: by_path.get(p, []),
         lambda p: edges_by_path.get(p, []),

@@ -15,6 +15,7 @@ from typing import Any
 import pygit2
 
 from freshindex.catalog.reader import IndexVersion
+from freshindex.indexer import msbuild
 from freshindex.indexer.config import IndexConfig
 from freshindex.indexer.document import SNIFF_BYTES, TAIL_BYTES, classify
 from freshindex.indexer.extract import ParseBudgetExceeded, extract
@@ -141,6 +142,20 @@ class RowView:
         """Every edge row filed under a target as the answer sees it (C#'s
         ``global using`` rows, for the linker)."""
         return self._named("edges", "target", target)
+
+    def project_usings(self) -> list[dict[str, Any]]:
+        """The global using rows of the C# project files this version
+        recorded, read from their blobs (indexer/msbuild.py)."""
+        paths = self.version.paths_ending(msbuild.PROJECT_SUFFIX)
+        out: list[dict[str, Any]] = []
+        for path, oid in sorted(self.version.blobs(paths).items()):
+            try:
+                blob = self.repo[oid]
+            except (KeyError, ValueError):
+                continue  # an object this clone does not have: the project's usings are unread
+            if isinstance(blob, pygit2.Blob):
+                out += msbuild.project_usings(path, blob.data)
+        return out
 
     def _named(self, table: str, column: str, value: str) -> list[dict[str, Any]]:
         shadowed = self.overlay.shadowed if self.overlay is not None else set()

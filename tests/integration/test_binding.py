@@ -2559,6 +2559,50 @@ def test_a_csharp_partial_class_is_one_type_across_folders_and_generic_receivers
     assert got[(5, "Wrap")] == ("bound", "src/Polly/Wrap/PolicyWrap.cs::Polly.Policy.Wrap")
 
 
+def test_csharp_project_file_using_items_are_global_usings_of_the_project() -> None:
+    """Polly's test projects: `<Using Include="Polly.Specs.Helpers" />` in the
+    .csproj instead of a GlobalUsings.cs; `Remove` items and MSBuild
+    expressions are no namespaces."""
+    from freshindex.indexer.msbuild import project_usings
+
+    csproj = (
+        b'<Project Sdk="Microsoft.NET.Sdk">\n  <ItemGroup>\n'
+        b'    <Using Include="Acme.Specs.Helpers" />\n'
+        b'    <Using Include="Acme.Checks" Alias="Check" />\n'
+        b'    <Using Remove="System.Net.Http" />\n    <Using Include="$(Extra)" />\n'
+        b"  </ItemGroup>\n</Project>\n"
+    )
+    usings = project_usings("test/Specs/Specs.csproj", csproj)
+    assert [(u["module"], u["alias"], u["start_line"]) for u in usings] == [
+        ("Acme.Specs.Helpers", None, 3),
+        ("Acme.Checks", "Check", 4),
+    ]
+    files: dict[str, str | bytes] = {
+        "test/Specs/Helpers/Raise.cs": "namespace Acme.Specs.Helpers;\n"
+        "public static class Raise { public static void Twice() {} }\n",
+        "test/Specs/Checks.cs": "namespace Acme;\npublic static class Checks { public static void Same() {} }\n",
+        "test/Specs/Retry/RetrySpecs.cs": "namespace Acme.Specs.Retry;\n"
+        "class RetrySpecs { void F() { Raise.Twice(); Check.Same(); } }\n",
+        "src/App/Use.cs": "namespace App;\nclass Use { void F() { Raise.Twice(); } }\n",
+    }
+    symbols, edges = rows_of(files, "csharp")
+    projects = ["test/Specs/Specs.csproj", "src/App/App.csproj"]
+    linker = table_linker(symbols, edges, projects, usings)
+    got = {}
+    for e in edges:
+        if e["kind"] == "call":
+            link = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+            where = f"{link.symbol['path']}::{link.symbol['qualname']}" if link.symbol else None
+            got[(e["path"], e["target"])] = (link.binding, where)
+    specs = "test/Specs/Retry/RetrySpecs.cs"
+    assert got[(specs, "Twice")] == (
+        "bound",
+        "test/Specs/Helpers/Raise.cs::Acme.Specs.Helpers.Raise.Twice",
+    )
+    assert got[(specs, "Same")] == ("bound", "test/Specs/Checks.cs::Acme.Checks.Same")
+    assert got[("src/App/Use.cs", "Twice")][0] != "bound"  # another project's usings
+
+
 def test_a_csharp_var_holds_what_its_call_returns() -> None:
     files: dict[str, str | bytes] = {
         "src/Shop/Orders.cs": "namespace Shop {\n"

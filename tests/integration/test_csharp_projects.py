@@ -1,0 +1,58 @@
+"""C# names a project imports for all its files, read from a built index:
+`global using` lines and the `<Using>` items of the project file, whose blob
+the index recorded (indexer/msbuild.py), each for its own project only."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.repos import build_template, copy_built
+
+FILES = {
+    "src/App/App.csproj": (
+        '<Project Sdk="Microsoft.NET.Sdk">\n  <ItemGroup>\n'
+        '    <Using Include="Acme.Helpers" />\n  </ItemGroup>\n</Project>\n'
+    ),
+    "src/App/GlobalUsings.cs": "global using Acme.Events;\n",
+    "src/App/Use.cs": (
+        "namespace App;\n\nclass Use\n{\n    void F() { Raise.Twice(); Scalar.Make(); }\n}\n"  # 5
+    ),
+    "src/Lib/Lib.csproj": '<Project Sdk="Microsoft.NET.Sdk" />\n',
+    "src/Lib/Helpers/Raise.cs": (
+        "namespace Acme.Helpers;\n\npublic static class Raise\n{\n"
+        "    public static void Twice() { }\n}\n"
+    ),
+    "src/Lib/Events/Scalar.cs": (
+        "namespace Acme.Events;\n\npublic class Scalar\n{\n"
+        "    public static Scalar Make() => new Scalar();\n}\n"
+    ),
+    "src/Other/Other.csproj": '<Project Sdk="Microsoft.NET.Sdk" />\n',
+    "src/Other/Call.cs": "namespace Other;\n\nclass Call\n{\n    void G() { Raise.Twice(); }\n}\n",
+}
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory, prefect_api: str) -> tuple[Path, Path]:
+    return build_template(tmp_path_factory.mktemp("csharp"), FILES, shards=2)
+
+
+def test_project_usings_bind_the_projects_files_only(
+    template: tuple[Path, Path], tmp_path: Path, run_cli: Any
+) -> None:
+    repo, store = copy_built(template, tmp_path)
+
+    def refs(target: str) -> dict[str, Any]:
+        code, out, err = run_cli("--repo", str(repo), "--store", store, "--json", "refs", target)
+        assert code == 0, err
+        return json.loads(out)  # type: ignore[no-any-return]
+
+    twice = refs("Acme.Helpers.Raise.Twice")
+    assert [(r["path"], r["startLine"]) for r in twice["bound"]] == [("src/App/Use.cs", 5)]
+    make = refs("Acme.Events.Scalar.Make")
+    assert [(r["path"], r["startLine"]) for r in make["bound"]] == [("src/App/Use.cs", 5)]
+    # Other's project imports neither: its call is no proof
+    assert ("src/Other/Call.cs", 5) not in [(r["path"], r["startLine"]) for r in twice["bound"]]
