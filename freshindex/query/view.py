@@ -15,6 +15,7 @@ from typing import Any
 import pygit2
 
 from freshindex.catalog.reader import IndexVersion
+from freshindex.core.exceptions import PathRefused
 from freshindex.indexer import msbuild
 from freshindex.indexer.config import IndexConfig
 from freshindex.indexer.document import SNIFF_BYTES, TAIL_BYTES, classify
@@ -144,17 +145,26 @@ class RowView:
         return self._named("edges", "target", target)
 
     def project_usings(self) -> list[dict[str, Any]]:
-        """The global using rows of the C# project files this version
-        recorded, read from their blobs (indexer/msbuild.py)."""
-        paths = self.version.paths_ending(msbuild.PROJECT_SUFFIX)
+        """The global using rows of the C# project files as the answer sees
+        them (indexer/msbuild.py): the blob this version recorded, or for a
+        file the overlay shadows, the worktree's (none if deleted)."""
+        shadowed = self.overlay.shadowed if self.overlay is not None else set()
         out: list[dict[str, Any]] = []
-        for path, oid in sorted(self.version.blobs(paths).items()):
+        indexed = self.version.paths_ending(msbuild.PROJECT_SUFFIX)
+        for path, oid in sorted(
+            self.version.blobs(p for p in indexed if p not in shadowed).items()
+        ):
             try:
                 blob = self.repo[oid]
             except (KeyError, ValueError):
                 continue  # an object this clone does not have: the project's usings are unread
             if isinstance(blob, pygit2.Blob):
                 out += msbuild.project_usings(path, blob.data)
+        for path in sorted(p for p in shadowed if p.endswith(msbuild.PROJECT_SUFFIX)):
+            try:
+                out += msbuild.project_usings(path, self.guard.read_bytes(path))
+            except (OSError, PathRefused):
+                continue  # deleted, or not to be read
         return out
 
     def _named(self, table: str, column: str, value: str) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.repos import build_template, copy_built
+from tests.repos import build_template, copy_built, write_files
 
 FILES = {
     "src/App/App.csproj": (
@@ -56,3 +56,7 @@ def test_project_usings_bind_the_projects_files_only(
     assert [(r["path"], r["startLine"]) for r in make["bound"]] == [("src/App/Use.cs", 5)]
     # Other's project imports neither: its call is no proof
     assert ("src/Other/Call.cs", 5) not in [(r["path"], r["startLine"]) for r in twice["bound"]]
+    # the project file edited in the worktree: the answer reads it as it is now
+    write_files(repo, {"src/App/App.csproj": '<Project Sdk="Microsoft.NET.Sdk" />\n'})
+    now = refs("Acme.Helpers.Raise.Twice")
+    assert now["freshness"] == "overlay" and now["bound"] == []
