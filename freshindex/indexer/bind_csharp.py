@@ -116,12 +116,7 @@ def _receiver(
             return None  # `Models.Repository`, `Console.Out`: a namespace's or a type's
         # `config.WriteTo.Sink()`, `new Config().MinimumLevel.Is()`: the
         # member of what the receiver is, over its type fact (member_type)
-        base = _receiver(obj, scope, members, text, own)
-        if not base or chains.length(base) >= chains.MAX_STEPS:
-            return None
-        return (
-            f"{base}.{text(field)}" if chains.CALL in base else f"{base}{chains.CALL}.{text(field)}"
-        )
+        return chains.member_of(_receiver(obj, scope, members, text, own), text(field))
     if node.type == "object_creation_expression":  # new Repository().Find()
         return type_name(node.child_by_field_name("type"), text)
     if node.type == "parenthesized_expression" and node.named_child_count == 1:

@@ -167,12 +167,7 @@ def _receiver(
             return None  # `Config.DEFAULT`, `System.out`: a class's or a package's
         # `config.levels.set()`, `new Config().levels.set()`: the field of what
         # the receiver is, over its type fact (extract.py)
-        base = _receiver(obj, scope, fields, text, own)
-        if not base or chains.length(base) >= chains.MAX_STEPS:
-            return None
-        return (
-            f"{base}.{text(field)}" if chains.CALL in base else f"{base}{chains.CALL}.{text(field)}"
-        )
+        return chains.member_of(_receiver(obj, scope, fields, text, own), text(field))
     if node.type == "object_creation_expression":  # new Repo().save()
         return class_name(node.child_by_field_name("type"), text)
     if node.type in ("generic_type", "type_identifier"):  # List<T>::size

@@ -137,6 +137,16 @@ def returned_by(owner: str | None, *methods: str) -> str | None:
     return owner
 
 
+def member_of(owner: str | None, name: str) -> str | None:
+    """The chain of the member ``name`` of what ``owner`` names: of an
+    instance of a type (``Config().WriteTo``), or of what a chain holds
+    (``Config.Make().WriteTo``); None without an owner, or once the chain is
+    ``MAX_STEPS`` long."""
+    if not owner or length(owner) >= MAX_STEPS:
+        return None
+    return f"{owner}.{name}" if CALL in owner else f"{owner}{CALL}.{name}"
+
+
 def holder_of_return(qualname: str) -> str:
     """The holder key of what a function or method returns."""
     return qualname + CALL
