@@ -1218,7 +1218,7 @@ def _query_edges(
     if language == "rust" and root is not None:
         edges += _rust_returns(path, root, text, visible)
     if language in _RETURN_TYPES:
-        edges += _returns(path, language, ordered, text, visible, file_types)
+        edges += _type_facts(path, language, ordered, text, visible, file_types)
     if language == "csharp":  # what `static M(this T x)` extends, for `x.M()` anywhere
         methods = [(d.node, d.name_node, d.qualname) for d in ordered if d.kind == "method"]
         edges += bind_csharp.extensions(path, methods, text)
@@ -1280,7 +1280,7 @@ def _ruby_bare_calls(
     return out
 
 
-def _returns(
+def _type_facts(
     path: str,
     language: str,
     ordered: list[_Def],
