@@ -36,8 +36,6 @@ def project_usings(path: str, data: bytes) -> list[dict[str, Any]]:
         namespace = attributes.get("Include", "").strip()
         if not namespace or any(c.isspace() or c in "$(@;" for c in namespace):
             continue  # none, or an MSBuild expression, not a name
-        line = data.count(b"\n", 0, m.start())
-        column = m.start() - (data.rfind(b"\n", 0, m.start()) + 1)
         row = edge_row(
             path,
             "",
@@ -45,11 +43,17 @@ def project_usings(path: str, data: bytes) -> list[dict[str, Any]]:
             namespace,
             EdgeKind.IMPORT,
             "csharp",
-            (line, column),
-            (line, column + len(m[0])),
+            _point(data, m.start()),
+            _point(data, m.end()),
             binding=Binding.EXTERNAL,
             via=f"<Using> of {path}",
             alias=attributes.get("Alias") or None,
         )
         out.append(dict(zip(EDGES.names, row, strict=True)))
     return out
+
+
+def _point(data: bytes, at: int) -> tuple[int, int]:
+    """(line, column) of a byte offset, 0-based, as tree-sitter gives them:
+    an item may be written over several lines."""
+    return data.count(b"\n", 0, at), at - (data.rfind(b"\n", 0, at) + 1)

@@ -258,8 +258,8 @@ class Linker:
                 # defines anything of the name, nor an extension method the
                 # member could be, so an assembly's type
                 return Link("external", f"{via}; no C# file of the repository defines {written}")
-        owner, _, name = qual.rpartition(".")
-        if found is None and path.endswith(".cs") and via == IN_CLASS_VIA.format(name, owner):
+        owner, _, name = qual.rpartition(".") if path.endswith(".cs") else ("", "", "")
+        if found is None and name and via == IN_CLASS_VIA.format(name, owner):
             # `PySet_New()` in a class of a file with `using static
             # Python.Runtime.Runtime;`: that type's member (a namespace's
             # using names no method)
