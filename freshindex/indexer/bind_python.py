@@ -44,6 +44,7 @@ from freshindex.indexer.annotations import (
     tuple_classes,
     union_classes,
 )
+from freshindex.indexer.builtins_python import builtin_type
 from freshindex.indexer.flow_python import (
     CALLING_BUILTINS,
     CONTEXT_MANAGERS,
@@ -233,7 +234,8 @@ class _Binder(ValueFlow):
 
     def enumerated(self, left: ts.Node, right: ts.Node, scope: Scope) -> None:
         """``for i, user in enumerate(users)``: ``user`` is an element of
-        ``users``; ``for k, user in by_name.items()``: an item of ``by_name``."""
+        ``users``; ``for u, g in zip(users, groups)``: ``u`` of ``users``, ``g``
+        of ``groups``; ``for k, user in by_name.items()``: an item of ``by_name``."""
         fn, args = right.child_by_field_name("function"), right.child_by_field_name("arguments")
         targets = left.named_children
         if (
@@ -253,15 +255,21 @@ class _Binder(ValueFlow):
             or fn is None
             or args is None
             or fn.type != "identifier"
-            or self.text(fn) != "enumerate"
-            or self.lookup(scope, "enumerate")[0] is not None
-            or len(targets) != 2
-            or targets[1].type != "identifier"
-            or not args.named_children
+            or self.text(fn) not in ("enumerate", "zip")
+            or self.lookup(scope, self.text(fn))[0] is not None
         ):
             return
-        name = self.text(targets[1])
-        scope.flow(name, Flow(args.named_children[0], scope, name, step="iter"))
+        given = [a for a in args.named_children if a.type != "comment"]
+        if self.text(fn) == "enumerate":  # (i, user): the second is an element
+            if len(targets) != 2 or not given:
+                return
+            targets, given = targets[1:], given[:1]
+        elif len(targets) != len(given) or any(a.type == "keyword_argument" for a in given):
+            return
+        for target, arg in zip(targets, given, strict=True):  # zip(users, groups)
+            if target.type == "identifier" and arg.type != "list_splat":
+                name = self.text(target)
+                scope.flow(name, Flow(arg, scope, name, step="iter"))
 
     def push(self, todo: list[tuple[ts.Node, Scope]], nodes: list[ts.Node], scope: Scope) -> None:
         todo.extend(zip(reversed(nodes), repeat(scope)))
@@ -488,6 +496,7 @@ class _Binder(ValueFlow):
                 c = p.child_by_field_name(part)
                 if c is not None:
                     todo.append((c, outer))
+        inner.params = frozenset(names)
         return names, positional
 
     def define(self, node: ts.Node, scope: Scope) -> str | None:
@@ -914,7 +923,7 @@ class _Binder(ValueFlow):
             # `User(...).save()`, `make()()`, `handlers["k"]()`: what the
             # expression evaluates to, then the names after it
             if not self.flow_sites(p, self.values(p.root, p.scope), names) and segs:
-                self.sites.append(Site(last, kind))  # some save
+                self.sites.append(self.unseen(p, last, names))  # some save
             return
         if p.root.type == "call":  # super().m: the method as the bases define it
             method = self.method_scope(p.scope)
@@ -940,7 +949,10 @@ class _Binder(ValueFlow):
             kind = p.kind
         if bound is None:
             if root in BUILTINS:
-                if kind == "call" and not segs:
+                if kind == "call" and (not segs or not self.stars):
+                    # print(), dict.items(self), str.join(", ", xs); an `import *`
+                    # may bring a module of a builtin's name (`from os import *`
+                    # then `path.join()`), whose members are a file's
                     self.sites.append(Site(last, kind, binding=EXTERNAL, via="builtin"))
                 elif kind == "call":
                     self.sites.append(Site(last, kind))
@@ -989,13 +1001,13 @@ class _Binder(ValueFlow):
             # `obj.attr`, `obj.save()`: what obj may hold, else some attr, some save
             found = self.values(p.root, p.scope) if segs or kind == "call" else []
             if (segs or kind == "call") and not self.flow_sites(p, found, names):
-                self.sites.append(Site(last, kind))
+                self.sites.append(self.unseen(p, last, names))
             return
         if bound.what == "var" and (segs or kind == "call"):
             # a module-level name: what it holds (`CLIENT = Client()`); a
             # call through one the rules cannot follow names no definition
             if not self.flow_sites(p, self.values(p.root, p.scope), names):
-                self.sites.append(Site(last, kind))
+                self.sites.append(self.unseen(p, last, names))
             return
         if bound.what == "module":
             self.module_chain(p, bound, names)
@@ -1040,6 +1052,17 @@ class _Binder(ValueFlow):
         self.sites.append(
             Site(last, kind, module=module, path=path, qualname=qual, binding=BOUND, via=via)
         )
+
+    def unseen(self, p: Pending, last: ts.Node, names: list[str]) -> Site:
+        """A reference through a value the rules cannot follow: some ``save``,
+        unless it is a method called on a value of a builtin type
+        (``"-".join(xs)``, ``seen = {}`` then ``seen.get(k)``), which is
+        the platform's (indexer/builtins_python.py)."""
+        if p.kind == "call" and len(names) == 1:
+            made = builtin_type(p.root, p.scope, self.text, self.lookup)
+            if made is not None:
+                return Site(last, p.kind, binding=EXTERNAL, via=f"a method of {made}")
+        return Site(last, p.kind)
 
     def raised(self, p: Pending, bound: Name | None) -> Pending:
         """``raise E`` as a call of E when the rules see a class in E: a

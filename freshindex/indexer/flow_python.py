@@ -576,7 +576,7 @@ class ValueFlow:
             if fn.type == "identifier":
                 name = self.text(fn)
                 bound, _where = self.lookup(scope, name)
-                if bound is None and name in PASS_ELEMENTS and args.named_child_count >= 1:
+                if self.passes_elements(node, scope) and args.named_child_count >= 1:
                     return self.elements(args.named_children[0], scope, depth + 1)
                 if bound is not None and bound.what == "def":  # -> Iterator[User]
                     out.extend(self.held_items(chains.holder_of_return(bound.qualname)))
@@ -591,6 +591,15 @@ class ValueFlow:
             # to read from a holder annotated as a container in any file
             out = self.extend(self.values(node, scope, depth + 1), chains.element)
         return self.cap(out)
+
+    def passes_elements(self, node: ts.Node, scope: Scope) -> bool:
+        """Whether ``node`` calls a builtin that gives the elements it is
+        given (``sorted(users)``, ``list(users)``), unshadowed."""
+        fn = node.child_by_field_name("function") if node.type == "call" else None
+        if fn is None or fn.type != "identifier":
+            return False
+        name = self.text(fn)
+        return name in PASS_ELEMENTS and self.lookup(scope, name)[0] is None
 
     def name_elements(self, name: str, scope: Scope, depth: int) -> list[Value]:
         """Any element of what a name holds, once per name, as name_values:
@@ -673,6 +682,8 @@ class ValueFlow:
         declared = self.declared_items(base, scope)
         if declared:  # `users: dict[str, User]`: users[k] is a User
             return declared
+        if key.type != "slice" and self.passes_elements(base, scope):  # sorted(users)[0]
+            return self.elements(base, scope, depth + 1)
         out = self.literal_items(base, key, scope, depth) if base.type == "identifier" else []
         if not out and base.type in ("identifier", "attribute", "call"):
             # s.users[k]: an item, for the linker to read from a holder

@@ -63,6 +63,7 @@ class Scope:
     receiver: str | None = None  # a method's first parameter
     is_classmethod: bool = False  # the receiver is the class, not an instance
     node: ts.Node | None = None
+    params: frozenset[str] = frozenset()  # a function's or lambda's parameters
     # every value that flows into a name here, and into a name's literal
     # keys (`d["k"] = f`), evaluated once the walk is over
     flows: dict[str, list[Flow]] = field(default_factory=dict)

@@ -481,6 +481,21 @@ PARAMETERS: dict[str, Case] = {
 }
 
 CONTAINERS: dict[str, Case] = {
+    "zipped_elements": (  # each target an element of its own argument
+        "class U:\n    def save(self): pass\nclass G:\n    def join(self): pass\n"
+        "def main():\n    for u, g in zip([U()], [G()]):\n        u.save()\n        g.join()\n",
+        {"main -> U", "main -> G", "main -> U.save", "main -> G.join"},
+    ),
+    "zip_shadowed": (  # a zip of the module's own is no builtin
+        "class U:\n    def save(self): pass\ndef zip(a, b): return a\n"
+        "def main():\n    for u, g in zip([U()], [U()]):\n        u.save()\n",
+        {"main -> U", "main -> zip"},
+    ),
+    "element_of_sorted": (
+        "class U:\n    def save(self): pass\ndef main(users: list[U]):\n"
+        "    sorted(users)[0].save()\n    list(users)[-1].save()\n    sorted(users)[1:][0].save()\n",
+        {"main -> U.save"},
+    ),
     "generator_elements": (
         "class U:\n    def save(self): pass\ndef users():\n    yield U()\n"
         "def main():\n    for u in users():\n        u.save()\n",
@@ -1178,6 +1193,53 @@ def test_a_name_a_package_reexports_from_outside_is_external() -> None:
         "candidate",
         "attribute of module pkg; nothing not found in pkg/__init__.py",
     )
+
+
+def test_a_method_of_a_builtin_value_is_external() -> None:
+    """`", ".join(xs)`, `seen = {}` then `seen.get(k)`, `names: list[str]`
+    then `names.append(n)`, `dict.items(self)`: the platform's methods, not
+    candidates for the repository's `get` or `join`. A parameter without an
+    annotation, a local also given something else, and a shadowed builtin
+    stay candidates."""
+    program = (
+        "from typing import List\n"
+        "def f(names: list[str], opt: str | None, old: List[int], raw, d: dict = None):\n"
+        '    ", ".join(names)\n'  # 3
+        "    names.append('a')\n"  # 4
+        "    opt.upper()\n"  # 5
+        "    old.pop()\n"  # 6
+        "    raw.get(1)\n"  # 7: anything another file passes
+        "    seen = {}\n"
+        "    seen.get(1)\n"  # 9
+        "    parts = 'a,b'.split(',')\n"
+        "    parts.pop()\n"  # 11
+        "    mixed = []\n"
+        "    mixed = make()\n"
+        "    mixed.append(1)\n"  # 14: also what make() returns
+        "    str(raw).strip().lower()\n"  # 15
+        "    b'x'.decode().strip()\n"  # 16
+        "    ('%s' % raw).encode()\n"  # 17
+        "    d.items()\n"  # 18
+        "    dict.items(d)\n"  # 19
+    )
+    shadowed = (  # the module's own list
+        "class list:\n    def append(self, x): pass\ndef g(xs: list):\n    xs.append(1)\n"
+    )
+    found: dict[tuple[int, str], str] = {}
+    for e, link in linked({"m.py": program, "n.py": shadowed}):
+        if e["kind"] == "call" and e["path"] == "m.py":
+            found.setdefault((e["start_line"], e["target"]), link.binding)
+        elif e["kind"] == "call":
+            found[(0, e["target"])] = link.binding
+    external = {
+        (3, "join"), (4, "append"), (5, "upper"), (6, "pop"), (9, "get"), (11, "pop"),
+        (15, "strip"), (15, "lower"), (16, "decode"), (16, "strip"), (17, "encode"),
+        (18, "items"), (19, "items"),
+    }  # fmt: skip
+    assert {k for k in external if found[k] != "external"} == set()
+    assert found[(7, "get")] == "candidate"
+    assert found[(14, "append")] == "candidate"
+    assert found[(0, "append")] == "bound"
 
 
 def test_a_member_only_a_base_from_outside_can_define_is_external() -> None:
