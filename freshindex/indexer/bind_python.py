@@ -44,7 +44,7 @@ from freshindex.indexer.annotations import (
     tuple_classes,
     union_classes,
 )
-from freshindex.indexer.builtins_python import builtin_type
+from freshindex.indexer.builtins_python import builtin_type, flows_type
 from freshindex.indexer.flow_python import (
     CALLING_BUILTINS,
     CONTEXT_MANAGERS,
@@ -61,6 +61,9 @@ from freshindex.indexer.resolve import Resolver
 from freshindex.indexer.scope_python import BOUND, CANDIDATE, EXTERNAL, Name, Pending, Scope, Site
 
 BUILTINS = frozenset(dir(builtins))
+# the builtin types whose methods a holder's users call (`self.lines.append`):
+# a holder of one gets a value row; a number or a tuple is not worth the row
+HELD_BUILTINS = frozenset({"str", "bytes", "list", "dict", "set"})
 
 
 # a target that is a module (`import pkg.mod`): a file, not a definition in it
@@ -204,6 +207,7 @@ class _Binder(ValueFlow):
                     held = self.name_contents(self.text(flow.node), flow.scope, role)
                     if held:
                         found.append((f"{holder}.{step}", flow, where, held))
+        found += self.builtin_holders(found[: len(self.holders)])
         typed = {holder for holder, flow, _where, values in found if flow.declared and values}
         for holder, flow, where, values in found:
             if holder in typed and not flow.declared:
@@ -222,6 +226,30 @@ class _Binder(ValueFlow):
                     )
                 )
         return self.sites
+
+    def builtin_holders(
+        self, found: list[tuple[str, Flow, ts.Node, list[Value]]]
+    ) -> list[tuple[str, Flow, ts.Node, list[Value]]]:
+        """Holders all of whose values are of a builtin type (``self.lines =
+        []``, ``-> dict[str, int]``), with that type as their one value
+        (chains.BUILTIN): a method other files call on them is the platform's."""
+        flows: dict[str, list[Flow]] = {}
+        first: dict[str, tuple[Flow, ts.Node]] = {}
+        known = set()
+        for holder, flow, where, values in found:
+            flows.setdefault(holder, []).append(flow)
+            first.setdefault(holder, (flow, where))
+            if values:
+                known.add(holder)
+        out = []
+        for holder, given in flows.items():
+            if holder in known:
+                continue
+            made = flows_type(given, self.text, self.lookup)
+            if made in HELD_BUILTINS:
+                flow, where = first[holder]
+                out.append((holder, flow, where, [Value(self.path, chains.BUILTIN + made, "")]))
+        return out
 
     def iterated(self, left: ts.Node | None, right: ts.Node, scope: Scope) -> None:
         """``for u in users`` (a statement, or a comprehension's clause): ``u``

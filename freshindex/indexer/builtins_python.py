@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import tree_sitter as ts
 
 if TYPE_CHECKING:
+    from freshindex.indexer.flow_python import Flow
     from freshindex.indexer.scope_python import Name, Scope
 
 Lookup = Callable[["Scope", str], tuple["Name | None", "Scope | None"]]
@@ -166,9 +167,18 @@ def _name_type(
     if bound.what not in ("local", "var"):
         return None
     flows = where.flows.get(name, [])
-    declared = [f for f in flows if f.declared]
-    if not declared and name in where.params:
+    if name in where.params and not any(f.declared for f in flows):
         return None  # other files' calls may pass it anything
+    return flows_type(flows, text, lookup, depth)
+
+
+def flows_type(
+    flows: list[Flow], text: Callable[[ts.Node], str], lookup: Lookup, depth: int = 0
+) -> str | None:
+    """The builtin type every value a name or holder is given has: its
+    annotations' if it has any (as a type checker reads it), else its
+    values'; None if any may be something else."""
+    declared = [f for f in flows if f.declared]
     found: set[str] = set()
     for flow in declared or flows:
         if flow.node is None or flow.scope is None or flow.value is not None:

@@ -39,6 +39,9 @@ CALLED_ITSELF = "__call__"
 # the holder of an extension's fact: `extends Repo` holds the C# extension
 # method or Kotlin extension function that extends Repo (query/link.py)
 EXTENDS = "extends "
+# a holder's value of a builtin type (`self.lines = []`): the value row's
+# target is `builtin list`, and a method called on it is the platform's
+BUILTIN = "builtin "
 # "an element of" (what iterating gives) and "an item of" (what subscripting
 # gives): steps after a holder annotated as a container (`users: list[User]`)
 ELEMENT = "[]"
@@ -47,6 +50,10 @@ ITEM = "[i]"
 # `Result<T, E>` or `Option<T>`: a step after its call (`open().?`)
 UNWRAP = "?"
 CONTENTS = (ELEMENT, ITEM, UNWRAP)
+# methods whose call gives an item of the mapping they are called on
+# (`by_name.get(k)`, as `by_name[k]`), and the one whose result's elements are
+ITEM_GETTERS = frozenset({"get", "pop", "setdefault"})
+ITEMS_VIEW = "values"
 # "the n-th of" a tuple (`a, b = pair()`, `pair()[1]`): a step after a holder
 # whose value is a literal tuple or is annotated `tuple[A, B]` (holder
 # `pair().[1]`); where a holder has no such position, its item (`.[i]`)

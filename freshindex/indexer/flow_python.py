@@ -63,8 +63,6 @@ CALLING_BUILTINS = frozenset({"map", "filter"})
 TYPING_MODULES = frozenset({"typing", "typing_extensions"})
 # builtins whose iteration gives the elements of what they are given
 PASS_ELEMENTS = frozenset({"sorted", "reversed", "list", "tuple", "set", "frozenset", "iter"})
-# methods whose call gives an item of the container they are called on
-ITEM_GETTERS = frozenset({"get", "pop", "setdefault"})
 PROPERTIES = ("property", "cached_property", "functools.cached_property")
 CONTEXT_MANAGERS = frozenset(
     {
@@ -790,7 +788,7 @@ class ValueFlow:
         """``by_name.get(k)``, ``.pop(k)``, ``.setdefault(k, v)``: an item,
         when this file annotates ``by_name`` as a container of a class."""
         obj, attr = fn.child_by_field_name("object"), fn.child_by_field_name("attribute")
-        if obj is None or attr is None or self.text(attr) not in ITEM_GETTERS:
+        if obj is None or attr is None or self.text(attr) not in chains.ITEM_GETTERS:
             return []
         return self.declared_items(obj, scope)
 

@@ -85,6 +85,9 @@ _ENTER = [chains.CALL, "__enter__", chains.CALL]
 _AENTER = [chains.CALL, "__aenter__", chains.CALL]
 # modules whose classes a Python class derives from for methods, not data
 _ABSTRACT_BASES = frozenset({"typing", "typing_extensions", "collections.abc", "abc"})
+# bases whose classes' attributes are members, not the values written
+# (enum's Enum, IntEnum, StrEnum, Flag, IntFlag; Django's TextChoices)
+_ENUM_BASES = ("Enum", "Flag", "Choices")
 
 
 @dataclass(frozen=True)
@@ -507,6 +510,11 @@ class Linker:
                 for v in values:
                     after.extend(self.contents(v, tokens[i], tokens[i + 1], hops))
                 i += 2
+            elif (skip := _item_read_next(tokens, i)) and (
+                got := [x for v in values for x in self.contents(v, tokens[i], chains.ITEM, hops)]
+            ):  # `by_name.get(k)`, `for u in by_name.values()`: an item, as `by_name[k]`
+                after = got
+                i += skip
             else:
                 last = i == len(tokens) - 1
                 for v in values:
@@ -525,7 +533,7 @@ class Linker:
                     # a TestClient of httpx's Client: what it returns is that
                     # outside code's), not an attribute (`self.stack.close()`:
                     # `stack` may be set in a method, never declared)
-                    outside = self.inherited_from_outside(values, tokens[i], read and last)
+                    outside = self.inherited_from_outside(values, tokens[i], read and last, last)
                     self._outside = outside or self._outside
                 i += 1
             values = _unique(after)
@@ -651,14 +659,20 @@ class Linker:
                 return held
         return []
 
-    def inherited_from_outside(self, values: list[_Value], member: str, read: bool = False) -> str:
+    def inherited_from_outside(
+        self, values: list[_Value], member: str, read: bool = False, last: bool = True
+    ) -> str:
         """Why ``member`` of these classes or instances, defined by none of
         them, is a base's outside the repository (``client.get()`` on a
         FlaskClient, werkzeug's ``Client.get``), in words; "" if none has such
         a base. ``read``: the member is read, not called, and the abstract
         bases of typing and collections.abc hold no data a read could reach
-        (`self._dict` in a `Mapping[str, str]` is the class's own)."""
-        for _kind, path, row in values:
+        (`self._dict` in a `Mapping[str, str]` is the class's own). A
+        builtin value's method only as the ``last`` step: what
+        ``self.cache.get(k)`` returns is an item, maybe the repository's."""
+        for kind, path, row in values:
+            if kind == "builtin" and last:  # `self.lines.append()`, `self.lines = []`
+                return f"{member} of {path}, a builtin type"
             if row is None or row["kind"] not in CLASS_KINDS:
                 continue
             for cls in [row, *self.lineage(path, row["qualname"])]:
@@ -681,6 +695,10 @@ class Linker:
             if e["kind"] != "value" or e["source"] != holder or not e.get("resolved_path"):
                 continue
             where, held = str(e["resolved_path"]), e.get("target_qualname") or ""
+            if held.startswith(chains.BUILTIN):  # `self.lines = []`: a list
+                if not self._enum_member(path, holder):
+                    out.append(("builtin", held[len(chains.BUILTIN) :], None))
+                continue
             found = self.evaluate(where, held, hops + 1)
             if not found and where.endswith(".cs") and held and not chains.is_chain(held):
                 # a C# type claimed in the namespace around the member that
@@ -693,6 +711,20 @@ class Linker:
         result = _unique(out)
         self._held[key] = result if len(result) <= MAX_VALUES else []
         return self._note(key, self._held[key])
+
+    def _enum_member(self, path: str, holder: str) -> bool:
+        """Whether ``holder`` is an attribute of an enum class (``SLB = '"'``
+        in a ``class StringType(Enum)``, or in a subclass of one): its value
+        is a member, an instance of the class, not the literal it is given."""
+        owner = holder.rpartition(".")[0]
+        cls = self.find(path, owner) if owner and not chains.is_chain(owner) else None
+        if cls is None or cls["kind"] not in CLASS_KINDS:
+            return False
+        for c in [cls, *self.lineage(path, owner)]:
+            base = self._outside_base(c["path"], c["qualname"]).rpartition(".")[2]
+            if base.endswith(_ENUM_BASES):
+                return True
+        return False
 
     def _note(self, key: tuple[str, str], values: list[_Value]) -> list[_Value]:
         words = self._trail.get(key)
@@ -1029,6 +1061,16 @@ def _contents_next(tokens: list[str], i: int) -> bool:
     """Whether the step after ``tokens[i]`` reads its contents (``.[]``,
     ``.[i]``, ``.?``): the two are read together."""
     return i + 1 < len(tokens) and chains.is_contents(tokens[i + 1])
+
+
+def _item_read_next(tokens: list[str], i: int) -> int:
+    """How many tokens from ``tokens[i]`` read an item of it through a
+    method (``by_name.get()``: 3, ``by_name.values().[]``: 4); 0 if none do."""
+    if tokens[i + 1 : i + 2] and tokens[i + 1] in chains.ITEM_GETTERS:
+        return 3 if tokens[i + 2 : i + 3] == [chains.CALL] else 0
+    if tokens[i + 1 : i + 4] == [chains.ITEMS_VIEW, chains.CALL, chains.ELEMENT]:
+        return 4
+    return 0
 
 
 def _unique(values: list[_Value]) -> list[_Value]:

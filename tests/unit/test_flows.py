@@ -1242,6 +1242,57 @@ def test_a_method_of_a_builtin_value_is_external() -> None:
     assert found[(0, "append")] == "bound"
 
 
+def test_a_method_of_a_holder_of_a_builtin_value_is_external() -> None:
+    """`self.lines = []` then `self.lines.append(x)` in any method or file,
+    `names().append()` of a function returning a list: the platform's. Not
+    an enum's attribute (a member, whatever literal it is given), nor a
+    call on what a builtin method returns (an item, maybe the repository's:
+    `s.cache.get(k).lines` of `cache: dict[str, Stack]` in another file is
+    Stack's, as `s.cache[k].lines` is), nor a holder also given something else."""
+    files = {
+        "m.py": (
+            "import enum\n"
+            "class Stack:\n"
+            "    def __init__(self, other):\n"
+            "        self.lines = []\n"
+            "        self.cache: dict[str, Stack] = {}\n"
+            "        self.mixed = []\n"
+            "        self.mixed = other\n"
+            "def names():\n"
+            "    return ['a']\n"
+            "class Kind(enum.Enum):\n"
+            "    A = 'a'\n"
+            "    def toggle(self): pass\n"
+        ),
+        "n.py": (
+            "from m import Stack, Kind, names\n"
+            "def run(s: Stack):\n"
+            "    s.lines.append(1)\n"  # 3
+            "    s.cache.get('k').lines\n"  # 4: an item of the dict, a Stack
+            "    s.cache.get('k').run()\n"  # 5: a Stack has no run
+            "    s.cache.values()\n"  # 6
+            "    s.mixed.append(2)\n"  # 7
+            "    names().append('b')\n"  # 8
+            "    Kind.A.toggle()\n"  # 9
+            "    for t in s.cache.values():\n"
+            "        t.lines\n"  # 11
+        ),
+    }
+    found: dict[tuple[int, str], str] = {}
+    for e, link in linked(files):
+        if e["path"] == "n.py" and e["kind"] in ("call", "use"):
+            found.setdefault((e["start_line"], e["target"]), link.binding)
+    assert found[(3, "append")] == "external"
+    assert found[(4, "get")] == "external"
+    assert found[(4, "lines")] == "bound"
+    assert found[(5, "run")] == "candidate"
+    assert found[(6, "values")] == "external"
+    assert found[(7, "append")] == "candidate"
+    assert found[(8, "append")] == "external"
+    assert found[(9, "toggle")] == "candidate"  # a member, not a str
+    assert found[(11, "lines")] == "bound"
+
+
 def test_a_member_only_a_base_from_outside_can_define_is_external() -> None:
     """`self.assertEqual` in a TestCase, `c.get()` on a subclass of an
     outside client: the base's. An attribute on the way (`self.db.get()`,
