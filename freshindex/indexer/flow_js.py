@@ -7,9 +7,12 @@ forms that need no type inference:
   TypeScript annotation (``const x: C = ...``) taken as the type;
 - a parameter annotated with a class (``function f(c: C)``, arrow
   functions and methods too);
-- ``this.x = new C()`` in any method, a field declared ``x: C;``, or a
-  constructor's parameter property (``constructor(private x: C)``), then
-  ``this.x.m()``: a holder ``Cls.x`` other files can see too;
+- ``this.x = new C()`` in any method, a field declared ``x: C;`` or
+  initialized (``x = new C()``), or a constructor's parameter property
+  (``constructor(private x: C)``), then ``this.x.m()``: a holder ``Cls.x``
+  other files can see too;
+- a value of the platform's own types (``[]``, ``new Map()``, ``s:
+  string``; indexer/builtins_js.py), whose methods are ``external``;
 - what a function or method returns (``return new C()``, or its return
   annotation ``(): C``, ``Promise<C>`` read as what ``await`` gives): a
   holder ``f()``, read by ``make().m()`` and ``obj.make().m()``;
@@ -40,7 +43,7 @@ from itertools import repeat
 
 import tree_sitter as ts
 
-from freshindex.indexer import chains
+from freshindex.indexer import builtins_js, chains
 from freshindex.indexer.annotations_ts import element_class, function_returns, named_class
 from freshindex.indexer.flow_python import FLOW_STEPS_FLOOR
 from freshindex.indexer.guarded import Guarded
@@ -141,6 +144,8 @@ class _Pass:
         # holders a TypeScript annotation types: a field (`c: C;`), a
         # constructor's parameter property (`private c: C`), a return (`(): C`)
         self.typed: list[tuple[str, ts.Node]] = []
+        # holders annotated with a global type (`label: string;`): (holder, type, where)
+        self.builtin_typed: list[tuple[str, str, ts.Node]] = []
         # (function start byte or -1, name) -> the class its elements are
         # annotated to be (`cs: C[]`, `Array<C>`), for `for (const c of cs)`
         self.elements: dict[tuple[int, str], ts.Node] = {}
@@ -219,6 +224,13 @@ class _Pass:
                     typed = None
                 if name is not None and typed is not None:
                     self.typed.append((f"{cls}.{self.text(name)}", typed))
+                elif name is not None and value is not None and value.type not in _FUNCTIONS:
+                    # `cache = new Map()`, `repo = new Repo()`: as `this.x = ...`
+                    self.attributes.append((f"{cls}.{self.text(name)}", value, fn, cls))
+                elif name is not None and value is None:  # `label: string;`
+                    made = builtins_js.annotated(node.child_by_field_name("type"), self.text)
+                    if made is not None:
+                        self.builtin_typed.append((f"{cls}.{self.text(name)}", made, node))
             elif t == "variable_declarator":
                 name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
                 typed = named_class(node.child_by_field_name("type"), self.text)
@@ -230,8 +242,11 @@ class _Pass:
                     element = element_class(node.child_by_field_name("type"), self.text)
                     if element is not None:
                         self.elements[target] = element
+                    kind = node.child_by_field_name("type")
                     if typed is not None:
                         self.locals.setdefault(target, []).append((typed, fn, "type"))
+                    elif builtins_js.annotated(kind, self.text) is not None and kind is not None:
+                        self.locals.setdefault(target, []).append((kind, fn, BUILTIN_TYPE))
                     elif value is not None:
                         self.locals.setdefault(target, []).append((value, fn, cls))
             elif t == "assignment_expression":
@@ -338,6 +353,32 @@ class _Pass:
         elif (spec := required_spec(value, self.text)) is not None:
             self.reexports.append((spec, value))
 
+    def returned(self, head: ts.Node, fn: int, cls: str | None, depth: int) -> list[Claim]:
+        """What ``obj.make()`` returns: read from the holder of the method's
+        return, or a global type's own (``s.trim()`` is a String)."""
+        obj, prop = head.child_by_field_name("object"), head.child_by_field_name("property")
+        if obj is None or prop is None:
+            return []
+        spelled = chains.spelled(self.text(head))  # `this\n  .repo.make`
+        if obj.type == "identifier" and self.resolve(self.text(obj)) is None:
+            made = builtins_js.static(self.text(obj), self.text(prop))  # Object.keys(o)
+            key = self.holder(fn, self.text(obj))  # not a local of that name
+            if made is not None and key is not None and key not in self.locals:
+                return [Claim("", chains.BUILTIN + made, f"{spelled}()")]
+        out = []
+        for c in self.values(obj, fn, cls, depth + 1):
+            if c.chain.startswith(chains.BUILTIN):
+                made = builtins_js.result(c.chain[len(chains.BUILTIN) :], self.text(prop))
+                if made is not None:
+                    out.append(Claim("", chains.BUILTIN + made, f"{spelled}()"))
+            elif chains.length(c.chain) + 1 < chains.MAX_STEPS:
+                out.append(
+                    Claim(
+                        c.path, chains.attr(c.chain, self.text(prop)) + chains.CALL, f"{spelled}()"
+                    )
+                )
+        return out
+
     def narrowed_at(self, name: str, node: ts.Node, fn: int) -> list[Claim]:
         """An instance of the class the innermost ``instanceof`` test around
         ``node`` in the same function proves ``name`` is; [] where none does."""
@@ -354,9 +395,10 @@ class _Pass:
         """An instance of the class a type names (``name: C``), if the file
         can see it."""
         found = self.resolve(self.text(typed))
-        if found is None:
-            return []
         how = f"{name}: {self.text(typed)}" if name else f"as {self.text(typed)}"
+        if found is None:  # `m: Map<K, V>`, unless the file has a Map of its own
+            made = builtins_js.named(self.text(typed))
+            return [Claim("", chains.BUILTIN + made, how)] if made is not None else []
         return [Claim(found[0], found[1] + chains.CALL, how)]
 
     def element_claim(self, name: str, iterated: ts.Node, fn: int) -> list[Claim]:
@@ -392,6 +434,9 @@ class _Pass:
             element = element_class(param.child_by_field_name("type"), self.text)
             if element is not None:
                 self.elements[(fn, name)] = element
+            kind = param.child_by_field_name("type")
+            if typed is None and kind is not None and builtins_js.annotated(kind, self.text):
+                self.locals.setdefault((fn, name), []).append((kind, fn, BUILTIN_TYPE))
             if typed is None:
                 continue
             self.locals.setdefault((fn, name), []).append((typed, fn, "type"))
@@ -405,19 +450,22 @@ class _Pass:
         if depth > MAX_DEPTH or self.steps_left < 0:
             return []
         t = node.type
+        if (made := builtins_js.literal(node)) is not None:  # [], "a", `x${y}`
+            return [Claim("", chains.BUILTIN + made, f"a {made}")]
         if t in ("new_expression", "call_expression"):
             head = node.child_by_field_name("constructor" if t == "new_expression" else "function")
             if t == "call_expression" and head is not None and head.type == "member_expression":
                 # obj.make(): what the method returns, read from its holder
-                spelled = chains.spelled(self.text(head))  # `this\n  .repo.make`
-                return [
-                    Claim(c.path, c.chain + chains.CALL, f"{spelled}()")
-                    for c in self.values(head, fn, cls, depth + 1)
-                    if chains.length(c.chain) < chains.MAX_STEPS
-                ]
+                return self.returned(head, fn, cls, depth)
             if head is None or head.type != "identifier":
                 return []
             found = self.resolve(self.text(head))
+            if (
+                found is None
+                and t == "new_expression"
+                and self.text(head) in builtins_js.CONSTRUCTED
+            ):
+                return [Claim("", chains.BUILTIN + self.text(head), f"new {self.text(head)}()")]
             if found is None:
                 return []
             if self.text(head) in self.required and found[0]:  # `m()`: what m exports
@@ -442,9 +490,10 @@ class _Pass:
             if obj is None or prop is None:
                 return []
             name = self.text(prop)
-            return [
+            return [  # a property of a global's value (`err.cause`) may be anything
                 Claim(c.path, chains.attr(c.chain, name), c.via)
                 for c in self.values(obj, fn, cls, depth + 1)
+                if not c.chain.startswith(chains.BUILTIN)
             ]
         if t != "identifier":
             return []
@@ -466,19 +515,28 @@ class _Pass:
             return self.memo[key]
         self.memo[key] = []
         written = self.locals[key]
-        if any(context == "type" for _v, _w, context in written):
+        if any(context in _ANNOTATED for _v, _w, context in written):
             # `let e: C; e = make()`: the annotation, as a type checker reads it
-            written = [w for w in written if w[2] == "type"]
+            written = [w for w in written if w[2] in _ANNOTATED]
         out: list[Claim] = []
+        unknown = False  # a value written that gives nothing to follow
         for value, where, context in written[: MAX_VALUES + 1]:
             if context == "type":  # const x: C = ...
                 out.extend(self.typed_claim(name, value))
                 continue
+            if context == BUILTIN_TYPE:  # const xs: string[] = ...
+                made = builtins_js.annotated(value, self.text)
+                how = f"{name}{self.text(value)}"
+                out.extend([Claim("", chains.BUILTIN + made, how)] if made is not None else [])
+                continue
             if context == "of":  # for (const c of cs): what cs is annotated to hold
                 out.extend(self.element_claim(name, value, where))
                 continue
-            for c in self.values(value, where, context, depth + 1):
-                out.append(Claim(c.path, c.chain, f"{name} = {c.via}"))
+            given = self.values(value, where, context, depth + 1)
+            unknown = unknown or not given
+            out.extend(Claim(c.path, c.chain, f"{name} = {c.via}") for c in given)
+        if unknown:  # a global type's methods only where every value is known
+            out = [c for c in out if not c.chain.startswith(chains.BUILTIN)]
         unique = list(dict.fromkeys(out))
         self.memo[key] = unique if len(unique) <= MAX_VALUES else []
         return self.memo[key]
@@ -486,6 +544,10 @@ class _Pass:
 
 # the holder of what a module exports as its default
 DEFAULT = "default"
+# a local's or parameter's context when its annotation names a global type
+# (`xs: string[]`), beside "type" (a class's name)
+BUILTIN_TYPE = "builtin"
+_ANNOTATED = ("type", BUILTIN_TYPE)
 
 
 def flows(
@@ -515,6 +577,10 @@ def flows(
         if obj is None or prop is None or obj.type == "this":
             return None  # this.m(): the tags rules bind it
         found = [here(c) for c in p.values(obj, fn, cls)]
+        if found and all(c.chain.startswith(chains.BUILTIN) for c in found):
+            # `parts.map()` on `parts = s.split(",")`: the platform's (rows())
+            made = " or ".join(sorted({c.chain[len(chains.BUILTIN) :] for c in found}))
+            return Claim(path, chains.BUILTIN + made, found[0].via)
         if len(found) == 1:  # a query edge names one definition
             c = found[0]
             return Claim(c.path, chains.attr(c.chain, text(prop)), c.via)
@@ -551,6 +617,9 @@ def flows(
             claim = Claim(named[0], named[1] + chains.CALL, f"{holder}: {text(annotation)}")
             out.holders.append((holder, claim, annotation))
             typed.add(holder)
+    for holder, made, written_at in p.builtin_typed:
+        out.holders.append((holder, Claim(path, chains.BUILTIN + made, holder), written_at))
+        typed.add(holder)
     for holder, value, fn, cls in [*p.attributes, *p.returns]:
         if holder in typed:
             continue
@@ -568,6 +637,9 @@ def flows(
         for value, where, context in written:
             if context == "type":
                 claims = p.typed_claim(name, value)
+            elif context == BUILTIN_TYPE:  # `export const names: string[] = []`
+                typed_as = builtins_js.annotated(value, text)
+                claims = [Claim(path, chains.BUILTIN + typed_as, name)] if typed_as else []
             elif context == "of":
                 claims = p.element_claim(name, value, where)
             else:
@@ -609,7 +681,14 @@ def rows(
     for i, e in enumerate(edges):
         claims = found.calls if e.kind == EdgeKind.CALL else found.uses
         claim = claims.get((e.start_line, e.start_col))
-        if claim is not None and e.binding != Binding.BOUND:
+        if (
+            claim is not None
+            and e.binding != Binding.BOUND
+            and claim.chain.startswith(chains.BUILTIN)
+        ):
+            made = claim.chain[len(chains.BUILTIN) :]
+            edges[i] = e._replace(binding=str(Binding.EXTERNAL), via=f"{claim.via}: {made}'s")
+        elif claim is not None and e.binding != Binding.BOUND:
             edges[i] = e._replace(
                 resolved_path=claim.path,
                 target_qualname=claim.chain,

@@ -1587,6 +1587,60 @@ def test_typescript_call_edges(name: str) -> None:
     assert call_graph(dict(files), main="m.ts", language="typescript") == expected
 
 
+def test_a_typescript_method_of_a_global_type_is_external() -> None:
+    """`[]`, a string, `new Map()`, `xs: string[]`, `h: Headers`, a field
+    `cache = new Map()` read in another file, `s.split(",").map()`,
+    `Object.keys(o).forEach()`: the platform's methods, not candidates for the
+    repository's `get` or `push`. A class of the file's own name, and a
+    local also given a value the flow cannot read, stay what they were."""
+    files = {
+        "store.ts": (
+            "export class Store {\n"
+            "  cache = new Map<string, number>();\n"
+            "  label: string;\n"
+            "  get(k: string) { return this.cache.get(k); }\n"  # 4
+            "}\n"
+        ),
+        "m.ts": (
+            'import { Store } from "./store";\n'
+            "export function run(xs: string[], h: Headers, s: Store, o: object, u) {\n"
+            "  xs.push('a');\n"  # 3
+            "  h.get('k');\n"  # 4
+            "  s.cache.get('k');\n"  # 5
+            "  s.label.trim();\n"  # 6
+            "  'a,b'.split(',').map((p) => p);\n"  # 7
+            "  Object.keys(o).forEach((k) => k);\n"  # 8
+            "  let m = new Map();\n"
+            "  m = u.make();\n"
+            "  m.get('k');\n"  # 11: also what u.make() gives
+            "  s.get('k');\n"  # 12
+            "}\n"
+            "class Set { add(x: number) {} }\n"
+            "const own = new Set();\n"
+            "own.add(1);\n"  # 16
+        ),
+    }
+    found: dict[tuple[str, str], str] = {}  # (m3, push): line 3 of m.ts
+    for e, link in linked(files, "typescript"):
+        if e["kind"] == "call":
+            found.setdefault((e["path"][0] + str(e["start_line"]), e["target"]), link.binding)
+    external = {
+        ("m3", "push"),
+        ("m4", "get"),
+        ("m5", "get"),
+        ("m6", "trim"),
+        ("m7", "split"),
+        ("m7", "map"),
+        ("m8", "keys"),
+        ("m8", "forEach"),
+        ("s4", "get"),
+    }
+    assert {k for k in external if found[k] != "external"} == set()
+    assert found[("m11", "get")] == "candidate"
+    assert found[("m12", "get")] == "bound"
+    assert found[("m16", "add")] == "bound"
+
+
 def test_typescript_names_given_each_other_are_read_once() -> None:
     """Six names each given every other, read by 300 calls: once per name (it
     took 35 s on a 20 kB file when each read walked every path)."""
