@@ -90,6 +90,10 @@ _PATTERNS = (
     "as_pattern_target",
     "expression_list",
 )
+# methods that add an element to a container: the argument's position
+_ADDERS = {"append": 0, "add": 0, "appendleft": 0, "insert": 1, "extend": 0}
+# arguments that are no element worth a flow
+_NO_ELEMENT = frozenset({"keyword_argument", "list_splat", "dictionary_splat", "string", "integer"})
 # nodes that hold no references to names
 _INERT = ("integer", "float", "comment", "true", "false", "none")
 # nodes visit() treats on their own; any other node is only its children
@@ -138,6 +142,7 @@ class _Binder(ValueFlow):
         # what other files can see a value through: (holder, flow, where)
         self.holders: list[tuple[str, Flow, ts.Node]] = []
         self.items_of = None
+        self.comprehensions: dict[int, Scope] = {}
         self.calls: list[tuple[ts.Node, Scope]] = []
         self.narrowed: dict[str, Guarded[tuple[Narrowing, Scope]]] = {}
         self.through: list[tuple[ts.Node, Scope]] = []
@@ -299,6 +304,35 @@ class _Binder(ValueFlow):
                 name = self.text(target)
                 scope.flow(name, Flow(arg, scope, name, step="iter"))
 
+    def added(self, call: ts.Node, fn: ts.Node, scope: Scope) -> None:
+        """``users.append(u)`` (``add``, ``appendleft``, ``insert``; ``extend``
+        by the elements it is given): ``u`` is an element of ``users``, a
+        local's (read by name_elements) or a ``self`` attribute's (a holder's
+        elements, ``C.users.[]``, for any file's ``for u in s.users``)."""
+        attr = fn.child_by_field_name("attribute")
+        if attr is None or attr.end_byte - attr.start_byte not in (3, 6, 10):
+            return
+        method = self.text(attr)
+        args = call.child_by_field_name("arguments")
+        given = [a for a in args.named_children if a.type != "comment"] if args else []
+        n = _ADDERS.get(method)
+        if n is None or len(given) != n + 1 or given[n].type in _NO_ELEMENT:
+            return
+        obj, value = fn.child_by_field_name("object"), given[n]
+        step = "iter" if method == "extend" else ""
+        if obj is not None and obj.type == "identifier":
+            name = self.text(obj)
+            _bound, where = self.lookup(scope, name)
+            if where is not None:
+                flow = Flow(value, scope, f"{name}.{method}()", step)
+                where.items.setdefault(name, {}).setdefault(chains.ELEMENT, []).append(flow)
+        elif obj is not None and (holder := self.self_attribute(obj, scope)) is not None:
+            method_scope = self.method_scope(scope)
+            words = f"in {method_scope.qualname}" if method_scope is not None else ""
+            label = f"{self.text(obj)}.{method}()"
+            flow = Flow(value, scope, label, step, words=words)
+            self.holders.append((f"{holder}.{chains.ELEMENT}", flow, attr))
+
     def push(self, todo: list[tuple[ts.Node, Scope]], nodes: list[ts.Node], scope: Scope) -> None:
         todo.extend(zip(reversed(nodes), repeat(scope)))
 
@@ -336,6 +370,7 @@ class _Binder(ValueFlow):
                         self.isinstance_test(node, scope)
                 elif fn.type == "attribute":
                     self.chain(fn, scope, "call", todo)
+                    self.added(node, fn, scope)
                 else:  # `make()()`, `handlers["k"]()`: the value is called
                     self.pending.append(Pending(scope, "call", fn, [], value=True))
                     todo.append((fn, scope))
@@ -362,6 +397,7 @@ class _Binder(ValueFlow):
                 todo.append((body, inner))
         elif t in _COMPREHENSIONS:
             inner = Scope("function", scope.qualname, scope, node=node)
+            self.comprehensions[node.id] = inner
             for c in node.named_children:
                 if c.type == "for_in_clause":
                     left, right = c.child_by_field_name("left"), c.child_by_field_name("right")

@@ -52,6 +52,8 @@ if TYPE_CHECKING:
     from freshindex.indexer.scope_python import Name, Scope
 
 MAX_DEPTH = 8
+# comprehensions whose iteration gives the values of their body
+_ELEMENT_COMPREHENSIONS = ("list_comprehension", "set_comprehension", "generator_expression")
 MAX_VALUES = 8
 # evaluation steps a file may take, on top of one per byte of source: past
 # them nothing more is followed (its references stay candidates). The bounds
@@ -120,6 +122,8 @@ class ValueFlow:
     # holder -> its flows annotated as a container (`users: list[User]`), made
     # from ``holders`` when first asked
     items_of: dict[str, list[Flow]] | None
+    # a comprehension's node id -> its scope, where its element is evaluated
+    comprehensions: dict[int, Scope]
     callables: set[str]  # the names a call can reach a function of this file by
     # name -> the spans isinstance tests narrow it in: the test, and its scope
     narrowed: dict[str, Guarded[tuple[Narrowing, Scope]]]
@@ -561,6 +565,9 @@ class ValueFlow:
         if t in ("list", "tuple", "set"):
             for element in node.named_children:
                 out.extend(self.values(element, scope, depth + 1))
+        elif t in _ELEMENT_COMPREHENSIONS and (inner := self.comprehensions.get(node.id)):
+            body = node.child_by_field_name("body")  # [User(r) for r in rows]
+            out = self.values(body, inner, depth + 1) if body is not None else []
         elif t == "identifier":
             out = self.name_elements(self.text(node), scope, depth)
         elif t == "attribute":  # self.users
@@ -584,6 +591,8 @@ class ValueFlow:
                 obj, attr = fn.child_by_field_name("object"), fn.child_by_field_name("attribute")
                 if obj is not None and attr is not None and self.text(attr) == "values":
                     out.extend(self.declared_items(obj, scope))
+                    if not out and obj.type == "identifier":  # by_name[k] = User()
+                        out.extend(self.contents(obj, scope, None, depth + 1))
         if not out and t in ("identifier", "attribute", "call"):
             # nothing this file can see: an element of the value, for the linker
             # to read from a holder annotated as a container in any file
@@ -616,6 +625,8 @@ class ValueFlow:
                 out.extend(self.held_in(flow))
             elif not flow.step and flow.node is not None and flow.scope is not None:
                 out.extend(self.elements(flow.node, flow.scope, depth + 1))
+        for flow in where.items.get(name, {}).get(chains.ELEMENT, [])[: MAX_VALUES + 1]:
+            out.extend(self.flow_values(flow, depth + 1))  # users.append(u)
         self.memo[key] = self.cap(out)
         return self.memo[key]
 
@@ -745,7 +756,7 @@ class ValueFlow:
             return []  # too many to be useful, as for any name
         out: list[Value] = []
         for k, flows in where.items.get(name, {}).items():
-            if wanted is None or k in wanted:
+            if wanted is None or k in wanted or k == chains.ELEMENT:  # appended: any index
                 for flow in flows:
                     out.extend(self.flow_values(flow, depth + 1))
         for flow in where.flows.get(name, []):

@@ -481,6 +481,35 @@ PARAMETERS: dict[str, Case] = {
 }
 
 CONTAINERS: dict[str, Case] = {
+    "appended_elements": (  # append, add, insert; extend by its argument's elements
+        "class U:\n    def save(self): pass\nclass G:\n    def join(self): pass\n"
+        "def main():\n    xs = []\n    xs.append(U())\n    xs.insert(0, G())\n"
+        "    for x in xs:\n        x.save()\n    xs[0].join()\n"
+        "    ys = set()\n    ys.add(U())\n    zs = []\n    zs.extend(ys)\n"
+        "    for z in zs:\n        z.save()\n",
+        {"main -> U", "main -> G", "main -> U.save", "main -> G.join"},
+    ),
+    "appended_to_an_attribute": (  # any method's, any file's iteration
+        {
+            "m.py": "class U:\n    def save(self): pass\n"
+            "class Reg:\n    def __init__(self):\n        self.users = []\n"
+            "    def add(self, u: U):\n        self.users.append(u)\n"
+            "    def each(self):\n        for u in self.users:\n            u.save()\n",
+            "n.py": "from m import Reg\ndef main(r: Reg):\n    for u in r.users:\n        u.save()\n",
+        },
+        {"Reg.each -> U.save", "n.py::main -> U.save"},
+    ),
+    "comprehension_elements": (
+        "class U:\n    def save(self): pass\ndef main(rows):\n"
+        "    us = [U() for r in rows]\n    for u in us:\n        u.save()\n"
+        "    for v in (U() for r in rows):\n        v.save()\n",
+        {"main -> U", "main -> U.save"},
+    ),
+    "values_of_a_dict_given_items": (
+        "class U:\n    def save(self): pass\ndef main():\n    d = {}\n    d['a'] = U()\n"
+        "    for v in d.values():\n        v.save()\n",
+        {"main -> U", "main -> U.save"},
+    ),
     "zipped_elements": (  # each target an element of its own argument
         "class U:\n    def save(self): pass\nclass G:\n    def join(self): pass\n"
         "def main():\n    for u, g in zip([U()], [G()]):\n        u.save()\n        g.join()\n",
