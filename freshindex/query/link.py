@@ -889,8 +889,12 @@ class Linker:
                     e
                     for e in self._global_usings()
                     if e["path"] != path
-                    and str(e["path"]).endswith((".cs", msbuild.PROJECT_SUFFIX))
-                    and self._csharp_project(posixpath.dirname(str(e["path"]))) == project
+                    and (
+                        msbuild.reaches(str(e["path"]), project or posixpath.dirname(path))
+                        if msbuild.is_project_file(str(e["path"]))
+                        else str(e["path"]).endswith(".cs")
+                        and self._csharp_project(posixpath.dirname(str(e["path"]))) == project
+                    )
                 ]
             found = self._usings[path] = sorted(rows, key=lambda e: not e.get("alias"))
         return found

@@ -150,7 +150,12 @@ class RowView:
         file the overlay shadows, the worktree's (none if deleted)."""
         shadowed = self.overlay.shadowed if self.overlay is not None else set()
         out: list[dict[str, Any]] = []
-        indexed = self.version.paths_ending(msbuild.PROJECT_SUFFIX)
+        indexed = [
+            p
+            for suffix in (msbuild.PROJECT_SUFFIX, *msbuild.SHARED_FILES)
+            for p in self.version.paths_ending(suffix)
+            if msbuild.is_project_file(p)
+        ]
         for path, oid in sorted(
             self.version.blobs(p for p in indexed if p not in shadowed).items()
         ):
@@ -160,7 +165,7 @@ class RowView:
                 continue  # an object this clone does not have: the project's usings are unread
             if isinstance(blob, pygit2.Blob):
                 out += msbuild.project_usings(path, blob.data)
-        for path in sorted(p for p in shadowed if p.endswith(msbuild.PROJECT_SUFFIX)):
+        for path in sorted(p for p in shadowed if msbuild.is_project_file(p)):
             try:
                 out += msbuild.project_usings(path, self.guard.read_bytes(path))
             except (OSError, PathRefused):

@@ -1,6 +1,7 @@
 """C# names a project imports for all its files, read from a built index:
 `global using` lines and the `<Using>` items of the project file, whose blob
-the index recorded (indexer/msbuild.py), each for its own project only."""
+the index recorded (indexer/msbuild.py), each for its own project only, and
+those of a Directory.Build.targets for every project below it."""
 
 from __future__ import annotations
 
@@ -31,7 +32,17 @@ FILES = {
         "    public static Scalar Make() => new Scalar();\n}\n"
     ),
     "src/Other/Other.csproj": '<Project Sdk="Microsoft.NET.Sdk" />\n',
-    "src/Other/Call.cs": "namespace Other;\n\nclass Call\n{\n    void G() { Raise.Twice(); }\n}\n",
+    "src/Other/Call.cs": "namespace Other;\n\nclass Call\n{\n    void G() { Raise.Twice(); Tool.Run(); }\n}\n",
+    # imported by MSBuild into every project under src/, not into tools/
+    "src/Directory.Build.targets": (
+        "<Project>\n  <ItemGroup Condition=\"$(Shared) == 'true'\">\n"
+        '    <Using Include="Acme.Shared" />\n  </ItemGroup>\n</Project>\n'
+    ),
+    "src/Lib/Shared/Tool.cs": (
+        "namespace Acme.Shared;\n\npublic static class Tool\n{\n    public static void Run() { }\n}\n"
+    ),
+    "tools/Tools.csproj": '<Project Sdk="Microsoft.NET.Sdk" />\n',
+    "tools/T.cs": "namespace Tools;\n\nclass T\n{\n    void H() { Tool.Run(); }\n}\n",
 }
 
 
@@ -56,6 +67,9 @@ def test_project_usings_bind_the_projects_files_only(
     assert [(r["path"], r["startLine"]) for r in make["bound"]] == [("src/App/Use.cs", 5)]
     # Other's project imports neither: its call is no proof
     assert ("src/Other/Call.cs", 5) not in [(r["path"], r["startLine"]) for r in twice["bound"]]
+    # src/Directory.Build.targets reaches Other's project, not tools/
+    run = refs("Acme.Shared.Tool.Run")
+    assert [(r["path"], r["startLine"]) for r in run["bound"]] == [("src/Other/Call.cs", 5)]
     # the project file edited in the worktree: the answer reads it as it is now
     write_files(repo, {"src/App/App.csproj": '<Project Sdk="Microsoft.NET.Sdk" />\n'})
     now = refs("Acme.Helpers.Raise.Twice")
