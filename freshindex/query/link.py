@@ -521,7 +521,7 @@ class Linker:
                     field = self.field(v, tokens[i]) if read and last else None
                     after.extend([field] if field else self.step(v, tokens[i], hops))
                 if (
-                    not after
+                    all(kind == "builtin" for kind, _p, _r in after)  # none, or a str's
                     and not hops
                     and tokens[i] != chains.CALL
                     and (last or tokens[i + 1] == chains.CALL)

@@ -1292,6 +1292,11 @@ def test_a_method_of_a_holder_of_a_builtin_value_is_external() -> None:
             "class Kind(enum.Enum):\n"
             "    A = 'a'\n"
             "    def toggle(self): pass\n"
+            "from pydantic_settings import Source\n"
+            "class Env(Source):\n"  # 14
+            "    def __init__(self):\n"
+            "        if self.env_vars:\n"  # 16: the outside base's, as before
+            "            self.env_vars: dict[str, str] = {}\n"
         ),
         "n.py": (
             "from m import Stack, Kind, names\n"
@@ -1311,6 +1316,9 @@ def test_a_method_of_a_holder_of_a_builtin_value_is_external() -> None:
     for e, link in linked(files):
         if e["path"] == "n.py" and e["kind"] in ("call", "use"):
             found.setdefault((e["start_line"], e["target"]), link.binding)
+        elif e["kind"] == "use" and e["target"] == "env_vars":
+            found.setdefault((-e["start_line"], e["target"]), link.binding)
+    assert found[(-16, "env_vars")] == "external"
     assert found[(3, "append")] == "external"
     assert found[(4, "get")] == "external"
     assert found[(4, "lines")] == "bound"
