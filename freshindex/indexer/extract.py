@@ -1129,6 +1129,17 @@ def _query_edges(
                 resolved, qualname = found, target
                 binding, via = Binding.BOUND, "a class of this file's package"
             elif (
+                language == "java"
+                and target[:1].isupper()
+                and target not in bindings
+                and target not in top_level
+                and resolve is not None
+                and (implicit := _java_implicit(path, target, target, visible)) is not None
+            ):  # `new ArrayList<>()` under `import java.util.*;`, `new Thing()` of `import b.*;`
+                resolved, qualname, binding = implicit
+                via = f"import of {qualname}" if resolved is None else "a class of an `import .*`"
+                qualname = target if resolved else None
+            elif (
                 language == "php"
                 and bare
                 and target[:1].isupper()
@@ -1856,6 +1867,8 @@ class _Visible(NamedTuple):
     defined: frozenset[str] = frozenset()  # PHP: the qualnames this file defines
     # Ruby: a class or module's last name -> the qualnames of those defined here
     nested: dict[str, list[str]] | None = None
+    # Java: the packages `import p.*;` lines name (not `import static`)
+    wildcards: tuple[str, ...] = ()
 
 
 # (the file that defines a type, its qualname there, the binding)
@@ -1951,7 +1964,9 @@ def _class_of(language: str, path: str, written: str, seen: _Visible) -> _Owner 
         return None
     if head[:1].isupper():
         found = _same_package(language, path, head, resolve, seen.namespace)
-        return (found, written, Binding.BOUND) if found else None
+        if found or language != "java":
+            return (found, written, Binding.BOUND) if found else None
+        return _java_implicit(path, head, written, seen)
     parts = written.split(".")
     first = next((i for i, part in enumerate(parts) if part[:1].isupper()), None)
     if language != "java" or not first:
@@ -1960,13 +1975,56 @@ def _class_of(language: str, path: str, written: str, seen: _Visible) -> _Owner 
     return (found, ".".join(parts[first:]), Binding.BOUND) if found else None
 
 
+# java.lang's classes, which every Java file sees without an import
+_JAVA_LANG = frozenset(
+    {
+        "Object", "String", "StringBuilder", "StringBuffer", "CharSequence", "Integer",
+        "Long", "Short", "Byte", "Double", "Float", "Boolean", "Character", "Number",
+        "Math", "StrictMath", "System", "Thread", "Runtime", "Class", "ClassLoader",
+        "Enum", "Record", "Iterable", "Comparable", "Runnable", "AutoCloseable",
+        "Throwable", "Exception", "RuntimeException", "Error", "IllegalArgumentException",
+        "IllegalStateException", "NullPointerException", "UnsupportedOperationException",
+        "IndexOutOfBoundsException", "ArithmeticException", "ClassCastException",
+        "InterruptedException", "CloneNotSupportedException", "StackTraceElement",
+        "ThreadLocal", "Process", "ProcessBuilder", "Void",
+    }
+)  # fmt: skip
+# packages of the platform a wildcard import may name: never the repository's
+_JAVA_PLATFORM = ("java.", "javax.", "jdk.", "sun.", "android.", "androidx.", "kotlin.")
+
+
+def _java_implicit(path: str, head: str, written: str, seen: _Visible) -> _Owner | None:
+    """A Java class name no import, definition or file of the package
+    gives: the class of that name in a package an `import p.*;` names
+    (the repository's, or the platform's), else java.lang's; None when
+    nothing says (a wildcard of a library's package may hold it). A
+    package of the project (its first two names are the file's package's:
+    `org.jsoup.nodes` from `org.jsoup.parser`) holds a public class only in
+    a file of its name, so one without that file does not hold it."""
+    own = seen.namespace.split(".")[:2]
+    unknown = False
+    for package in seen.wildcards:
+        found = seen.resolve("java", path, package, head) if seen.resolve else None
+        if found:
+            return found, written, Binding.BOUND
+        ours = len(own) == 2 and package.split(".")[:2] == own
+        unknown = unknown or not (ours or package.startswith(_JAVA_PLATFORM))
+    if head in _JAVA_LANG and not unknown:
+        return None, f"java.lang.{head}", Binding.EXTERNAL
+    platform = [p for p in seen.wildcards if p.startswith(_JAVA_PLATFORM)]
+    if platform and not unknown:
+        return None, f"{platform[0]}.*", Binding.EXTERNAL
+    return None
+
+
 def _php_class(path: str, written: str, seen: _Visible) -> _Owner | None:
     """(its file, its qualname there, the binding) of a class named as
     written in a PHP file (qualnames hold the namespace: ``App.Repo``):
     through a ``use`` (outside the repository: external), fully qualified
     (``\\Lib\\Store``), or in this file's namespace, defined here or in a file
     PSR-4's layout names; None when nothing says."""
-    bindings, _top, resolve, namespace, defined, _nested = seen
+    bindings, resolve, namespace = seen.bindings, seen.resolve, seen.namespace
+    defined = seen.defined
     qualified = written.startswith("\\")
     spelled = written.lstrip("\\").replace("\\", ".")
     head, _, rest = spelled.partition(".")
@@ -2005,7 +2063,15 @@ def _visible(
         )
         spelled = header.named_children[0] if header is not None and header.named_children else None
         package = "".join(text(spelled).split()) if spelled is not None else ""
-        return _Visible(bindings, top_level, resolve, package)
+        wildcards = tuple(
+            "".join(text(c.named_children[0]).split())
+            for c in root.named_children
+            if c.type == "import_declaration"
+            and c.named_child_count
+            and any(x.type == "asterisk" for x in c.children)
+            and not any(x.type == "static" for x in c.children)
+        )
+        return _Visible(bindings, top_level, resolve, package, wildcards=wildcards)
     if language != "php" or root is None:
         return _Visible(bindings, top_level, resolve)
     declared = next((c for c in root.named_children if c.type == "namespace_definition"), None)

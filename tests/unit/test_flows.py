@@ -1790,6 +1790,28 @@ def test_a_java_call_on_a_class_from_outside_the_repository_is_external() -> Non
     )
 
 
+def test_a_java_class_through_a_wildcard_import_or_java_lang() -> None:
+    """`import java.util.*;` then `List<String> xs; xs.add()`, `new
+    ArrayList<>()`, and java.lang's `String s; s.trim()` are the platform's;
+    `import app.model.*;` then `Thing t; t.go()` is the repository's Thing.
+    A wildcard of a package that is neither (a library's) says nothing."""
+    files = {
+        "src/org/app/Main.java": "package org.app;\nimport java.util.*;\nimport org.app.model.*;\nclass Main {\n"
+        "  void main(List<String> xs, String s, Thing t) {\n"
+        "    xs.add(s.trim());\n    t.go();\n    new ArrayList<String>();\n  }\n}\n",
+        "src/org/app/model/Thing.java": "package org.app.model;\npublic class Thing {\n  public void go() {}\n}\n",
+        "app/Lib.java": "package app;\nimport com.google.common.collect.*;\nclass Lib {\n"
+        "  void f(ImmutableList<String> xs) {\n    xs.size();\n  }\n}\n",
+    }
+    _symbols, edges = rows_of(files, language="java")
+    found = {(e["path"], e["target"]): e["binding"] for e in edges if e["kind"] == "call"}
+    assert found[("src/org/app/Main.java", "add")] == "external"
+    assert found[("src/org/app/Main.java", "trim")] == "external"
+    assert found[("src/org/app/Main.java", "ArrayList")] == "external"
+    assert found[("src/org/app/Main.java", "go")] == "bound"
+    assert found[("app/Lib.java", "size")] == "candidate"
+
+
 GO: dict[str, tuple[dict[str, str], set[str]]] = {
     # a field of a struct declared in another file of the package, through a
     # parameter or what a function returns; a field of a func type called is
