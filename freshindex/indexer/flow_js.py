@@ -163,6 +163,9 @@ class _Pass:
         self.declared: dict[int, set[str]] = {}
         # name -> the spans `instanceof` tests narrow it in: the test, its function
         self.narrowed: dict[str, Guarded[tuple[Narrowing, int]]] = {}
+        # `xs.push(v)`: (function, name, the value, class); by holder once asked
+        self.pushes: list[tuple[int, str, ts.Node, str | None]] = []
+        self.pushed: dict[tuple[int, str], list[tuple[ts.Node, int, str | None]]] | None = None
 
     def named_by(self, function: ts.Node, outer: int, cls: str | None) -> str:
         """The name an unnamed function is defined under, as the tags query
@@ -295,6 +298,7 @@ class _Pass:
                 callee = node.child_by_field_name("function")
                 if callee is not None and callee.type == "member_expression":
                     self.calls.append((callee, fn, cls))
+                    self.element_calls(node, callee, fn, cls)
             elif t == "member_expression" and self.want_members:
                 self.members.append((node, fn, cls))
             elif t == "binary_expression" and (narrows := narrowing(node, self.text)):
@@ -360,6 +364,8 @@ class _Pass:
         if obj is None or prop is None:
             return []
         spelled = chains.spelled(self.text(head))  # `this\n  .repo.make`
+        if self.text(prop) in _ELEMENT_OF and (got := self.element_claim("", obj, fn, depth + 1)):
+            return got  # users.find(...), users.at(-1): an element
         if obj.type == "identifier" and self.resolve(self.text(obj)) is None:
             made = builtins_js.static(self.text(obj), self.text(prop))  # Object.keys(o)
             key = self.holder(fn, self.text(obj))  # not a local of that name
@@ -401,14 +407,83 @@ class _Pass:
             return [Claim("", chains.BUILTIN + made, how)] if made is not None else []
         return [Claim(found[0], found[1] + chains.CALL, how)]
 
-    def element_claim(self, name: str, iterated: ts.Node, fn: int) -> list[Claim]:
-        """``for (const name of xs)``: an element of a local or parameter
-        annotated as an array of a class."""
-        if iterated.type != "identifier":
+    def element_calls(self, call: ts.Node, callee: ts.Node, fn: int, cls: str | None) -> None:
+        """``xs.push(v)``: ``v`` is an element of ``xs``; ``xs.forEach((x)
+        => ...)`` (``map``, ``filter``, ``find``...): the callback's first
+        parameter is one."""
+        obj, prop = callee.child_by_field_name("object"), callee.child_by_field_name("property")
+        args = call.child_by_field_name("arguments")
+        if obj is None or prop is None or args is None or not args.named_children:
+            return
+        method = self.text(prop)
+        if method in _ADDS and obj.type == "identifier":
+            for value in args.named_children:
+                if value.type != "spread_element":
+                    self.pushes.append((fn, self.text(obj), value, cls))
+            return
+        callback = args.named_children[0]
+        if method not in _ELEMENT_CALLBACKS or callback.type not in _FUNCTIONS:
+            return
+        params = callback.child_by_field_name("parameters")
+        first = params.named_children[0] if params is not None and params.named_children else None
+        if first is None and callback.type == "arrow_function":  # `u => u.save()`
+            first = callback.child_by_field_name("parameter")
+        if first is not None and first.type == "required_parameter":
+            first = first.child_by_field_name("pattern")
+        if first is not None and first.type == "identifier":
+            self.locals.setdefault((callback.start_byte, self.text(first)), []).append(
+                (obj, fn, "of")
+            )
+
+    def element_claim(self, name: str, iterated: ts.Node, fn: int, depth: int = 0) -> list[Claim]:
+        """An element of what ``iterated`` holds (``for (const name of xs)``,
+        a callback's parameter, ``xs[0]``, ``xs.find(...)``): of a local or
+        parameter annotated as an array of a class, of an array literal, of
+        what a local is given or has pushed onto it, through ``filter``,
+        ``slice`` or ``sort``."""
+        self.steps_left -= 1
+        if depth > MAX_DEPTH or self.steps_left < 0:
+            return []
+        t = iterated.type
+        if t == "array":  # for (const h of [a, b])
+            return [
+                c
+                for e in iterated.named_children
+                if e.type != "spread_element"
+                for c in self.values(e, fn, None, depth + 1)
+            ]
+        if t == "call_expression":  # xs.filter(...): the same elements
+            head = iterated.child_by_field_name("function")
+            obj = head.child_by_field_name("object") if head is not None else None
+            prop = head.child_by_field_name("property") if head is not None else None
+            if obj is not None and prop is not None and self.text(prop) in _SAME_ELEMENTS:
+                return self.element_claim(name, obj, fn, depth + 1)
+            return []
+        if t != "identifier":
             return []
         key = self.text(iterated)
         element = self.elements.get((fn, key)) or self.elements.get((-1, key))
-        return self.typed_claim(name, element) if element is not None else []
+        if element is not None:
+            return self.typed_claim(name, element)
+        held = self.holder(fn, key)
+        if held is None:
+            return []
+        out: list[Claim] = []
+        for value, where, context in self.locals.get(held, [])[: MAX_VALUES + 1]:
+            if context not in (*_ANNOTATED, "of"):  # const ys = [...], ys = xs.filter(...)
+                out.extend(self.element_claim(name, value, where, depth + 1))
+        for value, where, cls in self.pushed_onto(held)[: MAX_VALUES + 1]:
+            out.extend(self.values(value, where, cls, depth + 1))
+        return list(dict.fromkeys(out))
+
+    def pushed_onto(self, held: tuple[int, str]) -> list[tuple[ts.Node, int, str | None]]:
+        if self.pushed is None:  # once the walk is over, every push is known
+            self.pushed = {}
+            for fn, name, value, cls in self.pushes:
+                key = self.holder(fn, name)
+                if key is not None:
+                    self.pushed.setdefault(key, []).append((value, fn, cls))
+        return self.pushed.get(held, [])
 
     def parameters(self, function: ts.Node, fn: int, constructor_of: str | None) -> None:
         """A parameter annotated with a class (``c: C``) holds an instance of
@@ -480,6 +555,8 @@ class _Pass:
             if typed.type == "type_arguments" and typed.named_child_count == 1:
                 typed = typed.named_children[0]
             return self.typed_claim("", typed) if typed.type == "type_identifier" else []
+        if t == "subscript_expression" and (obj := node.child_by_field_name("object")):
+            return self.element_claim("", obj, fn, depth + 1)  # users[0]
         if t == "non_null_expression" and node.named_children:  # `this.c!`
             return self.values(node.named_children[0], fn, cls, depth + 1)
         if t in ("parenthesized_expression", "await_expression") and node.named_children:
@@ -529,8 +606,8 @@ class _Pass:
                 how = f"{name}{self.text(value)}"
                 out.extend([Claim("", chains.BUILTIN + made, how)] if made is not None else [])
                 continue
-            if context == "of":  # for (const c of cs): what cs is annotated to hold
-                out.extend(self.element_claim(name, value, where))
+            if context == "of":  # for (const c of cs), cs.forEach((c) => ...): an element
+                out.extend(self.element_claim(name, value, where, depth + 1))
                 continue
             given = self.values(value, where, context, depth + 1)
             unknown = unknown or not given
@@ -544,6 +621,15 @@ class _Pass:
 
 # the holder of what a module exports as its default
 DEFAULT = "default"
+# array methods: that add their arguments as elements; whose callback's
+# first parameter is an element; whose result has the same elements; whose
+# result is one element
+_ADDS = frozenset({"push", "unshift"})
+_ELEMENT_CALLBACKS = frozenset(
+    {"forEach", "map", "filter", "find", "findLast", "findIndex", "some", "every", "flatMap"}
+)
+_SAME_ELEMENTS = frozenset({"filter", "slice", "sort", "reverse", "toSorted", "toReversed"})
+_ELEMENT_OF = frozenset({"find", "findLast", "at", "pop", "shift"})
 # a local's or parameter's context when its annotation names a global type
 # (`xs: string[]`), beside "type" (a class's name)
 BUILTIN_TYPE = "builtin"

@@ -1476,6 +1476,27 @@ def test_a_file_past_its_evaluation_budget_keeps_its_direct_edges(
 
 _TS_TWO = "class A {\n  go() {}\n  stop() {}\n}\nclass B {\n  go() {}\n  stop() {}\n}\n"
 TYPESCRIPT: dict[str, tuple[dict[str, str], set[str]]] = {
+    # elements of an array: annotated, a literal, pushed; through a callback's
+    # parameter, a subscript, find(), filter()
+    "array_elements": (
+        {
+            "m.ts": "class U {\n  save() {}\n}\nclass G {\n  join() {}\n}\n"
+            "function main(us: U[]) {\n  us.forEach((u) => u.save());\n"
+            "  us.filter((u) => true).map(function (v) { v.save(); });\n"
+            "  us[0].save();\n  us.find((u) => true)?.save();\n"
+            "  const gs = [];\n  gs.push(new G());\n  for (const g of gs) g.join();\n"
+            "  for (const h of [new G()]) h.join();\n}\n"
+        },
+        {"main -> U.save", "main -> G", "main -> G.join"},
+    ),
+    # a method of another class named like an array's says nothing of elements
+    "not_an_array": (
+        {
+            "m.ts": "class U {\n  save() {}\n}\nclass Repo {\n  find(f: Function) {}\n}\n"
+            "function main() {\n  const r = new Repo();\n  r.find((u) => u.save());\n}\n"
+        },
+        {"main -> Repo", "main -> Repo.find"},
+    ),
     # `instanceof` tests (indexer/narrow_js.py): both classes define go and stop
     "instanceof_if": (
         {
