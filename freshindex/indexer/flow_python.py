@@ -52,6 +52,11 @@ if TYPE_CHECKING:
     from freshindex.indexer.scope_python import Name, Scope
 
 MAX_DEPTH = 8
+# builtins whose result is one of the elements they are given (`next(it)`,
+# `max(users)`), or one of their arguments (`max(a, b)`)
+_PICKERS = frozenset({"next", "max", "min"})
+_FUNCTOOLS = frozenset({"functools"})
+_NOT_POSITIONAL = frozenset({"keyword_argument", "comment", "list_splat", "dictionary_splat"})
 # comprehensions whose iteration gives the values of their body
 _ELEMENT_COMPREHENSIONS = ("list_comprehension", "set_comprehension", "generator_expression")
 MAX_VALUES = 8
@@ -415,6 +420,21 @@ class ValueFlow:
                 if len(only) == 1 and self.lookup(scope, "type")[0] is None:
                     cls = self.own_class(only[0], scope)
                     return [cls] if cls is not None else []
+            args = node.child_by_field_name("arguments")
+            given = (
+                [a for a in args.named_children if a.type not in _NOT_POSITIONAL] if args else []
+            )
+            if given and self.imported(fn, scope, _FUNCTOOLS, "partial"):
+                return self.values(given[0], scope, depth + 1)  # partial(f, x)() calls f
+            if (
+                fn.type == "identifier"
+                and self.text(fn) in _PICKERS
+                and given
+                and self.lookup(scope, self.text(fn))[0] is None
+            ):  # next(it), max(users): one of the elements; min(a, b): one of them
+                if len(given) == 1 or self.text(fn) == "next":
+                    return self.elements(given[0], scope, depth + 1)
+                return self.cap([v for a in given for v in self.values(a, scope, depth + 1)])
             if self.is_typing_cast(fn, scope):  # cast(User, x): a User, as a type checker reads it
                 args = node.child_by_field_name("arguments")
                 first = args.named_children[0] if args is not None and args.named_children else None
@@ -641,20 +661,26 @@ class ValueFlow:
 
     def is_typing_cast(self, fn: ts.Node, scope: Scope) -> bool:
         """``cast`` imported from typing, or ``typing.cast`` through the module."""
+        return self.imported(fn, scope, TYPING_MODULES, "cast")
+
+    def imported(self, fn: ts.Node, scope: Scope, modules: frozenset[str], name: str) -> bool:
+        """Whether ``fn`` names ``name`` of one of ``modules``: imported from
+        it (``from functools import partial``), or through the module
+        (``functools.partial``)."""
         if fn.type == "identifier":
             bound, _where = self.lookup(scope, self.text(fn))
             return (
                 bound is not None
                 and bound.what == "import"
-                and bound.module in TYPING_MODULES
-                and bound.qualname == "cast"
+                and bound.module in modules
+                and bound.qualname == name
             )
         if fn.type == "attribute":
             obj, attr = fn.child_by_field_name("object"), fn.child_by_field_name("attribute")
-            if obj is None or attr is None or obj.type != "identifier" or self.text(attr) != "cast":
+            if obj is None or attr is None or obj.type != "identifier" or self.text(attr) != name:
                 return False
             bound, _where = self.lookup(scope, self.text(obj))
-            return bound is not None and bound.what == "module" and bound.module in TYPING_MODULES
+            return bound is not None and bound.what == "module" and bound.module in modules
         return False
 
     def held_in(self, flow: Flow, role: str = "element") -> list[Value]:

@@ -510,6 +510,18 @@ CONTAINERS: dict[str, Case] = {
         "    for v in d.values():\n        v.save()\n",
         {"main -> U", "main -> U.save"},
     ),
+    "picked_elements": (  # next(it), max(xs), min(a, b): one of them
+        "class U:\n    def save(self): pass\nclass G:\n    def save(self): pass\n"
+        "def main(rows):\n    us = [U() for r in rows]\n    next(iter(us)).save()\n"
+        "    max(us, key=id).save()\n    min(U(), G()).save()\n",
+        {"main -> U", "main -> G", "main -> U.save", "main -> G.save"},
+    ),
+    "partial": (  # functools.partial(f, x)() calls f
+        "import functools\nfrom functools import partial\nclass U:\n    def save(self): pass\n"
+        "def f(n): pass\ndef main():\n    g = functools.partial(f, 1)\n    g()\n"
+        "    partial(U)().save()\n",
+        {"main -> f", "main -> U", "main -> U.save"},
+    ),
     "zipped_elements": (  # each target an element of its own argument
         "class U:\n    def save(self): pass\nclass G:\n    def join(self): pass\n"
         "def main():\n    for u, g in zip([U()], [G()]):\n        u.save()\n        g.join()\n",
