@@ -721,9 +721,14 @@ class Linker:
         if cls is None or cls["kind"] not in CLASS_KINDS:
             return False
         for c in [cls, *self.lineage(path, owner)]:
-            base = self._outside_base(c["path"], c["qualname"]).rpartition(".")[2]
-            if base.endswith(_ENUM_BASES):
-                return True
+            for e in self.edges(str(c["path"])):  # every base from outside, not the first
+                if (
+                    e["kind"] == "inherit"
+                    and e.get("source") == c["qualname"]
+                    and e["binding"] == "external"
+                    and str(e["target"]).rpartition(".")[2].endswith(_ENUM_BASES)
+                ):
+                    return True
         return False
 
     def _note(self, key: tuple[str, str], values: list[_Value]) -> list[_Value]:

@@ -1292,7 +1292,7 @@ def test_a_method_of_a_holder_of_a_builtin_value_is_external() -> None:
     Stack's, as `s.cache[k].lines` is), nor a holder also given something else."""
     files = {
         "m.py": (
-            "import enum\n"
+            "import enum\nfrom lib import Base\n"
             "class Stack:\n"
             "    def __init__(self, other):\n"
             "        self.lines = []\n"
@@ -1301,7 +1301,7 @@ def test_a_method_of_a_holder_of_a_builtin_value_is_external() -> None:
             "        self.mixed = other\n"
             "def names():\n"
             "    return ['a']\n"
-            "class Kind(enum.Enum):\n"
+            "class Kind(Base, enum.Enum):\n"
             "    A = 'a'\n"
             "    def toggle(self): pass\n"
             "from pydantic_settings import Source\n"
@@ -1330,7 +1330,7 @@ def test_a_method_of_a_holder_of_a_builtin_value_is_external() -> None:
             found.setdefault((e["start_line"], e["target"]), link.binding)
         elif e["kind"] == "use" and e["target"] == "env_vars":
             found.setdefault((-e["start_line"], e["target"]), link.binding)
-    assert found[(-16, "env_vars")] == "external"
+    assert found[(-17, "env_vars")] == "external"
     assert found[(3, "append")] == "external"
     assert found[(4, "get")] == "external"
     assert found[(4, "lines")] == "bound"
