@@ -56,7 +56,7 @@ from freshindex.indexer.flow_python import (
     last_name,
 )
 from freshindex.indexer.guarded import Guarded
-from freshindex.indexer.narrow_python import Narrowing, narrowing
+from freshindex.indexer.narrow_python import Narrowing, case_narrowings, narrowing
 from freshindex.indexer.resolve import Resolver
 from freshindex.indexer.scope_python import BOUND, CANDIDATE, EXTERNAL, Name, Pending, Scope, Site
 
@@ -123,6 +123,7 @@ _SPECIAL = frozenset(
         "return_statement",
         "yield",
         "raise_statement",
+        "match_statement",
     }
 )
 
@@ -472,6 +473,12 @@ class _Binder(ValueFlow):
                 self.holders.append((holder, flow, value))
                 if value.type in ("expression_list", "tuple"):  # return user, err
                     self.positions(holder, value.named_children, scope, how)
+        elif t == "match_statement":
+            for narrows in case_narrowings(node, self.text):  # case User(): the subject is one
+                guarded = self.narrowed.setdefault(narrows.name, Guarded())
+                for start, end in narrows.spans:
+                    guarded.add(start, end, (narrows, scope))
+            self.push(todo, node.named_children, scope)
         elif t == "raise_statement":
             raised = node.named_children[0] if node.named_children else None
             if raised is not None and raised.type == "identifier":

@@ -474,7 +474,8 @@ class ValueFlow:
         typed = self.symbol_of(test.cls, where)
         if typed is None:
             return []
-        return [Value(typed[0], typed[1] + chains.CALL, f"isinstance({name}, {typed[1]})")]
+        how = f"case {typed[1]}()" if test.test == "case" else f"isinstance({name}, {typed[1]})"
+        return [Value(typed[0], typed[1] + chains.CALL, how)]
 
     def extend(self, found: list[Value], step: Callable[[str], str | None]) -> list[Value]:
         out = []

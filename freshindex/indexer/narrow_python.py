@@ -13,6 +13,9 @@ test guards, and a name read inside one of them is an instance of the class
 
 Only a bare name and one class (a name or a dotted name) narrow: a tuple of
 classes gives no one class, and ``not isinstance`` guards nothing here.
+
+A ``match`` on a bare name narrows it the same way in the block of each
+``case User(...):`` whose pattern is one class (not ``A() | B()``).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ class Narrowing:
     name: str
     cls: ts.Node  # the class expression, read in the scope of the test
     spans: tuple[tuple[int, int], ...]  # byte ranges where name is an instance of cls
+    test: str = "isinstance"  # or "case": what proves it, for the row's via
 
 
 def narrowing(call: ts.Node, text: Callable[[ts.Node], str]) -> Narrowing | None:
@@ -65,3 +69,33 @@ def narrowing(call: ts.Node, text: Callable[[ts.Node], str]) -> Narrowing | None
 def _operator(node: ts.Node, text: Callable[[ts.Node], str]) -> str:
     op = node.child_by_field_name("operator")
     return text(op) if op is not None else ""
+
+
+def case_narrowings(match: ts.Node, text: Callable[[ts.Node], str]) -> list[Narrowing]:
+    """``match x:`` then ``case User(...):``: ``x`` is a User in that case's block."""
+    subject = match.child_by_field_name("subject") or (
+        match.named_children[0] if match.named_children else None
+    )
+    body = match.child_by_field_name("body")
+    if subject is None or subject.type != "identifier" or body is None:
+        return []
+    out = []
+    for case in body.named_children:
+        if case.type != "case_clause":
+            continue
+        patterns = [c for c in case.named_children if c.type == "case_pattern"]
+        block = case.child_by_field_name("consequence") or next(
+            (c for c in case.named_children if c.type == "block"), None
+        )
+        if len(patterns) != 1 or block is None or not patterns[0].named_children:
+            continue
+        pattern = patterns[0].named_children[0]
+        if pattern.type != "class_pattern" or not pattern.named_children:
+            continue
+        name = pattern.named_children[0]  # dotted_name: `User`, `models.User`
+        parts = name.named_children if name.type == "dotted_name" else [name]
+        if len(parts) != 1 or parts[0].type != "identifier":
+            continue  # a dotted class: not read here
+        spans = ((block.start_byte, block.end_byte),)
+        out.append(Narrowing(text(subject), parts[0], spans, "case"))
+    return out

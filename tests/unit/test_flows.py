@@ -522,6 +522,12 @@ CONTAINERS: dict[str, Case] = {
         "    partial(U)().save()\n",
         {"main -> f", "main -> U", "main -> U.save"},
     ),
+    "match_class_patterns": (  # the subject is an instance of the case's class
+        "class U:\n    def save(self): pass\nclass G:\n    def save(self): pass\n"
+        "def main(x):\n    match x:\n        case U(name='a'):\n            x.save()\n"
+        "        case G() | U():\n            x.save()\n        case _:\n            x.save()\n",
+        {"main -> U.save"},
+    ),
     "zipped_elements": (  # each target an element of its own argument
         "class U:\n    def save(self): pass\nclass G:\n    def join(self): pass\n"
         "def main():\n    for u, g in zip([U()], [G()]):\n        u.save()\n        g.join()\n",
