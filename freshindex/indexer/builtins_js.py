@@ -108,10 +108,15 @@ def result(of: str, method: str) -> str | None:
     return _RESULTS.get(of, {}).get(method)
 
 
-def annotated(node: ts.Node | None, text: Callable[[ts.Node], str]) -> str | None:
+def annotated(
+    node: ts.Node | None,
+    text: Callable[[ts.Node], str],
+    own: Callable[[str], bool] = lambda _name: False,
+) -> str | None:
     """The global type an annotation (``: string``, ``: User[]``, ``:
-    Map<K, V> | undefined``) names, or None. ``Map`` written alone is a
-    name for the resolver (named_class); this reads the rest."""
+    Map<K, V> | undefined``) names, or None; ``own(name)``: the file has a
+    type of that name (``Set<E>`` imported from its own types), which is
+    no global's."""
     if node is None or node.type != "type_annotation" or node.named_child_count != 1:
         return None
     inner = node.named_children[0]
@@ -125,5 +130,5 @@ def annotated(node: ts.Node | None, text: Callable[[ts.Node], str]) -> str | Non
     if inner.type == "array_type":
         return "Array"
     if inner.type == "generic_type" and (name := inner.child_by_field_name("name")) is not None:
-        return _GENERICS.get(text(name))
+        return None if own(text(name)) else _GENERICS.get(text(name))
     return None

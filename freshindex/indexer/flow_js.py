@@ -160,6 +160,7 @@ class _Pass:
         # the names each function declares (parameters, locals): a closure
         # reads a name of the function around it unless it declares its own
         self.outer: dict[int, int] = {}
+        self.class_of: dict[int, str | None] = {}  # function -> the class `this` is of
         self.declared: dict[int, set[str]] = {}
         # name -> the spans `instanceof` tests narrow it in: the test, its function
         self.narrowed: dict[str, Guarded[tuple[Narrowing, int]]] = {}
@@ -196,6 +197,7 @@ class _Pass:
                 name = node.child_by_field_name("name")
                 self.outer[node.start_byte] = fn
                 fn = node.start_byte
+                self.class_of[fn] = cls
                 if name is not None and t != "arrow_function":
                     own = self.text(name)
                     qual = f"{cls}.{own}" if t == "method_definition" and cls else own
@@ -222,18 +224,21 @@ class _Pass:
                 # a field whose value is a function is a method: its annotation
                 # (`header: SetHeaders = (...) => ...`) types its calls, not a value
                 name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
-                typed = named_class(node.child_by_field_name("type"), self.text)
+                kind = node.child_by_field_name("type")
+                typed = named_class(kind, self.text)
                 if value is not None and value.type in _FUNCTIONS:
                     typed = None
-                if name is not None and typed is not None:
-                    self.typed.append((f"{cls}.{self.text(name)}", typed))
-                elif name is not None and value is not None and value.type not in _FUNCTIONS:
+                field = f"{cls}.{self.text(name)}" if name is not None else None
+                if field is not None and typed is not None:  # `repo: Repo`, `m: Map<K, V>`
+                    self.typed.append((field, typed))
+                elif field is not None and value is not None and value.type not in _FUNCTIONS:
                     # `cache = new Map()`, `repo = new Repo()`: as `this.x = ...`
-                    self.attributes.append((f"{cls}.{self.text(name)}", value, fn, cls))
-                elif name is not None and value is None:  # `label: string;`
-                    made = builtins_js.annotated(node.child_by_field_name("type"), self.text)
-                    if made is not None:
-                        self.builtin_typed.append((f"{cls}.{self.text(name)}", made, node))
+                    self.attributes.append((field, value, fn, cls))
+                elif field is not None and value is None and (made := self.global_type(kind)):
+                    self.builtin_typed.append((field, made, node))  # `label: string;`
+                element = element_class(kind, self.text)
+                if field is not None and element is not None:  # `items: User[] = []`
+                    self.typed.append((f"{field}.{chains.ELEMENT}", element))
             elif t == "variable_declarator":
                 name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
                 typed = named_class(node.child_by_field_name("type"), self.text)
@@ -248,7 +253,7 @@ class _Pass:
                     kind = node.child_by_field_name("type")
                     if typed is not None:
                         self.locals.setdefault(target, []).append((typed, fn, "type"))
-                    elif builtins_js.annotated(kind, self.text) is not None and kind is not None:
+                    elif kind is not None and self.global_type(kind) is not None:
                         self.locals.setdefault(target, []).append((kind, fn, BUILTIN_TYPE))
                     elif value is not None:
                         self.locals.setdefault(target, []).append((value, fn, cls))
@@ -421,6 +426,11 @@ class _Pass:
                 if value.type != "spread_element":
                     self.pushes.append((fn, self.text(obj), value, cls))
             return
+        if method in _ADDS and (field := self.this_field(obj, cls)) is not None:
+            for value in args.named_children:  # this.items.push(v): the holder's elements
+                if value.type != "spread_element":
+                    self.attributes.append((f"{field}.{chains.ELEMENT}", value, fn, cls))
+            return
         callback = args.named_children[0]
         if method not in _ELEMENT_CALLBACKS or callback.type not in _FUNCTIONS:
             return
@@ -459,6 +469,13 @@ class _Pass:
             if obj is not None and prop is not None and self.text(prop) in _SAME_ELEMENTS:
                 return self.element_claim(name, obj, fn, depth + 1)
             return []
+        if t == "member_expression":  # this.items, store.items: the holder's `.[]`
+            return [
+                Claim(c.path, each, c.via)
+                for c in self.values(iterated, fn, self.class_of.get(fn), depth + 1)
+                if not c.chain.startswith(chains.BUILTIN)
+                and (each := chains.element(c.chain)) is not None
+            ]
         if t != "identifier":
             return []
         key = self.text(iterated)
@@ -475,6 +492,20 @@ class _Pass:
         for value, where, cls in self.pushed_onto(held)[: MAX_VALUES + 1]:
             out.extend(self.values(value, where, cls, depth + 1))
         return list(dict.fromkeys(out))
+
+    def global_type(self, annotation: ts.Node | None) -> str | None:
+        """The global type an annotation names (builtins_js.annotated), unless
+        the file defines or imports the name (hono's own `Set<E>` type)."""
+        return builtins_js.annotated(annotation, self.text, lambda n: self.resolve(n) is not None)
+
+    def this_field(self, node: ts.Node, cls: str | None) -> str | None:
+        """The holder ``Cls.items`` of ``this.items`` in a class."""
+        if cls is None or node.type != "member_expression":
+            return None
+        obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
+        if obj is None or prop is None or obj.type != "this":
+            return None
+        return f"{cls}.{self.text(prop)}"
 
     def pushed_onto(self, held: tuple[int, str]) -> list[tuple[ts.Node, int, str | None]]:
         if self.pushed is None:  # once the walk is over, every push is known
@@ -510,7 +541,7 @@ class _Pass:
             if element is not None:
                 self.elements[(fn, name)] = element
             kind = param.child_by_field_name("type")
-            if typed is None and kind is not None and builtins_js.annotated(kind, self.text):
+            if typed is None and kind is not None and self.global_type(kind):
                 self.locals.setdefault((fn, name), []).append((kind, fn, BUILTIN_TYPE))
             if typed is None:
                 continue
@@ -602,7 +633,7 @@ class _Pass:
                 out.extend(self.typed_claim(name, value))
                 continue
             if context == BUILTIN_TYPE:  # const xs: string[] = ...
-                made = builtins_js.annotated(value, self.text)
+                made = self.global_type(value)
                 how = f"{name}{self.text(value)}"
                 out.extend([Claim("", chains.BUILTIN + made, how)] if made is not None else [])
                 continue
@@ -699,10 +730,15 @@ def flows(
     typed: set[str] = set()
     for holder, annotation in p.typed:
         named = resolve(text(annotation))
+        made = builtins_js.named(text(annotation)) if named is None else None
         if named is not None:
             claim = Claim(named[0], named[1] + chains.CALL, f"{holder}: {text(annotation)}")
-            out.holders.append((holder, claim, annotation))
-            typed.add(holder)
+        elif made is not None:  # `cache: Map<K, V>;`, unless the file has a Map of its own
+            claim = Claim(path, chains.BUILTIN + made, f"{holder}: {text(annotation)}")
+        else:
+            continue
+        out.holders.append((holder, claim, annotation))
+        typed.add(holder)
     for holder, made, written_at in p.builtin_typed:
         out.holders.append((holder, Claim(path, chains.BUILTIN + made, holder), written_at))
         typed.add(holder)
@@ -724,7 +760,7 @@ def flows(
             if context == "type":
                 claims = p.typed_claim(name, value)
             elif context == BUILTIN_TYPE:  # `export const names: string[] = []`
-                typed_as = builtins_js.annotated(value, text)
+                typed_as = p.global_type(value)
                 claims = [Claim(path, chains.BUILTIN + typed_as, name)] if typed_as else []
             elif context == "of":
                 claims = p.element_claim(name, value, where)

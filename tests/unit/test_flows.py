@@ -1507,6 +1507,21 @@ TYPESCRIPT: dict[str, tuple[dict[str, str], set[str]]] = {
         },
         {"main -> U.save", "main -> G", "main -> G.join"},
     ),
+    # a field's elements: annotated, or pushed in a method; read in any file
+    "field_elements": (
+        {
+            "lib.ts": "export class U {\n  save() {}\n}\nexport class Reg {\n  items: U[] = [];\n"
+            "  others = [];\n  add() {\n    this.others.push(new U());\n  }\n"
+            "  each() {\n    for (const x of this.items) x.save();\n  }\n}\n",
+            "m.ts": 'import { Reg } from "./lib";\nfunction main(r: Reg) {\n'
+            "  r.others.forEach((y) => y.save());\n}\n",
+        },
+        {
+            "lib.ts::Reg.add -> lib.ts::U",
+            "lib.ts::Reg.each -> lib.ts::U.save",
+            "main -> lib.ts::U.save",
+        },
+    ),
     # a method of another class named like an array's says nothing of elements
     "not_an_array": (
         {
@@ -1715,6 +1730,17 @@ def test_a_typescript_method_of_a_global_type_is_external() -> None:
     assert found[("m11", "get")] == "candidate"
     assert found[("m12", "get")] == "bound"
     assert found[("m16", "add")] == "bound"
+    own = (
+        'import type { Set } from "./types";\nexport class C {\n  set: Set<number> = (k) => {};\n'
+        "  run() {\n    this.set(1);\n  }\n}\nexport function use(c: C) {\n  c.set(2);\n}\n"
+    )
+    types = "export type Set<T> = (k: T) => void;\n"
+    calls = [
+        link.binding
+        for e, link in linked({"c.ts": own, "types.ts": types}, "typescript")
+        if e["kind"] == "call" and e["target"] == "set"
+    ]
+    assert calls == ["bound", "bound"]  # hono's `set: Set<E>`, its own type: a method
 
 
 def test_typescript_names_given_each_other_are_read_once() -> None:
