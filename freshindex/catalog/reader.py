@@ -265,8 +265,9 @@ class IndexVersion(TableSet):
             folders.setdefault(posixpath.dirname(path), []).append(path)
         return folders
 
-    def paths_ending(self, suffix: str) -> list[str]:
-        """Every document whose path ends with ``suffix`` (C#'s project files)."""
+    def paths_ending(self, suffix: str | tuple[str, ...]) -> list[str]:
+        """Every document whose path ends with ``suffix`` (or one of them: C#'s
+        project files)."""
         return sorted(p for paths in self._folders.values() for p in paths if p.endswith(suffix))
 
     def paths_in(self, folder: str) -> list[str]:

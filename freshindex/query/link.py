@@ -720,16 +720,11 @@ class Linker:
         cls = self.find(path, owner) if owner and not chains.is_chain(owner) else None
         if cls is None or cls["kind"] not in CLASS_KINDS:
             return False
-        for c in [cls, *self.lineage(path, owner)]:
-            for e in self.edges(str(c["path"])):  # every base from outside, not the first
-                if (
-                    e["kind"] == "inherit"
-                    and e.get("source") == c["qualname"]
-                    and e["binding"] == "external"
-                    and str(e["target"]).rpartition(".")[2].endswith(_ENUM_BASES)
-                ):
-                    return True
-        return False
+        return any(
+            base.rpartition(".")[2].endswith(_ENUM_BASES)  # every base from outside, not the first
+            for c in [cls, *self.lineage(path, owner)]
+            for base in self._outside_bases(str(c["path"]), str(c["qualname"]))
+        )
 
     def _note(self, key: tuple[str, str], values: list[_Value]) -> list[_Value]:
         words = self._trail.get(key)
@@ -1007,12 +1002,19 @@ class Linker:
         """The first base of class ``owner`` (of ``path``) that resolves
         outside the repository, as written; "" if none does. ``read``: not
         an abstract base that holds no data (_ABSTRACT_BASES)."""
-        for e in self.edges(path):
-            if e["kind"] == "inherit" and e.get("source") == owner and e["binding"] == "external":
-                if read and e.get("module") in _ABSTRACT_BASES:
-                    continue
-                return str(e["target"])
-        return ""
+        return next(iter(self._outside_bases(path, owner, read)), "")
+
+    def _outside_bases(self, path: str, owner: str, read: bool = False) -> list[str]:
+        """Every base of class ``owner`` that resolves outside the
+        repository, as written, in order (``read``: as _outside_base)."""
+        return [
+            str(e["target"])
+            for e in self.edges(path)
+            if e["kind"] == "inherit"
+            and e.get("source") == owner
+            and e["binding"] == "external"
+            and not (read and e.get("module") in _ABSTRACT_BASES)
+        ]
 
     def bases(self, path: str, owner: str, depth: int) -> list[Row]:
         """The classes ``owner`` (a class of ``path``) derives from, linked;

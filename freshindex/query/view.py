@@ -150,12 +150,8 @@ class RowView:
         file the overlay shadows, the worktree's (none if deleted)."""
         shadowed = self.overlay.shadowed if self.overlay is not None else set()
         out: list[dict[str, Any]] = []
-        indexed = [
-            p
-            for suffix in (msbuild.PROJECT_SUFFIX, *msbuild.SHARED_FILES)
-            for p in self.version.paths_ending(suffix)
-            if msbuild.is_project_file(p)
-        ]
+        ending = (msbuild.PROJECT_SUFFIX, *msbuild.SHARED_FILES)
+        indexed = [p for p in self.version.paths_ending(ending) if msbuild.is_project_file(p)]
         for path, oid in sorted(
             self.version.blobs(p for p in indexed if p not in shadowed).items()
         ):
