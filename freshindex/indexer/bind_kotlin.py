@@ -260,6 +260,44 @@ PACKAGE_VIA = "a function of this file's package"
 # inherits comes first, so the package's function only once every base is
 # in the repository and none has it
 AFTER_BASES_VIA = "a member of the class's bases, else a function of this file's package"
+# the classes every Kotlin file sees without an import (kotlin.*,
+# kotlin.collections.*, kotlin.text.*, kotlin.ranges.*, kotlin.sequences.*,
+# and java.lang.* on the JVM) that a project rarely names again: not
+# `Result`, `Enum` or `Lazy`. A declaration of the package comes first, in a
+# file of any name (Kotlin does not tie a class to its file), so the linker
+# looks for one before it calls these outside (query/link.py)
+DEFAULT_CLASSES = frozenset(
+    {
+        "Any", "Unit", "Nothing", "Int", "Long", "Short", "Byte", "Double", "Float",
+        "Boolean", "Char", "UInt", "ULong", "Array", "IntArray", "LongArray",
+        "ByteArray", "CharArray", "ShortArray", "DoubleArray", "FloatArray",
+        "BooleanArray", "String", "CharSequence", "StringBuilder", "Regex",
+        "MatchResult", "Appendable", "List", "MutableList", "ArrayList", "Map",
+        "MutableMap", "HashMap", "LinkedHashMap", "Set", "MutableSet", "HashSet",
+        "LinkedHashSet", "Collection", "MutableCollection", "Iterable",
+        "MutableIterable", "Iterator", "MutableIterator", "ListIterator",
+        "Sequence", "IntRange", "LongRange", "CharRange", "Pair", "Triple",
+        "Comparable", "Comparator", "Number", "Math", "System", "Thread",
+        "Runtime", "Runnable", "AutoCloseable", "ThreadLocal", "Throwable",
+        "Exception", "RuntimeException", "Error", "IllegalArgumentException",
+        "IllegalStateException", "NullPointerException", "UnsupportedOperationException",
+        "IndexOutOfBoundsException", "ArithmeticException", "ClassCastException",
+        "InterruptedException", "ConcurrentModificationException",
+        "NoSuchElementException", "NumberFormatException",
+    }
+)  # fmt: skip
+# a receiver's class that is one of those: looked for in the package, else kotlin's
+DEFAULT_VIA = ", a class of the package or else kotlin's"
+
+
+def is_default(qual: str, via: str) -> bool:
+    """A claim in the file's package that names a class of kotlin's default
+    imports, bare (`StringBuilder()`) or as a receiver's (`s.trim()`)."""
+    if via == PACKAGE_VIA:
+        return qual in DEFAULT_CLASSES
+    return via.endswith(DEFAULT_VIA)
+
+
 _DECLARES = """
 (parameter (identifier) @name)
 (variable_declaration (identifier) @name)

@@ -1116,6 +1116,14 @@ def _query_edges(
                 if chains.CALL in cls:  # `let r = Repo::open()?`, `var r = Repo.open()`: a chain
                     via = f"{written} holds what {_called(cls)}"
                 via += "" if resolved else f", imported from {owner[1]}"
+                if (
+                    language == "kotlin"
+                    and resolved == path
+                    and (head := owner[1].partition(".")[0]) in bind_kotlin.DEFAULT_CLASSES
+                    and head not in top_level
+                    and head not in bindings
+                ):  # `s: String`: a class of the package named so, else kotlin's
+                    via += bind_kotlin.DEFAULT_VIA
             elif (
                 # Kotlin: a base, or `Repo()` (its constructor, or a function in Repo.kt)
                 (
@@ -1134,7 +1142,8 @@ def _query_edges(
                 and target not in bindings
                 and target not in top_level
                 and resolve is not None
-                and (implicit := _java_implicit(path, target, target, visible)) is not None
+                and (implicit := _java_implicit(language, path, target, target, visible))
+                is not None
             ):  # `new ArrayList<>()` under `import java.util.*;`, `new Thing()` of `import b.*;`
                 resolved, qualname, binding = implicit
                 via = f"import of {qualname}" if resolved is None else "a class of an `import .*`"
@@ -1867,7 +1876,7 @@ class _Visible(NamedTuple):
     defined: frozenset[str] = frozenset()  # PHP: the qualnames this file defines
     # Ruby: a class or module's last name -> the qualnames of those defined here
     nested: dict[str, list[str]] | None = None
-    # Java: the packages `import p.*;` lines name (not `import static`)
+    # Java, Kotlin: the packages `import p.*` lines name (not `import static`)
     wildcards: tuple[str, ...] = ()
 
 
@@ -1964,9 +1973,9 @@ def _class_of(language: str, path: str, written: str, seen: _Visible) -> _Owner 
         return None
     if head[:1].isupper():
         found = _same_package(language, path, head, resolve, seen.namespace)
-        if found or language != "java":
-            return (found, written, Binding.BOUND) if found else None
-        return _java_implicit(path, head, written, seen)
+        if found:
+            return found, written, Binding.BOUND
+        return _java_implicit(language, path, head, written, seen)
     parts = written.split(".")
     first = next((i for i, part in enumerate(parts) if part[:1].isupper()), None)
     if language != "java" or not first:
@@ -1993,23 +2002,37 @@ _JAVA_LANG = frozenset(
 _JAVA_PLATFORM = ("java.", "javax.", "jdk.", "sun.", "android.", "androidx.", "kotlin.")
 
 
-def _java_implicit(path: str, head: str, written: str, seen: _Visible) -> _Owner | None:
-    """A Java class name no import, definition or file of the package
-    gives: the class of that name in a package an `import p.*;` names
-    (the repository's, or the platform's), else java.lang's; None when
-    nothing says (a wildcard of a library's package may hold it). A
-    package of the project (its first two names are the file's package's:
-    `org.jsoup.nodes` from `org.jsoup.parser`) holds a public class only in
-    a file of its name, so one without that file does not hold it."""
-    own = seen.namespace.split(".")[:2]
+def _java_implicit(
+    language: str, path: str, head: str, written: str, seen: _Visible
+) -> _Owner | None:
+    """A Java (Kotlin) class name no import, definition or file of the
+    package gives: the class of that name in a package an `import p.*`
+    names (the repository's, or the platform's), else java.lang's; in
+    Kotlin, first a class its default imports bring (claimed in the file:
+    the linker looks in its package, then calls it kotlin's); None when
+    nothing says (a wildcard of a library's
+    package may hold it). A Java package of the project (its first two
+    names are the file's package's: `org.jsoup.nodes` from
+    `org.jsoup.parser`) holds a public class only in a file of its name, so
+    one without that file does not hold it; a Kotlin one may hold it in any
+    file."""
+    if language == "kotlin" and head in bind_kotlin.DEFAULT_CLASSES:
+        # the package's own class of the name first (the linker's), else kotlin's
+        return path, written, Binding.BOUND
+    own = seen.namespace.split(".")[:2] if language == "java" else []
     unknown = False
     for package in seen.wildcards:
-        found = seen.resolve("java", path, package, head) if seen.resolve else None
+        if seen.resolve is None:
+            break
+        if language == "java":
+            found = seen.resolve("java", path, package, head)
+        else:  # a folder of the package's: the linker reads its files
+            found = seen.resolve("kotlin", path, f"{package}.{head}", head)
         if found:
             return found, written, Binding.BOUND
         ours = len(own) == 2 and package.split(".")[:2] == own
         unknown = unknown or not (ours or package.startswith(_JAVA_PLATFORM))
-    if head in _JAVA_LANG and not unknown:
+    if head in _JAVA_LANG and language == "java" and not unknown:
         return None, f"java.lang.{head}", Binding.EXTERNAL
     platform = [p for p in seen.wildcards if p.startswith(_JAVA_PLATFORM)]
     if platform and not unknown:
@@ -2066,9 +2089,9 @@ def _visible(
         wildcards = tuple(
             "".join(text(c.named_children[0]).split())
             for c in root.named_children
-            if c.type == "import_declaration"
+            if c.type in ("import_declaration", "import")  # Java's, Kotlin's
             and c.named_child_count
-            and any(x.type == "asterisk" for x in c.children)
+            and any(x.type in ("asterisk", "*") for x in c.children)
             and not any(x.type == "static" for x in c.children)
         )
         return _Visible(bindings, top_level, resolve, package, wildcards=wildcards)

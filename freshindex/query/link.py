@@ -280,6 +280,10 @@ class Linker:
             extended = self.extension(cls, member, via)
             if extended is not None:
                 return extended
+        if found is None and path.endswith(_KOTLIN) and bind_kotlin.is_default(qual, via):
+            # `s.trim()` on `s: String`, `StringBuilder()`: no class or function
+            # of the package has the name, so kotlin's own
+            return Link("external", f"{via}; not in the package: kotlin's")
         if found is None:
             if via == PREDECLARED_VIA:
                 return Link("external", f"{qual} is predeclared in Go")
@@ -977,6 +981,8 @@ class Linker:
                     "candidate", f"{via}; {unknown}, a base not in the index, may have {name}"
                 )
         found = self.find(path, name)
+        if found is None and name in bind_kotlin.DEFAULT_CLASSES:
+            return Link("external", f"{via}; not in the package: kotlin's")
         if found is None:
             return Link("candidate", f"{via}; {name} not found in {posixpath.dirname(path) or '.'}")
         return Link("bound", f"{via}, in {found['path']}", found, found["path"])

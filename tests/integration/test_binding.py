@@ -1194,7 +1194,7 @@ def test_a_kotlin_reference_on_a_class_or_a_value_is_the_receiver_class_function
             "    fun f(xs: List<String>, repo: Repo) {\n"
             "        xs.map(Repo::parse).forEach(repo::save)\n"  # 5
             "        run(repo::save)\n"  # 6: an argument of a bare call too
-            "        xs.map(String::length)\n"  # 7: the JDK's, no row
+            "        xs.map(String::length)\n"  # 7: kotlin's own String: external
             "        val k = Repo::class\n"  # 8: a class literal, no row
             "    }\n}\n"
         ),
@@ -1205,6 +1205,7 @@ def test_a_kotlin_reference_on_a_class_or_a_value_is_the_receiver_class_function
         (svc, 5, "parse", 21): ("bound", f"{repo}::Repo.parse"),
         (svc, 5, "save", 42): ("bound", f"{repo}::Repo.save"),
         (svc, 6, "save", 18): ("bound", f"{repo}::Repo.save"),
+        (svc, 7, "length", 23): ("external", None),
     }
 
 

@@ -1877,6 +1877,47 @@ def test_a_java_class_through_a_wildcard_import_or_java_lang() -> None:
     assert found[("app/Lib.java", "size")] == "candidate"
 
 
+def test_a_kotlin_class_of_its_default_imports_or_a_wildcard() -> None:
+    """Kotlin sees `String`, `List`, `StringBuilder`... without an import:
+    their methods are the platform's, unless the repository extends the
+    type (`fun String.slug()`) or its package has a class of the name (in
+    a file of any name); `import java.util.*` then `Scanner(s).close()`
+    is the platform's; `import app.model.*` then `t: Thing` is the
+    repository's package (where a file of any name may hold a class, so
+    beside it the platform's wildcard says nothing); a library's wildcard
+    says nothing."""
+    files = {
+        "src/main/kotlin/app/Main.kt": "package app\nimport java.util.*\nimport app.model.*\n"
+        "fun main(xs: List<String>, s: String, t: Thing) {\n"
+        "  xs.add(s.trim())\n  s.slug()\n  t.go()\n  val b = StringBuilder()\n  b.append(s)\n}\n"
+        "fun pairs(p: Pair) {\n  p.swap()\n  Regex(1, 2)\n}\n",
+        "src/main/kotlin/app/Io.kt": "package app\nimport java.util.*\n"
+        "fun read(s: String) {\n  Scanner(s).close()\n}\n",
+        "src/main/kotlin/app/Ext.kt": "package app\nfun String.slug(): String = this\n"
+        "fun Regex(vararg codePoints: Int) = 0\n",
+        "src/main/kotlin/app/Types.kt": "package app\nclass Pair {\n  fun swap() {}\n}\n",
+        "src/main/kotlin/app/model/Thing.kt": "package app.model\nclass Thing {\n  fun go() {}\n"
+        "  fun add(x: String) {}\n  fun append(x: String) {}\n  fun trim() {}\n}\n",
+        "src/main/kotlin/lib/Lib.kt": "package lib\nimport com.google.common.collect.*\n"
+        'fun f(xs: ImmutableList<String>) {\n  xs.add("a")\n}\n',
+    }
+    got = {
+        (e["path"].rsplit("/", 1)[-1], e["target"]): link.binding
+        for e, link in linked(files, "kotlin")
+        if e["kind"] == "call"
+    }
+    assert got[("Main.kt", "add")] == "external"
+    assert got[("Main.kt", "trim")] == "external"
+    assert got[("Main.kt", "append")] == "external"
+    assert got[("Main.kt", "StringBuilder")] == "external"
+    assert got[("Io.kt", "close")] == "external"
+    assert got[("Main.kt", "swap")] == "bound"  # the package's own Pair, in Types.kt
+    assert got[("Main.kt", "Regex")] == "bound"  # the package's own function, in Ext.kt
+    assert got[("Main.kt", "slug")] == "bound"
+    assert got[("Main.kt", "go")] == "bound"
+    assert got[("Lib.kt", "add")] == "candidate"
+
+
 GO: dict[str, tuple[dict[str, str], set[str]]] = {
     # a field of a struct declared in another file of the package, through a
     # parameter or what a function returns; a field of a func type called is
