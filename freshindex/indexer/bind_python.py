@@ -803,6 +803,13 @@ class _Binder(ValueFlow):
         ``@d(x)`` calls ``d``, then what ``d`` returns."""
         if expr.type == "identifier":
             self.pending.append(Pending(scope, "call", expr, [], via="decorator"))
+        elif (accessor := self.property_accessor(expr, scope)) is not None:
+            # `@debug.setter` under `def debug` of the class: a read of the
+            # property, and the builtin property's own method
+            self.pending.append(Pending(scope, "use", accessor[0], []))
+            self.sites.append(
+                Site(accessor[1], "call", binding=EXTERNAL, via="a method of property")
+            )
         elif expr.type == "attribute":
             self.chain(expr, scope, "call", todo)
         elif expr.type == "call":
@@ -810,6 +817,19 @@ class _Binder(ValueFlow):
             self.pending.append(Pending(scope, "call", expr, [], value=True, via="decorator"))
         else:
             todo.append((expr, scope))
+
+    def property_accessor(self, expr: ts.Node, scope: Scope) -> tuple[ts.Node, ts.Node] | None:
+        """(the property's name, the accessor's) of ``@name.setter`` (or
+        ``.getter``, ``.deleter``) in a class body that defines ``name``."""
+        if expr.type != "attribute" or scope.kind != "class":
+            return None
+        obj, attr = expr.child_by_field_name("object"), expr.child_by_field_name("attribute")
+        if obj is None or attr is None or obj.type != "identifier":
+            return None
+        if self.text(attr) not in ("setter", "getter", "deleter"):
+            return None
+        bound = scope.names.get(self.text(obj))
+        return (obj, attr) if bound is not None and bound.what == "def" else None
 
     def klass(self, node: ts.Node, scope: Scope, todo: list[tuple[ts.Node, Scope]]) -> None:
         qual = self.define(node, scope)

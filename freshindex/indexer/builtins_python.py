@@ -52,8 +52,14 @@ _TYPING = {
     "Tuple": "tuple",
     "Text": "str",
     "DefaultDict": "dict",
+    # the abstract ones a value is annotated with: their methods are the
+    # platform's as a type checker reads them, whatever class implements them
+    "Mapping": "dict",
+    "MutableMapping": "dict",
+    "Sequence": "list",
+    "MutableSequence": "list",
 }
-_TYPING_MODULES = ("typing", "typing_extensions")
+_TYPING_MODULES = ("typing", "typing_extensions", "collections.abc")
 _LITERALS = {
     "string": "str",
     "concatenated_string": "str",
@@ -183,7 +189,10 @@ def flows_type(
     for flow in declared or flows:
         if flow.node is None or flow.scope is None or flow.value is not None:
             return None
-        if flow.step == "":
+        if flow.step == "" and flow.node.type == "subscript":
+            # `EventDict = MutableMapping[str, Any]`: an alias of the type
+            made = annotated(flow.node, flow.scope, text, lookup)
+        elif flow.step == "":
             made = builtin_type(flow.node, flow.scope, text, lookup, depth + 1)
         elif flow.step in ("instance", "items"):
             made = annotated(flow.node, flow.scope, text, lookup)

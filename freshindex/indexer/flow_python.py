@@ -148,6 +148,8 @@ class ValueFlow:
         while value is not None and value.type == "assignment":
             value = value.child_by_field_name("right")
         kind = node.child_by_field_name("type")
+        if kind is not None and self.text(kind).rpartition(".")[2] == "TypeAlias":
+            kind = None  # `EventDict: TypeAlias = dict[str, Any]`: the value is the type
         annotation = class_expr(kind, self.text)
         if left is None:
             return

@@ -619,6 +619,8 @@ class Linker:
     def step(self, value: _Value, token: str, hops: int) -> list[_Value]:
         kind, path, row = value
         if token == chains.CALL:
+            if kind == "builtin":  # `EventDict = MutableMapping[str, Any]`, `e: EventDict`
+                return [value]
             if kind != "def" or row is None:
                 if kind == "instance" and row is not None:  # an instance's __call__
                     called = f"{row['qualname']}.{chains.CALLED_ITSELF}"

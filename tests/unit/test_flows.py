@@ -1348,6 +1348,45 @@ def test_a_method_of_a_holder_of_a_builtin_value_is_external() -> None:
     assert found[(11, "lines")] == "bound"
 
 
+def test_an_alias_of_a_builtin_type_an_abstract_mapping_and_a_property_accessor() -> None:
+    """`EventDict: TypeAlias = MutableMapping[str, Any]` (or `= dict[str,
+    int]`) in one file, `e: EventDict` then `e.pop(k)` in another; `m:
+    Mapping[str, int]` then `m.get(k)`; `@debug.setter` under a `def debug`
+    of the class: the platform's methods, not candidates for the
+    repository's `pop`, `get` or `setter`. A class of the repository used
+    the same way stays its own."""
+    files = {
+        "t.py": (
+            "from typing import Any, TypeAlias\nfrom collections.abc import MutableMapping\n"
+            "EventDict: TypeAlias = MutableMapping[str, Any]\nCounts = dict[str, int]\n"
+            "class Box:\n    def pop(self, k): pass\n    def get(self, k): pass\n"
+        ),
+        "m.py": (
+            "from collections.abc import Mapping\nfrom t import EventDict, Counts, Box\n"
+            "def f(e: EventDict, c: Counts, m: Mapping[str, int], b: Box):\n"
+            "    e.pop('a')\n"  # 4
+            "    c.get('b')\n"  # 5
+            "    m.get('c')\n"  # 6
+            "    b.pop('d')\n"  # 7
+            "class App:\n    @property\n    def debug(self) -> bool:\n        return True\n"
+            "    @debug.setter\n"  # 12
+            "    def debug(self, v: bool) -> None:\n        pass\n"
+            "    def setter(self): pass\n"
+        ),
+    }
+    found = {
+        (e["start_line"], e["target"]): link.binding
+        for e, link in linked(files)
+        if e["path"] == "m.py" and e["kind"] in ("call", "use")
+    }
+    assert found[(4, "pop")] == "external"
+    assert found[(5, "get")] == "external"
+    assert found[(6, "get")] == "external"
+    assert found[(7, "pop")] == "bound"
+    assert found[(12, "setter")] == "external"
+    assert found[(12, "debug")] == "bound"  # a read of the property
+
+
 def test_a_member_only_a_base_from_outside_can_define_is_external() -> None:
     """`self.assertEqual` in a TestCase, `c.get()` on a subclass of an
     outside client: the base's. An attribute on the way (`self.db.get()`,
