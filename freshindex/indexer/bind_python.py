@@ -44,7 +44,7 @@ from freshindex.indexer.annotations import (
     tuple_classes,
     union_classes,
 )
-from freshindex.indexer.builtins_python import builtin_type, flows_type
+from freshindex.indexer.builtins_python import builtin_type, flows_type, is_outside
 from freshindex.indexer.flow_python import (
     CALLING_BUILTINS,
     CONTEXT_MANAGERS,
@@ -252,7 +252,8 @@ class _Binder(ValueFlow):
             if holder in known:
                 continue
             made = flows_type(given, self.text, self.lookup)
-            if made in HELD_BUILTINS:
+            # (one class from outside the repository: `self.session = Session()`)
+            if made in HELD_BUILTINS or (made and is_outside(made) and " or " not in made):
                 flow, where = first[holder]
                 out.append((holder, flow, where, [Value(self.path, chains.BUILTIN + made, "")]))
         return out

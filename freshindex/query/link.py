@@ -678,6 +678,8 @@ class Linker:
         ``self.cache.get(k)`` returns is an item, maybe the repository's."""
         for kind, path, row in values:
             if kind == "builtin" and last:  # `self.lines.append()`, `self.lines = []`
+                if "." in path:  # `self.session = requests.Session()`
+                    return f"{member} of {path}, outside the repository"
                 return f"{member} of {path}, a builtin type"
             if row is None or row["kind"] not in CLASS_KINDS:
                 continue

@@ -1387,6 +1387,50 @@ def test_an_alias_of_a_builtin_type_an_abstract_mapping_and_a_property_accessor(
     assert found[(12, "debug")] == "bound"  # a read of the property
 
 
+def test_a_method_of_an_instance_of_a_class_from_outside_is_external() -> None:
+    """`s: Session` of `from requests import Session`, `t = Session()`,
+    `q = queue.Queue()`, `log = logging.getLogger(...)`, and a holder
+    given one in another file (`self.lock = threading.Lock()`, a module's
+    `logger`): the library's methods, not candidates for the repository's
+    `get` or `info`. A mock stands in for the repository's objects, and a
+    class of the repository is its own."""
+    files = {
+        "g.py": (
+            "import logging, threading\nfrom requests import Session\n"
+            "class C:\n    def __init__(self):\n"
+            "        self.s = Session()\n        self.lock = threading.Lock()\n"
+            "logger = logging.getLogger(__name__)\n"
+            "class Repo:\n    def get(self): pass\n    def info(self): pass\n"
+        ),
+        "m.py": (
+            "import logging, queue\nfrom requests import Session\n"
+            "from unittest.mock import Mock\nfrom g import C, Repo, logger\n"
+            "def f(s: Session, c: C, r: Repo):\n"
+            "    s.get('u')\n"  # 6
+            "    t = Session()\n    t.get('v')\n"  # 8
+            "    q = queue.Queue()\n    q.get()\n"  # 10
+            "    log = logging.getLogger('x')\n    log.info('a')\n"  # 12
+            "    c.s.get('w')\n"  # 13
+            "    c.lock.acquire()\n"  # 14
+            "    logger.info('b')\n"  # 15
+            "    m = Mock()\n    m.get()\n"  # 17
+            "    r.get()\n"  # 18
+        ),
+    }
+    found = {
+        (e["start_line"], e["target"]): link.binding
+        for e, link in linked(files)
+        if e["path"] == "m.py" and e["kind"] == "call"
+    }
+    external = {
+        (6, "get"), (8, "get"), (10, "get"), (12, "info"), (13, "get"), (14, "acquire"),
+        (15, "info"),
+    }  # fmt: skip
+    assert {k for k in external if found[k] != "external"} == set()
+    assert found[(17, "get")] == "candidate"
+    assert found[(18, "get")] == "bound"
+
+
 def test_a_member_only_a_base_from_outside_can_define_is_external() -> None:
     """`self.assertEqual` in a TestCase, `c.get()` on a subclass of an
     outside client: the base's. An attribute on the way (`self.db.get()`,
