@@ -64,6 +64,7 @@ BUILTINS = frozenset(dir(builtins))
 # the builtin types whose methods a holder's users call (`self.lines.append`):
 # a holder of one gets a value row; a number or a tuple is not worth the row
 HELD_BUILTINS = frozenset({"str", "bytes", "list", "dict", "set"})
+_SPLATS = ("list_splat_pattern", "dictionary_splat_pattern")
 
 
 # a target that is a module (`import pkg.mod`): a file, not a definition in it
@@ -524,52 +525,65 @@ class _Binder(ValueFlow):
         positional: list[str] = []
         by_position = True
         for p in params.named_children:
-            if p.type in ("keyword_separator", "list_splat_pattern", "dictionary_splat_pattern"):
+            splat = p if p.type in _SPLATS else None
+            if p.type == "typed_parameter" and p.named_children[0].type in _SPLATS:
+                splat = p.named_children[0]  # `**kwargs: Any`
+            if splat is not None or p.type == "keyword_separator":
                 by_position = False
             name_node = p if p.type == "identifier" else p.child_by_field_name("name")
             if name_node is None:  # *args, **kwargs
-                name_node = next((c for c in p.named_children if c.type == "identifier"), None)
+                held = splat or p
+                name_node = next((c for c in held.named_children if c.type == "identifier"), None)
             if name_node is not None and name_node.type == "identifier":
                 name = self.text(name_node)
                 names.append(name)
                 if by_position:
                     positional.append(name)
-                annotation = class_expr(p.child_by_field_name("type"), self.text)
-                typed = annotation is not None and not (inner.cls is not None and len(names) == 1)
-                inner.names[name] = (
-                    Name("typed", type_node=annotation, type_scope=outer)
-                    if typed
-                    else Name("local")
-                )
-                if typed and annotation is not None:
-                    # `delim = delim.toggle()` makes it a local of two bindings:
-                    # it may hold what the annotation says, or what was assigned
-                    # (`deployment = Deployment(**data)`, whatever the annotation)
-                    inner.flow(name, Flow(annotation, outer, name, step="instance"))
-                kind = p.child_by_field_name("type")
-                if annotation is None and is_container(kind, self.text):  # users: list[User]
-                    inner.flow(name, Flow(kind, outer, name, step="items", declared=True))
-                elif annotation is None and kind and (members := union_classes(kind, self.text)):
-                    how = f"{name}: {self.text(kind)}"  # obj: Object | Alias: either one's
-                    for member in members:
-                        inner.flow(
-                            name,
-                            Flow(member, outer, how, step="instance", verbatim=True),
-                        )
-                elif annotation is None and is_callable(kind, self.text):  # Callable[..., User]
-                    inner.flow(name, Flow(kind, outer, name, step="returns", declared=True))
-                elif kind is not None and (cls := class_of_type(kind, self.text)) is not None:
-                    how = f"{name}: {self.text(kind)}"  # cls: type[User]
-                    inner.flow(name, Flow(cls, outer, how, declared=True, verbatim=True))
-                default = p.child_by_field_name("value")
-                if default is not None:  # def f(cb=handler)
-                    inner.flow(name, Flow(default, outer, name, words="default"))
+                if splat is not None:
+                    # `*args` is a tuple and `**kwargs` a dict, whatever their
+                    # annotation says of their values
+                    inner.names[name] = Name("local")
+                    inner.flow(name, Flow(splat, inner, name, declared=True))
+                else:
+                    self.parameter(p, name, len(names) == 1, outer, inner)
             for part in ("type", "value"):
                 c = p.child_by_field_name(part)
                 if c is not None:
                     todo.append((c, outer))
         inner.params = frozenset(names)
         return names, positional
+
+    def parameter(self, p: ts.Node, name: str, first: bool, outer: Scope, inner: Scope) -> None:
+        """What a parameter's annotation and default say it holds; ``first``:
+        it is the first (a method's receiver is its class's, not annotated)."""
+        annotation = class_expr(p.child_by_field_name("type"), self.text)
+        typed = annotation is not None and not (inner.cls is not None and first)
+        inner.names[name] = (
+            Name("typed", type_node=annotation, type_scope=outer) if typed else Name("local")
+        )
+        if typed and annotation is not None:
+            # `delim = delim.toggle()` makes it a local of two bindings:
+            # it may hold what the annotation says, or what was assigned
+            # (`deployment = Deployment(**data)`, whatever the annotation)
+            inner.flow(name, Flow(annotation, outer, name, step="instance"))
+        kind = p.child_by_field_name("type")
+        if annotation is None and is_container(kind, self.text):  # users: list[User]
+            inner.flow(name, Flow(kind, outer, name, step="items", declared=True))
+        elif annotation is None and kind and (members := union_classes(kind, self.text)):
+            how = f"{name}: {self.text(kind)}"  # obj: Object | Alias: either one's
+            for member in members:
+                inner.flow(
+                    name,
+                    Flow(member, outer, how, step="instance", verbatim=True),
+                )
+        elif annotation is None and is_callable(kind, self.text):  # Callable[..., User]
+            inner.flow(name, Flow(kind, outer, name, step="returns", declared=True))
+        elif kind is not None and (cls := class_of_type(kind, self.text)) is not None:
+            how = f"{name}: {self.text(kind)}"  # cls: type[User]
+            inner.flow(name, Flow(cls, outer, how, declared=True, verbatim=True))
+        default = p.child_by_field_name("value")
+        if default is not None:  # def f(cb=handler)
+            inner.flow(name, Flow(default, outer, name, words="default"))
 
     def define(self, node: ts.Node, scope: Scope) -> str | None:
         """Bind a def's or class's name in ``scope``; its qualname."""

@@ -79,6 +79,9 @@ _LITERALS = {
     "set": "set",
     "set_comprehension": "set",
     "tuple": "tuple",
+    # a function's own `*args` and `**kwargs`
+    "list_splat_pattern": "tuple",
+    "dictionary_splat_pattern": "dict",
 }
 # builtin functions whose result is of a builtin type
 _MADE = {

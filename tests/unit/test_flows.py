@@ -1387,6 +1387,26 @@ def test_an_alias_of_a_builtin_type_an_abstract_mapping_and_a_property_accessor(
     assert found[(12, "debug")] == "bound"  # a read of the property
 
 
+def test_star_args_are_a_tuple_and_star_star_kwargs_a_dict() -> None:
+    """`kwargs.get(k)` of `**kwargs`, `args.index(x)` of `*args`, annotated
+    or not (`**kw: Any` was not bound as a parameter at all): the
+    platform's methods, whatever the annotation says of their values."""
+    program = (
+        "from typing import Any\nclass R:\n    def get(self): pass\n    def index(self): pass\n"
+        "kw = R()\n"
+        "def f(*args, **kwargs):\n    kwargs.get('a')\n    args.index(1)\n"  # 7, 8
+        "def g(*args: R, **kw: Any):\n    kw.get('x')\n    args.index(2)\n"  # 10, 11
+    )
+    found = {
+        (e["start_line"], e["target"]): link.binding
+        for e, link in linked({"m.py": program})
+        if e["kind"] == "call"
+    }
+    assert [found[k] for k in ((7, "get"), (8, "index"), (10, "get"), (11, "index"))] == [
+        "external"
+    ] * 4
+
+
 def test_a_method_of_an_instance_of_a_class_from_outside_is_external() -> None:
     """`s: Session` of `from requests import Session`, `t = Session()`,
     `q = queue.Queue()`, `log = logging.getLogger(...)`, and a holder
