@@ -128,6 +128,12 @@ _RESULTS: dict[str, dict[str, str]] = {
     "list": {"copy": "list"},
     "dict": {"copy": "dict"},
     "set": {"copy": "set", "union": "set", "intersection": "set", "difference": "set"},
+    "re.Pattern": {
+        **dict.fromkeys(("match", "search", "fullmatch"), "re.Match"),
+        "sub": "str",
+        "split": "list",
+        "findall": "list",
+    },
 }
 MAX_DEPTH = 4
 
@@ -146,6 +152,14 @@ def builtin_type(
         return _LITERALS[t]
     if t == "parenthesized_expression" and node.named_child_count == 1:
         return builtin_type(node.named_children[0], scope, text, lookup, depth + 1)
+    if t == "boolean_operator":  # `re.match(a, s) or re.match(b, s)`: what both give
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None:
+            return None
+        made = builtin_type(left, scope, text, lookup, depth + 1)
+        return (
+            made if made and made == builtin_type(right, scope, text, lookup, depth + 1) else None
+        )
     if t == "binary_operator":  # "%s: %s" % args, "a" + b
         left = node.child_by_field_name("left")
         op = node.child_by_field_name("operator")
@@ -274,6 +288,7 @@ _NOT_CLASSES = frozenset(
 _FACTORIES = {
     "logging.getLogger": "logging.Logger",
     "re.compile": "re.Pattern",
+    **dict.fromkeys(("re.match", "re.search", "re.fullmatch"), "re.Match"),
     "collections.defaultdict": "collections.defaultdict",
     "collections.deque": "collections.deque",
 }
@@ -328,3 +343,14 @@ def _outside_made(
     if spelled.rpartition(".")[2][:1].isupper():
         return spelled
     return _FACTORIES.get(spelled)
+
+
+def result_of(held: str) -> str | None:
+    """What calling a builtin value the linker holds gives (query/link.py):
+    a method of a builtin or outside type (``re.Pattern:match``) gives its
+    result when _RESULTS knows it, else None; a type (an alias,
+    ``EventDict()``) gives an instance of itself."""
+    owner, sep, member = held.partition(":")
+    if not sep:
+        return held
+    return _RESULTS.get(owner, {}).get(member)

@@ -48,6 +48,7 @@ from freshindex.indexer import (
     bind_csharp,
     bind_kotlin,
     bind_php,
+    builtins_python,
     chains,
     msbuild,
     scope_cpp,
@@ -618,9 +619,14 @@ class Linker:
 
     def step(self, value: _Value, token: str, hops: int) -> list[_Value]:
         kind, path, row = value
+        if kind == "builtin":
+            if token != chains.CALL:  # a method of it, read until it is called
+                return [("builtin", f"{path}:{token}", None)]
+            # `EventDict = MutableMapping[str, Any]` then `e: EventDict`; what
+            # `URL.match(s)` gives, of `URL = re.compile(...)` in another file
+            made = builtins_python.result_of(path)
+            return [("builtin", made, None)] if made else []
         if token == chains.CALL:
-            if kind == "builtin":  # `EventDict = MutableMapping[str, Any]`, `e: EventDict`
-                return [value]
             if kind != "def" or row is None:
                 if kind == "instance" and row is not None:  # an instance's __call__
                     called = f"{row['qualname']}.{chains.CALLED_ITSELF}"

@@ -1387,6 +1387,35 @@ def test_an_alias_of_a_builtin_type_an_abstract_mapping_and_a_property_accessor(
     assert found[(12, "debug")] == "bound"  # a read of the property
 
 
+def test_what_a_method_of_a_builtin_or_outside_value_returns_in_another_file() -> None:
+    """`URL = re.compile(...)` in one file, then `URL.match(v).groupdict()`
+    and `m = re.fullmatch(a, v) or re.fullmatch(b, v); m.groups()` in
+    another; `s.name.strip().split()` of a str holder: the platform's
+    methods, step by step. What a str has no method for stays a candidate."""
+    files = {
+        "g.py": "import re\nURL = re.compile('x')\nclass S:\n    def __init__(self):\n"
+        "        self.name = 'a'\n",
+        "m.py": (
+            "import re\nfrom g import URL, S\n"
+            "class R:\n    def groupdict(self): pass\n    def groups(self): pass\n"
+            "    def split(self): pass\n    def get(self): pass\n    def run(self): pass\n"
+            "def f(v, s: S):\n"
+            "    URL.match(v).groupdict()\n"  # 10
+            "    m = re.fullmatch('a', v) or re.fullmatch('b', v)\n    m.groups()\n"  # 12
+            "    s.name.strip().split()\n"  # 13
+            "    s.name.get().run()\n"  # 14
+        ),
+    }
+    found = {
+        (e["start_line"], e["target"]): link.binding
+        for e, link in linked(files)
+        if e["path"] == "m.py" and e["kind"] == "call"
+    }
+    external = {(10, "match"), (10, "groupdict"), (12, "groups"), (13, "strip"), (13, "split")}
+    assert {k for k in external if found[k] != "external"} == set()
+    assert found[(14, "run")] == "candidate"
+
+
 def test_star_args_are_a_tuple_and_star_star_kwargs_a_dict() -> None:
     """`kwargs.get(k)` of `**kwargs`, `args.index(x)` of `*args`, annotated
     or not (`**kw: Any` was not bound as a parameter at all): the
