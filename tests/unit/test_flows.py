@@ -1242,6 +1242,18 @@ def test_a_name_a_package_reexports_from_outside_is_external() -> None:
     )
 
 
+def call_bindings(
+    files: dict[str, str | bytes], path: str = "m.py", kinds: tuple[str, ...] = ("call",)
+) -> dict[tuple[int, str], str]:
+    """(line, name) of each call (or edge of ``kinds``) of ``path`` -> its
+    binding, as the linker reads it."""
+    return {
+        (e["start_line"], e["target"]): link.binding
+        for e, link in linked(files)
+        if e["path"] == path and e["kind"] in kinds
+    }
+
+
 def test_a_method_of_a_builtin_value_is_external() -> None:
     """`", ".join(xs)`, `seen = {}` then `seen.get(k)`, `names: list[str]`
     then `names.append(n)`, `dict.items(self)`: the platform's methods, not
@@ -1374,11 +1386,7 @@ def test_an_alias_of_a_builtin_type_an_abstract_mapping_and_a_property_accessor(
             "    def setter(self): pass\n"
         ),
     }
-    found = {
-        (e["start_line"], e["target"]): link.binding
-        for e, link in linked(files)
-        if e["path"] == "m.py" and e["kind"] in ("call", "use")
-    }
+    found = call_bindings(files, kinds=("call", "use"))
     assert found[(4, "pop")] == "external"
     assert found[(5, "get")] == "external"
     assert found[(6, "get")] == "external"
@@ -1406,11 +1414,7 @@ def test_what_a_method_of_a_builtin_or_outside_value_returns_in_another_file() -
             "    s.name.get().run()\n"  # 14
         ),
     }
-    found = {
-        (e["start_line"], e["target"]): link.binding
-        for e, link in linked(files)
-        if e["path"] == "m.py" and e["kind"] == "call"
-    }
+    found = call_bindings(files)
     external = {(10, "match"), (10, "groupdict"), (12, "groups"), (13, "strip"), (13, "split")}
     assert {k for k in external if found[k] != "external"} == set()
     assert found[(14, "run")] == "candidate"
@@ -1426,11 +1430,7 @@ def test_star_args_are_a_tuple_and_star_star_kwargs_a_dict() -> None:
         "def f(*args, **kwargs):\n    kwargs.get('a')\n    args.index(1)\n"  # 7, 8
         "def g(*args: R, **kw: Any):\n    kw.get('x')\n    args.index(2)\n"  # 10, 11
     )
-    found = {
-        (e["start_line"], e["target"]): link.binding
-        for e, link in linked({"m.py": program})
-        if e["kind"] == "call"
-    }
+    found = call_bindings({"m.py": program})
     assert [found[k] for k in ((7, "get"), (8, "index"), (10, "get"), (11, "index"))] == [
         "external"
     ] * 4
@@ -1466,11 +1466,7 @@ def test_a_method_of_an_instance_of_a_class_from_outside_is_external() -> None:
             "    r.get()\n"  # 18
         ),
     }
-    found = {
-        (e["start_line"], e["target"]): link.binding
-        for e, link in linked(files)
-        if e["path"] == "m.py" and e["kind"] == "call"
-    }
+    found = call_bindings(files)
     external = {
         (6, "get"), (8, "get"), (10, "get"), (12, "info"), (13, "get"), (14, "acquire"),
         (15, "info"),
@@ -1490,11 +1486,7 @@ def test_a_member_only_a_base_from_outside_can_define_is_external() -> None:
         "class T(TestCase):\n    def test(self):\n        self.assertEqual(1, 1)\n"
         "        c = Client()\n        c.get()\n        c.mine()\n        self.db.get()\n"
     )
-    found = {
-        (e["start_line"], e["target"]): link.binding
-        for e, link in linked({"m.py": program})
-        if e["kind"] == "call"
-    }
+    found = call_bindings({"m.py": program})
     assert found[(7, "assertEqual")] == "external"
     assert found[(9, "get")] == "external"
     assert found[(10, "mine")] == "bound"
