@@ -118,11 +118,18 @@ class Flows:
 
 class _Pass:
     def __init__(
-        self, text: Callable[[ts.Node], str], resolve: NameResolver, members: bool = False
+        self,
+        text: Callable[[ts.Node], str],
+        resolve: NameResolver,
+        members: bool = False,
+        outside: Callable[[str], str | None] = lambda _name: None,
     ):
         self.text = text
         self.want_members = members  # a member used as a value asks (flows' `used`)
         self.resolve = resolve
+        # a class imported from a package outside the repository, spelled
+        # with its module (`pg.Client`): its instances' methods are that package's
+        self.outside = outside
         # (function start byte or -1 for the file, name) -> values written to it
         self.locals: dict[tuple[int, str], list[tuple[ts.Node, int, str | None]]] = {}
         self.returns: list[tuple[str, ts.Node, int, str | None]] = []
@@ -408,7 +415,7 @@ class _Pass:
         found = self.resolve(self.text(typed))
         how = f"{name}: {self.text(typed)}" if name else f"as {self.text(typed)}"
         if found is None:  # `m: Map<K, V>`, unless the file has a Map of its own
-            made = builtins_js.named(self.text(typed))
+            made = builtins_js.named(self.text(typed)) or self.outside(self.text(typed))
             return [Claim("", chains.BUILTIN + made, how)] if made is not None else []
         return [Claim(found[0], found[1] + chains.CALL, how)]
 
@@ -566,12 +573,13 @@ class _Pass:
             if head is None or head.type != "identifier":
                 return []
             found = self.resolve(self.text(head))
-            if (
-                found is None
-                and t == "new_expression"
-                and self.text(head) in builtins_js.CONSTRUCTED
-            ):
-                return [Claim("", chains.BUILTIN + self.text(head), f"new {self.text(head)}()")]
+            made = None
+            if found is None and t == "new_expression":  # `new Map()`, `new Client()` of "pg"
+                made = self.outside(self.text(head))
+                if self.text(head) in builtins_js.CONSTRUCTED:
+                    made = self.text(head)
+            if made is not None:
+                return [Claim("", chains.BUILTIN + made, f"new {self.text(head)}()")]
             if found is None:
                 return []
             if self.text(head) in self.required and found[0]:  # `m()`: what m exports
@@ -673,11 +681,13 @@ def flows(
     text: Callable[[ts.Node], str],
     resolve: NameResolver,
     used: frozenset[tuple[int, int]] = frozenset(),
+    outside: Callable[[str], str | None] = lambda _name: None,
 ) -> Flows:
     """What the file's member calls name through values, and the holders
     other files read; ``used``: the (line, column) of members used as
-    values whose claims are wanted too."""
-    p = _Pass(text, resolve, members=bool(used))
+    values whose claims are wanted too; ``outside``: a class name imported
+    from a package outside the repository, spelled with its package."""
+    p = _Pass(text, resolve, members=bool(used), outside=outside)
     p.walk(root)
     p.settle()
     p.steps_left += root.end_byte
@@ -792,6 +802,16 @@ def rows(
             return (where, original) if where else None
         return (path, name) if name in top_level else None
 
+    def outside(name: str) -> str | None:
+        """`Client` of `import { Client } from "pg"` that the resolver did
+        not find in the repository: `pg.Client`."""
+        if name not in imported or name in top_level or not name[:1].isupper():
+            return None
+        module, original = imported[name]
+        if not module or _relative_spec(module) or named(name) is not None:
+            return None
+        return f"{module}.{original}" if original != DEFAULT else module
+
     # a member used as a value that the file's rules left unclaimed
     # (extract.py keeps those rows for this pass): `users.list` passed
     used = frozenset(
@@ -799,7 +819,7 @@ def rows(
         for e in edges
         if e.kind == EdgeKind.USE and e.binding != Binding.BOUND
     )
-    found = flows(path, root, text, named, used)
+    found = flows(path, root, text, named, used, outside)
     for i, e in enumerate(edges):
         claims = found.calls if e.kind == EdgeKind.CALL else found.uses
         claim = claims.get((e.start_line, e.start_col))
@@ -827,6 +847,11 @@ def rows(
         value_row(path, holder, language, at.start_point, at.end_point, c.path, c.chain, c.via)
         for holder, c, at in found.holders
     ]
+
+
+def _relative_spec(module: str) -> bool:
+    """A spec of a file of the repository (`./m`, `../lib`, `/abs`)."""
+    return module.startswith((".", "/"))
 
 
 def required_spec(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:

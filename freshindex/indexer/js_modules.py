@@ -92,9 +92,11 @@ class JsModules:
                 folder = posixpath.dirname(path)
                 packages.append(Package(name, folder, _entries(doc), _subpaths(doc)))
         self.packages = tuple(sorted(packages, key=lambda p: (p.name, p.folder)))
-        self._by_name: dict[str, Package] = {}
-        for p in self.packages:  # two packages of one name: the first by folder
-            self._by_name.setdefault(p.name, p)
+        # two packages of one name (a monorepo's root and its package of the
+        # root's name): by folder, the first whose entry is in the tree wins
+        self._by_name: dict[str, list[Package]] = {}
+        for p in self.packages:
+            self._by_name.setdefault(p.name, []).append(p)
         self._by_folder = {p.folder: p for p in self.packages}
 
     def digest_parts(self) -> list[str]:
@@ -128,26 +130,31 @@ class JsModules:
         # a package name is `name` or `@scope/name`: its first one or two parts
         parts = module.split("/", 2)
         for k in (2, 1) if module.startswith("@") else (1,):
-            p = self._by_name.get("/".join(parts[:k]))
-            if p is None or len(parts) < k:
+            if len(parts) < k:
                 continue
             sub = "/".join(parts[k:])
-            if not sub:
-                return self._entry(p, stem)
-            # "exports": {"./mini": {"import": "./mini/index.js"}}, then the
-            # patterns ("./utils/*": "./src/utils/*.ts"), the longest head first
-            for key, files in p.subpaths:
-                rest = _match(key, sub)
-                if rest is None:
-                    continue
-                exported = tuple(f.replace("*", rest) for f in files)
-                found = self._entry(p._replace(entries=exported), stem, fallback=False)
+            for p in self._by_name.get("/".join(parts[:k]), ()):
+                found = self._entry(p, stem) if not sub else self._subpath(p, sub, stem)
                 if found:
                     return found
-            for folder in (p.folder, posixpath.join(p.folder, "src")):
-                found = stem(posixpath.normpath(posixpath.join(folder, sub)))
-                if found:
-                    return found
+        return None
+
+    def _subpath(self, p: Package, sub: str, stem: Callable[[str], str | None]) -> str | None:
+        """``@acme/utils/fmt``'s file in package ``p`` (``sub``: ``fmt``)."""
+        # "exports": {"./mini": {"import": "./mini/index.js"}}, then the
+        # patterns ("./utils/*": "./src/utils/*.ts"), the longest head first
+        for key, files in p.subpaths:
+            rest = _match(key, sub)
+            if rest is None:
+                continue
+            exported = tuple(f.replace("*", rest) for f in files)
+            found = self._entry(p._replace(entries=exported), stem, fallback=False)
+            if found:
+                return found
+        for folder in (p.folder, posixpath.join(p.folder, "src")):
+            found = stem(posixpath.normpath(posixpath.join(folder, sub)))
+            if found:
+                return found
         return None
 
     def folder_entry(self, folder: str, stem: Callable[[str], str | None]) -> str | None:
@@ -169,19 +176,43 @@ class JsModules:
         self, p: Package, stem: Callable[[str], str | None], fallback: bool = True
     ) -> str | None:
         """The file of ``p``'s entries that is in the tree (a ``.js`` one as
-        its source), then, with ``fallback``, its ``src/index`` or ``index``."""
-        for entry in (*p.entries, *(("src/index", "index") if fallback else ())):
+        its source; one in a build's output folder, ``dist/index.js``, as
+        the same path under ``src/`` or ``lib/``), then, with ``fallback``,
+        its ``src/index``, ``lib/index`` or ``index``."""
+        fallbacks = ("src/index", "lib/index", "index") if fallback else ()
+        for entry in (*p.entries, *fallbacks):
             path = posixpath.normpath(posixpath.join(p.folder, entry))
             if path.startswith(".."):
                 continue
             base, ext = posixpath.splitext(path)
             if base.endswith(".d"):  # types.d.ts: the source beside it
                 base = base[:-2]
-            for candidate in (path, base) if ext else (path,):
+            for candidate in (path, base, *_sources(p.folder, base)) if ext else (path,):
                 found = stem(candidate)
                 if found:
                     return found
         return None
+
+
+# the folders a package's build writes, which its entries name while the
+# tree holds the sources they are built from
+_OUTPUT_FOLDERS = frozenset({"dist", "build", "out", "esm", "cjs", "lib"})
+
+
+def _sources(folder: str, built: str) -> tuple[str, ...]:
+    """Where the source of a built entry (``pkg/dist/index``, no
+    extension) may be: the same path under ``pkg/src`` or ``pkg/lib``,
+    with the output folders at its head dropped one by one
+    (``dist/esm/client``: ``src/esm/client``, then ``src/client``)."""
+    rest = built[len(folder) :].lstrip("/") if folder else built
+    parts = rest.split("/")
+    out: list[str] = []
+    k = 0
+    while k < len(parts) - 1 and parts[k] in _OUTPUT_FOLDERS:
+        k += 1
+        tail = "/".join(parts[k:])
+        out += [posixpath.join(folder, s, tail) for s in ("src", "lib") if s != parts[0]]
+    return tuple(out)
 
 
 def _match(pattern: str, module: str) -> str | None:

@@ -273,8 +273,19 @@ class Linker:
                     words = f"{via}; {static['qualname']}, by using static {e['module']}"
                     return Link("bound", words, static, static["path"])
         if found is None and is_super:
-            outside = self._outside_base(path, qual.rpartition(".")[0])
-            if outside:  # super.onCreate() in a class of an SDK's
+            # super.onCreate() in a class of an SDK's, or of a class of the
+            # repository that extends one (`ClusterEngine extends Server`,
+            # whose base is node's EventEmitter)
+            owner = qual.rpartition(".")[0]
+            outside = next(
+                (
+                    base
+                    for r in self.mro(path, owner, 0)
+                    if (base := self._outside_base(r["path"], r["qualname"]))
+                ),
+                "",
+            ) or self._outside_base(path, owner)
+            if outside:
                 return Link("external", f"{via}; {outside}, a base outside the repository")
         if found is None and path.endswith(_KOTLIN) and "." in qual and not chains.is_chain(qual):
             cls, _, member = qual.rpartition(".")  # `r.saveAll()`: `fun Repo.saveAll()`

@@ -94,6 +94,60 @@ def test_tsconfig_aliases_and_workspace_packages_resolve() -> None:
     assert paths("typescript", "packages/utils/src/index.ts", "@/lib/db", "connect") is None
 
 
+def test_a_built_entry_is_its_source_and_a_root_of_the_same_name_yields() -> None:
+    """socket.io's layout: the monorepo's root package.json and its
+    packages/socket.io share the name; the package's entries are
+    `dist/index.js` and `dist/index.d.ts`, built from `lib/` (its
+    tsconfig's rootDir), which the tree holds. `dist/esm/client.js` is
+    `lib/client.ts`; an entry under `lib/` is tried under `src/`."""
+    files: dict[str, bytes] = {
+        "package.json": b'{"name": "socket.io", "private": true, "workspaces": ["packages/*"]}',
+        "packages/socket.io/package.json": (
+            b'{"name": "socket.io", "main": "./dist/index.js",'
+            b' "exports": {".": {"types": "./dist/index.d.ts", "import": "./dist/index.js"},'
+            b' "./client": "./dist/esm/client.js"}}'
+        ),
+        "packages/socket.io/lib/index.ts": b"export class Server { emit() {} }\n",
+        "packages/socket.io/lib/client.ts": b"export class Client {}\n",
+        "packages/parser/package.json": b'{"name": "parser", "main": "./lib/cjs/index.js"}',
+        "packages/parser/src/cjs/index.ts": b"export const p = 1;\n",
+        "packages/adapter/test/index.ts": b"",
+    }
+    paths = index(files)
+    at = "packages/adapter/test/index.ts"
+    assert paths("typescript", at, "socket.io", "Server") == "packages/socket.io/lib/index.ts"
+    assert paths("typescript", at, "socket.io/client", "C") == "packages/socket.io/lib/client.ts"
+    assert paths("typescript", at, "parser", "p") == "packages/parser/src/cjs/index.ts"
+
+
+def test_a_method_of_a_class_from_a_package_outside_is_external() -> None:
+    """`c: Client` of `import { Client } from "pg"`, `new Client()`, and a
+    field given one: pg's methods, not candidates for the repository's
+    `query`. The workspace's own package stays the repository's."""
+    files: dict[str, bytes] = {
+        "packages/db/package.json": b'{"name": "@acme/db", "main": "dist/index.js"}',
+        "packages/db/src/index.ts": b"export class Pool { query() {} }\n",
+        "app/m.ts": (
+            b'import { Client } from "pg";\nimport { Pool } from "@acme/db";\n'
+            b"class R { query() {} }\n"
+            b"export function f(c: Client, p: Pool) {\n"
+            b"  c.query('a');\n"  # 5
+            b"  const d = new Client();\n  d.query('b');\n"  # 7
+            b"  p.query();\n"  # 8
+            b"}\n"
+            b"export class S { private c = new Client(); run() { this.c.query('z'); } }\n"  # 10
+        ),
+    }
+    edges, linker = linked(files, index(files))
+    got = {
+        (e["start_line"], e["target"]): reached(linker, e)[0]
+        for e in edges
+        if e["path"] == "app/m.ts" and e["kind"] == "call"
+    }
+    assert [got[(n, "query")] for n in (5, 7, 10)] == ["external"] * 3
+    assert got[(8, "query")] == "bound"
+
+
 def test_exports_patterns_map_a_subpath_to_its_file() -> None:
     files: dict[str, bytes] = {
         "packages/kit/package.json": (
