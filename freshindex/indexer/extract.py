@@ -1142,8 +1142,7 @@ def _query_edges(
                 and target not in bindings
                 and target not in top_level
                 and resolve is not None
-                and (implicit := _java_implicit(language, path, target, target, visible))
-                is not None
+                and (implicit := _jvm_implicit(language, path, target, target, visible)) is not None
             ):  # `new ArrayList<>()` under `import java.util.*;`, `new Thing()` of `import b.*;`
                 resolved, qualname, binding = implicit
                 via = f"import of {qualname}" if resolved is None else "a class of an `import .*`"
@@ -1975,7 +1974,7 @@ def _class_of(language: str, path: str, written: str, seen: _Visible) -> _Owner 
         found = _same_package(language, path, head, resolve, seen.namespace)
         if found:
             return found, written, Binding.BOUND
-        return _java_implicit(language, path, head, written, seen)
+        return _jvm_implicit(language, path, head, written, seen)
     parts = written.split(".")
     first = next((i for i, part in enumerate(parts) if part[:1].isupper()), None)
     if language != "java" or not first:
@@ -2002,7 +2001,7 @@ _JAVA_LANG = frozenset(
 _JAVA_PLATFORM = ("java.", "javax.", "jdk.", "sun.", "android.", "androidx.", "kotlin.")
 
 
-def _java_implicit(
+def _jvm_implicit(
     language: str, path: str, head: str, written: str, seen: _Visible
 ) -> _Owner | None:
     """A Java (Kotlin) class name no import, definition or file of the
@@ -2010,12 +2009,11 @@ def _java_implicit(
     names (the repository's, or the platform's), else java.lang's; in
     Kotlin, first a class its default imports bring (claimed in the file:
     the linker looks in its package, then calls it kotlin's); None when
-    nothing says (a wildcard of a library's
-    package may hold it). A Java package of the project (its first two
-    names are the file's package's: `org.jsoup.nodes` from
-    `org.jsoup.parser`) holds a public class only in a file of its name, so
-    one without that file does not hold it; a Kotlin one may hold it in any
-    file."""
+    nothing says (a wildcard of a library's package may hold it). A Java
+    package of the project (its first two names are the file's package's:
+    `org.jsoup.nodes` from `org.jsoup.parser`) holds a public class only in
+    a file of its name, so one without that file does not hold it; a
+    Kotlin one may hold it in any file."""
     if language == "kotlin" and head in bind_kotlin.DEFAULT_CLASSES:
         # the package's own class of the name first (the linker's), else kotlin's
         return path, written, Binding.BOUND
