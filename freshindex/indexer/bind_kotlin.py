@@ -143,6 +143,8 @@ def _called(
             called = text(fn)
             if called[:1].isupper():
                 base = called  # Repo(): a Repo
+            elif called in _FACTORIES and called not in own[1]:
+                base = _FACTORIES[called]  # mutableListOf(): a MutableList
             else:
                 base = f"{own[0]}.{called}()" if called in own[1] else f"{called}()"
         elif fn.type == "navigation_expression" and fn.named_child_count == 2:
@@ -286,15 +288,43 @@ DEFAULT_CLASSES = frozenset(
         "NoSuchElementException", "NumberFormatException",
     }
 )  # fmt: skip
+# kotlin's functions that make one of them (`val xs = mutableListOf<User>()`)
+_FACTORIES = {
+    **dict.fromkeys(("listOf", "listOfNotNull", "emptyList"), "List"),
+    "mutableListOf": "MutableList",
+    "arrayListOf": "ArrayList",
+    **dict.fromkeys(("mapOf", "emptyMap"), "Map"),
+    "mutableMapOf": "MutableMap",
+    "hashMapOf": "HashMap",
+    "linkedMapOf": "LinkedHashMap",
+    **dict.fromkeys(("setOf", "emptySet"), "Set"),
+    "mutableSetOf": "MutableSet",
+    "hashSetOf": "HashSet",
+    "linkedSetOf": "LinkedHashSet",
+    **dict.fromkeys(("buildString", "String"), "String"),
+    **dict.fromkeys(("arrayOf", "emptyArray", "arrayOfNulls"), "Array"),
+    "sequenceOf": "Sequence",
+}
+# kotlin's top-level functions a bare call names when the package has none
+# of the name: those above, and the standard library's most called
+DEFAULT_FUNCTIONS = frozenset(_FACTORIES) | frozenset(
+    {
+        "println", "print", "readLine", "require", "requireNotNull", "check",
+        "checkNotNull", "error", "TODO", "repeat", "run", "with", "lazy", "maxOf",
+        "minOf", "buildList", "buildMap", "buildSet", "synchronized", "assert",
+        "emptySequence", "generateSequence", "runCatching",
+    }
+)  # fmt: skip
 # a receiver's class that is one of those: looked for in the package, else kotlin's
 DEFAULT_VIA = ", a class of the package or else kotlin's"
 
 
 def is_default(qual: str, via: str) -> bool:
-    """A claim in the file's package that names a class of kotlin's default
-    imports, bare (`StringBuilder()`) or as a receiver's (`s.trim()`)."""
+    """A claim in the file's package that names a class or function of
+    kotlin's default imports, bare (`StringBuilder()`, `listOf(x)`) or as a
+    receiver's class (`s.trim()`)."""
     if via == PACKAGE_VIA:
-        return qual in DEFAULT_CLASSES
+        return qual in DEFAULT_CLASSES or qual in DEFAULT_FUNCTIONS
     return via.endswith(DEFAULT_VIA)
 
 

@@ -1002,7 +1002,7 @@ class Linker:
                     "candidate", f"{via}; {unknown}, a base not in the index, may have {name}"
                 )
         found = self.find(path, name)
-        if found is None and name in bind_kotlin.DEFAULT_CLASSES:
+        if found is None and bind_kotlin.is_default(name, bind_kotlin.PACKAGE_VIA):
             return Link("external", f"{via}; not in the package: kotlin's")
         if found is None:
             return Link("candidate", f"{via}; {name} not found in {posixpath.dirname(path) or '.'}")

@@ -2014,7 +2014,8 @@ def test_a_kotlin_class_of_its_default_imports_or_a_wildcard() -> None:
         "src/main/kotlin/app/Main.kt": "package app\nimport java.util.*\nimport app.model.*\n"
         "fun main(xs: List<String>, s: String, t: Thing) {\n"
         "  xs.add(s.trim())\n  s.slug()\n  t.go()\n  val b = StringBuilder()\n  b.append(s)\n}\n"
-        "fun pairs(p: Pair) {\n  p.swap()\n  Regex(1, 2)\n}\n",
+        "fun pairs(p: Pair) {\n  p.swap()\n  Regex(1, 2)\n}\n"
+        'fun made() {\n  val ys = mutableListOf<String>()\n  ys.add("a")\n  println(ys)\n}\n',
         "src/main/kotlin/app/Io.kt": "package app\nimport java.util.*\n"
         "fun read(s: String) {\n  Scanner(s).close()\n}\n",
         "src/main/kotlin/app/Ext.kt": "package app\nfun String.slug(): String = this\n"
@@ -2037,6 +2038,9 @@ def test_a_kotlin_class_of_its_default_imports_or_a_wildcard() -> None:
     assert got[("Io.kt", "close")] == "external"
     assert got[("Main.kt", "swap")] == "bound"  # the package's own Pair, in Types.kt
     assert got[("Main.kt", "Regex")] == "bound"  # the package's own function, in Ext.kt
+    # kotlin's own functions, and what its factories make
+    assert [got[("Main.kt", n)] for n in ("mutableListOf", "println")] == ["external"] * 2
+    assert got[("Main.kt", "add")] == "external"
     assert got[("Main.kt", "slug")] == "bound"
     assert got[("Main.kt", "go")] == "bound"
     assert got[("Lib.kt", "add")] == "candidate"
