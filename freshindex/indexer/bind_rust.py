@@ -14,9 +14,12 @@ as written; extract.py resolves it as a ``use`` or a definition of the file.
 
 A reference, ``Box``, ``Rc`` or ``Arc`` around a type is the type
 (auto-deref); ``dyn Shape``, ``impl Shape`` and a type parameter bound by
-one trait (``<T: Shape>``, ``where T: Shape``) are the trait; any other generic is its own type (``Vec<Repo>`` is a
-``Vec``, whose methods only a ``use`` of a crate outside the repository
-can name: external), and an untyped name leaves the call a candidate.
+one trait (``<T: Shape>``, ``where T: Shape``) are the trait; any other
+generic is its own type (``Vec<Repo>`` is a ``Vec``: the language's, as
+``&str`` is, external), and an untyped name leaves the call a candidate.
+
+Over 400 lines as one concept: the one walk that types a receiver, with
+the declarations, return types and chains it reads along the way.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ _DEREF = frozenset({"Box", "Rc", "Arc"})
 UNWRAPPED = "." + chains.UNWRAP
 _UNWRAPS = frozenset({"unwrap", "expect"})
 _WRAPPERS = frozenset({"Result", "Option"})
+_CONSTRUCTORS = frozenset({"new", "default", "with_capacity"})  # make their type, by convention
 
 
 def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, tuple[str, str]]:
@@ -218,6 +222,9 @@ def _made(
     if called in returns:
         made, wrapped = returns[called]
         return made if wrapped == bool(unwrapped) else None
+    owner, _, function = called.rpartition(".")
+    if owner and function in _CONSTRUCTORS and not unwrapped:  # HashMap::new(): a HashMap
+        return owner
     chain = f"{called}(){unwrapped}"
     return chain if chains.length(chain) <= chains.MAX_STEPS else None
 
@@ -395,6 +402,8 @@ def type_name(node: ts.Node | None, text: Callable[[ts.Node], str], own: str = "
             return (own or None) if written == "Self" else written
         elif node.type == "scoped_type_identifier":
             return text(node).replace("::", ".")
+        elif node.type == "primitive_type":  # s: &str, n: u64
+            return text(node)
         else:
             return None
     return None

@@ -1107,6 +1107,10 @@ def _query_edges(
                     # `c.dp()` on an android Context: outside, unless the repository
                     # has `fun Context.dp()`, which the linker looks for by this name
                     qualname = f"{owner[1]}.{target}"
+                if language == "rust" and not resolved and owner[1].startswith(RUST_STD):
+                    # `s.len()` on a `&str`: the language's, unless a trait of the
+                    # repository gives the type the method (the linker asks)
+                    qualname = f"{owner[1]}.{target}"
                 if language == "ruby" and target == "new" and resolved:
                     qualname = owner[1]  # Repo.new makes a Repo: the class, as Repo() is
                 written, cls = receiver
@@ -1892,7 +1896,9 @@ def _rust_type(path: str, written: str, seen: _Visible) -> _Owner | None:
     if head in top_level:
         return path, written, Binding.BOUND
     if head not in bindings:
-        return None
+        # `Vec`, `String`, `Option`, `str`, `u64`: the prelude's and the
+        # language's own, which need no `use`
+        return (None, f"{RUST_STD}{head}", Binding.EXTERNAL) if head in _RUST_PRELUDE else None
     module, name = bindings[head]
     found = resolve("rust", path, module, name) if resolve else None
     if found and rest and rust_paths.module_file(found, name, module):
@@ -1902,6 +1908,18 @@ def _rust_type(path: str, written: str, seen: _Visible) -> _Owner | None:
     if _relative_spec("rust", module):
         return None  # crate::, self::, super:: not found: a broken path, a candidate
     return None, f"{module}::{name}", Binding.EXTERNAL
+
+
+RUST_STD = "std::prelude::"
+# the types every Rust module sees without a `use`: the primitives and the
+# standard prelude's
+_RUST_PRELUDE = frozenset(
+    {
+        "str", "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16",
+        "i32", "i64", "i128", "isize", "f32", "f64", "String", "Vec", "Option", "Result",
+        "Box",
+    }
+)  # fmt: skip
 
 
 class _RustUses:

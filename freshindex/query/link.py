@@ -54,7 +54,7 @@ from freshindex.indexer import (
     scope_cpp,
 )
 from freshindex.indexer.bind_go import PREDECLARED_VIA
-from freshindex.indexer.extract import CSHARP_NAMESPACE_VIA, IN_CLASS_VIA
+from freshindex.indexer.extract import CSHARP_NAMESPACE_VIA, IN_CLASS_VIA, RUST_STD
 from freshindex.indexer.flow_js import DEFAULT, EXPORT_ALIAS
 from freshindex.indexer.schema import EdgeKind
 from freshindex.query.include_rows import IncludeGraph
@@ -186,6 +186,9 @@ class Linker:
         so a variable it finds is what it names, not what the variable holds."""
         if claim == "external":
             cls, _, member = (qual or "").rpartition(".")
+            if cls.startswith(RUST_STD) and self._rust_extended(cls[len(RUST_STD) :], member):
+                words = f"{via}; a trait of the repository may give {member}"
+                return Link("candidate", words)
             if cls and via.endswith(f", imported from {cls}"):  # `c.dp()`: `fun Context.dp()`?
                 extended = self.extension(cls, member, via)
                 if extended is not None:
@@ -821,6 +824,22 @@ class Linker:
         where = first["qualname"].rpartition(".")[0] or first["path"]
         words = f"{via}; an extension of {simple}, in {where}"
         return Link("bound", words, first, first["path"], tuple(others))
+
+    def _rust_extended(self, cls: str, member: str) -> bool:
+        """Whether a Rust definition of the repository may give ``cls`` (a
+        type of the language, ``str``, ``Vec``) the method ``member``: one
+        of a trait, of an impl on ``cls`` itself, or one no type owns (an
+        impl on a type the extractor does not name)."""
+        for r in self.c.named(member):
+            if not str(r["path"]).endswith(".rs") or r["name"] != member:
+                continue
+            owner = str(r["qualname"]).rpartition(".")[0]
+            if not owner or owner == cls:
+                return True
+            trait = self.defs(str(r["path"])).get(owner)
+            if trait is not None and trait["kind"] == "interface":
+                return True
+        return False
 
     def _extensions_of(self, names: tuple[str, ...], member: str) -> list[Row]:
         """The definitions named ``member`` that extend a type of one of

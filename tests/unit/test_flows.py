@@ -1243,13 +1243,16 @@ def test_a_name_a_package_reexports_from_outside_is_external() -> None:
 
 
 def call_bindings(
-    files: dict[str, str | bytes], path: str = "m.py", kinds: tuple[str, ...] = ("call",)
+    files: dict[str, str | bytes],
+    path: str = "m.py",
+    kinds: tuple[str, ...] = ("call",),
+    language: str = "python",
 ) -> dict[tuple[int, str], str]:
     """(line, name) of each call (or edge of ``kinds``) of ``path`` -> its
     binding, as the linker reads it."""
     return {
         (e["start_line"], e["target"]): link.binding
-        for e, link in linked(files)
+        for e, link in linked(files, language)
         if e["path"] == path and e["kind"] in kinds
     }
 
@@ -1418,6 +1421,29 @@ def test_what_a_method_of_a_builtin_or_outside_value_returns_in_another_file() -
     external = {(10, "match"), (10, "groupdict"), (12, "groups"), (13, "strip"), (13, "split")}
     assert {k for k in external if found[k] != "external"} == set()
     assert found[(14, "run")] == "candidate"
+
+
+def test_a_rust_method_of_the_language_s_own_types_is_external() -> None:
+    """`v.push(x)` of `let v = Vec::new()`, `s.len()` of `s: &str`,
+    `h.insert()` of `HashMap::new()`: the platform's, not candidates for
+    the repository's `push`, `len`, `insert`; one a trait of the
+    repository gives `str` (`impl StrExt for str`) stays a candidate."""
+    files = {
+        "src/ext.rs": "pub trait StrExt {\n    fn slugify(&self) -> String;\n}\n"
+        "impl StrExt for str {\n    fn slugify(&self) -> String { String::new() }\n}\n"
+        "pub struct R;\nimpl R {\n    pub fn push(&self) {}\n    pub fn len(&self) {}\n"
+        "    pub fn insert(&self) {}\n}\n",
+        "src/lib.rs": "use std::collections::HashMap;\nuse crate::ext::StrExt;\n"
+        "fn f(s: &str) {\n"
+        "    let mut v = Vec::new();\n    v.push(1);\n"  # 5
+        "    s.len();\n"  # 6
+        "    let mut h = HashMap::new();\n    h.insert(1, 2);\n"  # 8
+        "    s.slugify();\n"  # 9
+        "}\n",
+    }
+    found = call_bindings(files, "src/lib.rs", language="rust")
+    assert [found[k] for k in ((5, "push"), (6, "len"), (8, "insert"))] == ["external"] * 3
+    assert found[(9, "slugify")] == "candidate"
 
 
 def test_star_args_are_a_tuple_and_star_star_kwargs_a_dict() -> None:
