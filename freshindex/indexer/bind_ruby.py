@@ -62,8 +62,27 @@ def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, t
     return out
 
 
+# Ruby's core classes of its literals, and the ones a program names most:
+# a method called on one is Ruby's, unless a file of the repository reopens
+# the class with a method of that name (query/link.py asks)
+_LITERALS = {
+    "array": "Array",
+    "string": "String",
+    "hash": "Hash",
+    "integer": "Integer",
+    "float": "Float",
+    "regex": "Regexp",
+}
+CORE_CLASSES = frozenset(
+    {*_LITERALS.values(), "Symbol", "Set", "Time", "File", "Dir", "IO", "Struct", "Thread"}
+)
+
+
 def _made(value: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
-    """``Repo.new(...)``: the class it makes."""
+    """``Repo.new(...)``: the class it makes; a literal's class (``[]``: an
+    Array, ``"a"`` or ``"#{x}"``: a String, ``{}``: a Hash)."""
+    if value.type in _LITERALS:
+        return _LITERALS[value.type]
     if value.type != "call":
         return None
     receiver, method = value.child_by_field_name("receiver"), value.child_by_field_name("method")

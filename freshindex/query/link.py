@@ -48,6 +48,7 @@ from freshindex.indexer import (
     bind_csharp,
     bind_kotlin,
     bind_php,
+    bind_ruby,
     builtins_python,
     chains,
     msbuild,
@@ -295,6 +296,8 @@ class Linker:
             extended = self.extension(cls, member, via)
             if extended is not None:
                 return extended
+        if found is None and path.endswith(".rb") and qual.split(".")[0] in bind_ruby.CORE_CLASSES:
+            return self.ruby_core(qual, via)
         if found is None and path.endswith(_KOTLIN) and bind_kotlin.is_default(qual, via):
             # `s.trim()` on `s: String`, `StringBuilder()`: no class or function
             # of the package has the name, so kotlin's own
@@ -824,6 +827,24 @@ class Linker:
         where = first["qualname"].rpartition(".")[0] or first["path"]
         words = f"{via}; an extension of {simple}, in {where}"
         return Link("bound", words, first, first["path"], tuple(others))
+
+    def ruby_core(self, qual: str, via: str) -> Link:
+        """``arr.push(x)`` of ``arr = []``, ``Hash.new``: Ruby's own, unless
+        files of the repository reopen the class with a method of the name
+        (``class String; def squish``), wherever they are loaded from: that
+        one if one file does, a candidate if several do."""
+        cls, _, member = qual.partition(".")
+        reopened = [
+            r
+            for r in self.c.named(member.rsplit(".", 1)[-1])
+            if str(r["path"]).endswith(".rb") and r["qualname"] == qual
+        ]
+        if not reopened:
+            return Link("external", f"{via}; {cls} is Ruby's")
+        if len({r["path"] for r in reopened}) > 1:
+            return Link("candidate", f"{via}; {len(reopened)} files reopen {cls} with it")
+        first = reopened[0]
+        return Link("bound", f"{via}, reopened in {first['path']}", first, first["path"])
 
     def _rust_extended(self, cls: str, member: str) -> bool:
         """Whether a Rust definition of the repository may give ``cls`` (a

@@ -1446,6 +1446,25 @@ def test_a_rust_method_of_the_language_s_own_types_is_external() -> None:
     assert found[(9, "slugify")] == "candidate"
 
 
+def test_a_ruby_method_of_a_core_class_is_external_unless_reopened() -> None:
+    """`arr.push(1)` of `arr = []`, `s.upcase` of `s = "x"`, `File.join`:
+    Ruby's own, not candidates for the repository's `push` or `upcase`;
+    `s.squish` where a file of the repository reopens `class String` with
+    `def squish` is that method, wherever the file is loaded from."""
+    files = {
+        "app/m.rb": "class R\n  def push(x); end\n  def upcase; end\nend\n"
+        "def f\n  arr = []\n  arr.push(1)\n"  # 7
+        '  s = "x"\n  s.upcase\n'  # 9
+        "  File.join('a', 'b')\n"  # 10
+        "  s.squish\n"  # 11
+        "end\n",
+        "lib/core_ext.rb": "class String\n  def squish\n    self\n  end\nend\n",
+    }
+    found = call_bindings(files, "app/m.rb", language="ruby")
+    assert [found[k] for k in ((7, "push"), (9, "upcase"), (10, "join"))] == ["external"] * 3
+    assert found[(11, "squish")] == "bound"
+
+
 def test_star_args_are_a_tuple_and_star_star_kwargs_a_dict() -> None:
     """`kwargs.get(k)` of `**kwargs`, `args.index(x)` of `*args`, annotated
     or not (`**kw: Any` was not bound as a parameter at all): the
