@@ -1156,10 +1156,11 @@ def _query_edges(
                 and bare
                 and target[:1].isupper()
                 and (owner := _php_class(path, target, visible)) is not None
-                and owner[0] is not None
             ):  # new Repo(): a class of this file's namespace, here or PSR-4's Repo.php
                 resolved, qualname = owner[0], owner[1]
                 binding, via = Binding.BOUND, "a class of this file's namespace"
+                if resolved is None:  # `new DateTime()` in the global namespace: PHP's
+                    qualname, binding, via = None, Binding.EXTERNAL, f"PHP's class {owner[1]}"
             elif language == "ruby" and kind == EdgeKind.INHERIT:
                 # `class B < A`, `include Helpers`: the constant as a receiver's
                 # is, in this file, then in the files it requires
@@ -2056,6 +2057,20 @@ def _jvm_implicit(
     return None
 
 
+# PHP's own classes a program makes or is given most, in the global namespace
+_PHP_CLASSES = frozenset(
+    {
+        "DateTime", "DateTimeImmutable", "DateTimeInterface", "DateTimeZone", "DateInterval",
+        "ArrayObject", "ArrayIterator", "SplObjectStorage", "SplQueue", "SplStack",
+        "Exception", "RuntimeException", "InvalidArgumentException", "LogicException",
+        "Throwable", "PDO", "PDOStatement", "stdClass", "Closure", "Generator",
+        "DOMDocument", "DOMElement", "DOMXPath", "SimpleXMLElement", "ReflectionClass",
+        "ReflectionMethod", "ReflectionProperty", "ReflectionFunction", "SplFileInfo",
+        "SplFileObject", "Iterator", "IteratorAggregate", "Countable", "ArrayAccess",
+    }
+)  # fmt: skip
+
+
 def _php_class(path: str, written: str, seen: _Visible) -> _Owner | None:
     """(its file, its qualname there, the binding) of a class named as
     written in a PHP file (qualnames hold the namespace: ``App.Repo``):
@@ -2077,7 +2092,11 @@ def _php_class(path: str, written: str, seen: _Visible) -> _Owner | None:
         return path, full, Binding.BOUND
     last = full.rsplit(".", 1)[-1]
     found = resolve("php", path, full.replace(".", "\\"), last) if resolve else None
-    return (found, full, Binding.BOUND) if found and found.endswith(f"/{last}.php") else None
+    if found and found.endswith(f"/{last}.php"):
+        return found, full, Binding.BOUND
+    if full in _PHP_CLASSES:  # `new \DateTime()`: PHP's own (a global name)
+        return None, full, Binding.EXTERNAL
+    return None
 
 
 def _visible(

@@ -1465,6 +1465,27 @@ def test_a_ruby_method_of_a_core_class_is_external_unless_reopened() -> None:
     assert found[(11, "squish")] == "bound"
 
 
+def test_a_php_method_of_php_s_own_class_is_external() -> None:
+    """`$d->format()` of `new \\DateTime()` (or `new DateTime()` in the
+    global namespace), `$e->getLine()` of `\\Throwable $e`: PHP's, not
+    candidates for the repository's `format` or `getLine`."""
+    files = {
+        "src/M.php": "<?php\nnamespace App;\n"
+        "class R {\n  public function format() {}\n  public function getLine() {}\n}\n"
+        "function f(\\Throwable $e) {\n"
+        "  $d = new \\DateTime();\n  $d->format('Y');\n"  # 9
+        "  $e->getLine();\n"  # 10
+        "  $r = new R();\n  $r->format();\n"  # 12
+        "}\n",
+        "legacy.php": "<?php\nfunction g() {\n  $d = new DateTime();\n  $d->format('c');\n}\n",
+    }
+    found = call_bindings(files, "src/M.php", language="php")
+    assert [found[k] for k in ((9, "format"), (10, "getLine"))] == ["external"] * 2
+    assert found[(12, "format")] == "bound"
+    legacy = call_bindings(files, "legacy.php", language="php")
+    assert legacy[(3, "DateTime")] == legacy[(4, "format")] == "external"
+
+
 def test_star_args_are_a_tuple_and_star_star_kwargs_a_dict() -> None:
     """`kwargs.get(k)` of `**kwargs`, `args.index(x)` of `*args`, annotated
     or not (`**kw: Any` was not bound as a parameter at all): the
