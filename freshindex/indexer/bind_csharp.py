@@ -11,9 +11,11 @@ the call, and the linker looks for it in the file, the folder's other
 ``.cs`` files and the namespaces the ``using`` lines name
 (freshindex/query/link.py).
 
-A type that is predefined (``int``, ``string``), an array, a generic
-argument, ``var`` of anything but ``new T()``, or unknown names no type: the
-call stays a candidate. Generic arguments are dropped (``List<T>`` is a
+A predefined type is System's (``string s``: ``String``, which no file of
+the repository defines: external, unless an extension method of the
+repository has the name). An array, a generic argument, ``var`` of
+anything but ``new T()``, or an unknown type names no type: the call stays
+a candidate. Generic arguments are dropped (``List<T>`` is a
 ``List``).
 """
 
@@ -193,7 +195,7 @@ def _members(body: ts.Node | None, text: Callable[[ts.Node], str]) -> dict[str, 
             if declaration is not None:
                 _variables(declaration, out, text)
         elif member.type == "property_declaration":
-            kind = type_name(member.child_by_field_name("type"), text)
+            kind = type_name(member.child_by_field_name("type"), text, predefined=True)
             _declare(out, member.child_by_field_name("name"), kind, text)
     return out
 
@@ -206,7 +208,7 @@ def _declared_by(
 ) -> None:
     """A local, ``using`` or ``foreach`` variable, or a caught exception."""
     if node.type == "foreach_statement":
-        kind = type_name(node.child_by_field_name("type"), text)
+        kind = type_name(node.child_by_field_name("type"), text, predefined=True)
         _declare(scope, node.child_by_field_name("left"), kind, text)
         return
     if node.type == "catch_declaration":
@@ -242,7 +244,7 @@ def _parameters(
         return
     for p in params.named_children:
         if p.type == "parameter":
-            kind = type_name(p.child_by_field_name("type"), text)
+            kind = type_name(p.child_by_field_name("type"), text, predefined=True)
             _declare(scope, p.child_by_field_name("name"), kind, text)
         elif p.type in ("identifier", "implicit_parameter"):
             scope[text(p)] = _UNKNOWN
@@ -272,7 +274,7 @@ def _type_of(
         if value is None or value.type != "object_creation_expression":
             return None
         return type_name(value.child_by_field_name("type"), text)
-    return type_name(kind, text)
+    return type_name(kind, text, predefined=True)
 
 
 _TASKS = ("Task", "ValueTask")
@@ -289,18 +291,32 @@ def awaited(kind: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | N
     return args.named_children[0] if args.named_child_count == 1 else kind
 
 
-def type_name(kind: ts.Node | None, text: Callable[[ts.Node], str]) -> str | None:
+def type_name(
+    kind: ts.Node | None, text: Callable[[ts.Node], str], predefined: bool = False
+) -> str | None:
     """The type a C# type node names, as written, without generic arguments;
-    None for a predefined type, an array, a nullable value or a tuple."""
+    with ``predefined``, a predefined one by its System name (``string``:
+    ``String``), as a receiver's; None for an array, a nullable value or a
+    tuple, and otherwise a predefined type (no fact rows for every `int`)."""
     if kind is None:
         return None
     if kind.type == "generic_name" and kind.named_children:
         return type_name(kind.named_children[0], text)
     if kind.type == "nullable_type" and kind.named_children:  # Repository?
-        return type_name(kind.named_children[0], text)
+        return type_name(kind.named_children[0], text, predefined)
     if kind.type in ("identifier", "qualified_name"):
         return "".join(text(kind).split())
+    if kind.type == "predefined_type" and predefined:  # `string s`: System.String's methods
+        return _PREDEFINED.get(text(kind))
     return None
+
+
+# C#'s keywords for the types of System
+_PREDEFINED = {
+    "string": "String", "object": "Object", "int": "Int32", "long": "Int64", "short": "Int16",
+    "bool": "Boolean", "double": "Double", "float": "Single", "decimal": "Decimal",
+    "char": "Char", "byte": "Byte", "uint": "UInt32", "ulong": "UInt64",
+}  # fmt: skip
 
 
 def extensions(
@@ -310,8 +326,9 @@ def extensions(
     ``methods`` (node, name node, qualname) of a file: holder ``extends T``
     (the type's name without generic arguments or namespace), the method
     itself as what it holds. The linker reads them for ``x.M()`` where
-    ``x``'s type defines no ``M`` (query/link.py ``extension``). A type
-    parameter (``this T x``) extends anything: holder ``extends *``, which
+    ``x``'s type defines no ``M`` (query/link.py ``extension``); a
+    predefined type by its System name (``this string s``: ``String``). A
+    type parameter (``this T x``) or ``object`` extends anything: holder ``extends *``, which
     no type's name matches, so that the linker knows an ``x.M()`` on a type
     from outside the repository may still run it."""
     out = []
@@ -324,8 +341,8 @@ def extensions(
             c.type == "modifier" and text(c) == "this" for c in first.children
         ):
             continue
-        extended = type_name(first.child_by_field_name("type"), text)
-        if extended is None or extended in _type_parameters(node, text):
+        extended = type_name(first.child_by_field_name("type"), text, predefined=True)
+        if extended in (None, "Object") or extended in _type_parameters(node, text):
             extended = ANY_TYPE
         simple = extended.rsplit(".", 1)[-1]
         at, end = name_node.start_point, name_node.end_point

@@ -1486,6 +1486,23 @@ def test_a_php_method_of_php_s_own_class_is_external() -> None:
     assert legacy[(3, "DateTime")] == legacy[(4, "format")] == "external"
 
 
+def test_a_csharp_method_of_a_predefined_type_is_system_s() -> None:
+    """`s.Trim()` of `string s`, `n.ToString()` of `int n`: System's, not
+    candidates for the repository's `Trim`; an extension method of the
+    repository on `string` still binds."""
+    files = {
+        "src/M.cs": "using System;\nnamespace App {\n"
+        "  class R { public void Trim() {} public void Slug() {} }\n"
+        "  static class Ext { public static string Slug(this string s) => s; }\n"
+        "  class M {\n    void F(string s, int n) {\n"
+        "      s.Trim();\n      n.ToString();\n      s.Slug();\n"  # 7, 8, 9
+        "    }\n  }\n}\n",
+    }
+    found = call_bindings(files, "src/M.cs", language="csharp")
+    assert [found[k] for k in ((7, "Trim"), (8, "ToString"))] == ["external"] * 2
+    assert found[(9, "Slug")] == "bound"
+
+
 def test_star_args_are_a_tuple_and_star_star_kwargs_a_dict() -> None:
     """`kwargs.get(k)` of `**kwargs`, `args.index(x)` of `*args`, annotated
     or not (`**kw: Any` was not bound as a parameter at all): the
