@@ -415,7 +415,7 @@ class _Pass:
         found = self.resolve(self.text(typed))
         how = f"{name}: {self.text(typed)}" if name else f"as {self.text(typed)}"
         if found is None:  # `m: Map<K, V>`, unless the file has a Map of its own
-            made = builtins_js.named(self.text(typed)) or self.outside(self.text(typed))
+            made = self.outside(self.text(typed)) or builtins_js.named(self.text(typed))
             return [Claim("", chains.BUILTIN + made, how)] if made is not None else []
         return [Claim(found[0], found[1] + chains.CALL, how)]
 
@@ -574,10 +574,10 @@ class _Pass:
                 return []
             found = self.resolve(self.text(head))
             made = None
-            if found is None and t == "new_expression":  # `new Map()`, `new Client()` of "pg"
-                made = self.outside(self.text(head))
-                if self.text(head) in builtins_js.CONSTRUCTED:
-                    made = self.text(head)
+            if found is None and t == "new_expression":  # `new Client()` of "pg", `new Map()`
+                made = self.outside(self.text(head)) or (
+                    self.text(head) if self.text(head) in builtins_js.CONSTRUCTED else None
+                )
             if made is not None:
                 return [Claim("", chains.BUILTIN + made, f"new {self.text(head)}()")]
             if found is None:
