@@ -41,6 +41,22 @@ _PATTERNS = """
 """
 
 
+# java.lang's classes, which every Java file sees without an import
+JAVA_LANG = frozenset(
+    {
+        "Object", "String", "StringBuilder", "StringBuffer", "CharSequence", "Integer",
+        "Long", "Short", "Byte", "Double", "Float", "Boolean", "Character", "Number",
+        "Math", "StrictMath", "System", "Thread", "Runtime", "Class", "ClassLoader",
+        "Enum", "Record", "Iterable", "Comparable", "Runnable", "AutoCloseable",
+        "Throwable", "Exception", "RuntimeException", "Error", "IllegalArgumentException",
+        "IllegalStateException", "NullPointerException", "UnsupportedOperationException",
+        "IndexOutOfBoundsException", "ArithmeticException", "ClassCastException",
+        "InterruptedException", "CloneNotSupportedException", "StackTraceElement",
+        "ThreadLocal", "Process", "ProcessBuilder", "Void",
+    }
+)  # fmt: skip
+
+
 def receiver_types(root: ts.Node, text: Callable[[ts.Node], str]) -> dict[int, tuple[str, str]]:
     """The start byte of each called method's name -> (the receiver as
     written, the class it was declared with as written: ``Repo``,

@@ -18,7 +18,7 @@ from collections.abc import Callable
 import tree_sitter as ts
 
 from freshindex.indexer import chains
-from freshindex.indexer.bind_java import declared_class
+from freshindex.indexer.bind_java import JAVA_LANG, declared_class
 from freshindex.indexer.languages import in_source_order, pattern_query, within_open
 
 _PATTERNS = """
@@ -265,29 +265,24 @@ AFTER_BASES_VIA = "a member of the class's bases, else a function of this file's
 # the classes every Kotlin file sees without an import (kotlin.*,
 # kotlin.collections.*, kotlin.text.*, kotlin.ranges.*, kotlin.sequences.*,
 # and java.lang.* on the JVM) that a project rarely names again: not
-# `Result`, `Enum` or `Lazy`. A declaration of the package comes first, in a
-# file of any name (Kotlin does not tie a class to its file), so the linker
-# looks for one before it calls these outside (query/link.py)
+# `Result`, `Enum`, `Lazy`, `Class` or `Process`. A declaration of the
+# package comes first, in a file of any name (Kotlin does not tie a class to
+# its file), so the linker looks for one before it calls these outside
+# (query/link.py)
 DEFAULT_CLASSES = frozenset(
     {
         "Any", "Unit", "Nothing", "Int", "Long", "Short", "Byte", "Double", "Float",
         "Boolean", "Char", "UInt", "ULong", "Array", "IntArray", "LongArray",
         "ByteArray", "CharArray", "ShortArray", "DoubleArray", "FloatArray",
-        "BooleanArray", "String", "CharSequence", "StringBuilder", "Regex",
-        "MatchResult", "Appendable", "List", "MutableList", "ArrayList", "Map",
-        "MutableMap", "HashMap", "LinkedHashMap", "Set", "MutableSet", "HashSet",
-        "LinkedHashSet", "Collection", "MutableCollection", "Iterable",
-        "MutableIterable", "Iterator", "MutableIterator", "ListIterator",
-        "Sequence", "IntRange", "LongRange", "CharRange", "Pair", "Triple",
-        "Comparable", "Comparator", "Number", "Math", "System", "Thread",
-        "Runtime", "Runnable", "AutoCloseable", "ThreadLocal", "Throwable",
-        "Exception", "RuntimeException", "Error", "IllegalArgumentException",
-        "IllegalStateException", "NullPointerException", "UnsupportedOperationException",
-        "IndexOutOfBoundsException", "ArithmeticException", "ClassCastException",
-        "InterruptedException", "ConcurrentModificationException",
+        "BooleanArray", "String", "CharSequence", "Regex", "MatchResult", "Appendable",
+        "List", "MutableList", "ArrayList", "Map", "MutableMap", "HashMap",
+        "LinkedHashMap", "Set", "MutableSet", "HashSet", "LinkedHashSet", "Collection",
+        "MutableCollection", "Iterable", "MutableIterable", "Iterator",
+        "MutableIterator", "ListIterator", "Sequence", "IntRange", "LongRange",
+        "CharRange", "Pair", "Triple", "Comparator", "ConcurrentModificationException",
         "NoSuchElementException", "NumberFormatException",
     }
-)  # fmt: skip
+) | (JAVA_LANG - {"Enum", "Record", "Process", "Class"})  # fmt: skip
 # kotlin's functions that make one of them (`val xs = mutableListOf<User>()`)
 _FACTORIES = {
     **dict.fromkeys(("listOf", "listOfNotNull", "emptyList"), "List"),

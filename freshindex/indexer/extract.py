@@ -2002,20 +2002,6 @@ def _class_of(language: str, path: str, written: str, seen: _Visible) -> _Owner 
     return (found, ".".join(parts[first:]), Binding.BOUND) if found else None
 
 
-# java.lang's classes, which every Java file sees without an import
-_JAVA_LANG = frozenset(
-    {
-        "Object", "String", "StringBuilder", "StringBuffer", "CharSequence", "Integer",
-        "Long", "Short", "Byte", "Double", "Float", "Boolean", "Character", "Number",
-        "Math", "StrictMath", "System", "Thread", "Runtime", "Class", "ClassLoader",
-        "Enum", "Record", "Iterable", "Comparable", "Runnable", "AutoCloseable",
-        "Throwable", "Exception", "RuntimeException", "Error", "IllegalArgumentException",
-        "IllegalStateException", "NullPointerException", "UnsupportedOperationException",
-        "IndexOutOfBoundsException", "ArithmeticException", "ClassCastException",
-        "InterruptedException", "CloneNotSupportedException", "StackTraceElement",
-        "ThreadLocal", "Process", "ProcessBuilder", "Void",
-    }
-)  # fmt: skip
 # packages of the platform a wildcard import may name: never the repository's
 _JAVA_PLATFORM = ("java.", "javax.", "jdk.", "sun.", "android.", "androidx.", "kotlin.")
 
@@ -2049,7 +2035,7 @@ def _jvm_implicit(
             return found, written, Binding.BOUND
         ours = len(own) == 2 and package.split(".")[:2] == own
         unknown = unknown or not (ours or package.startswith(_JAVA_PLATFORM))
-    if head in _JAVA_LANG and language == "java" and not unknown:
+    if head in bind_java.JAVA_LANG and language == "java" and not unknown:
         return None, f"java.lang.{head}", Binding.EXTERNAL
     platform = [p for p in seen.wildcards if p.startswith(_JAVA_PLATFORM)]
     if platform and not unknown:
