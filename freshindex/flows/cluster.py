@@ -19,11 +19,17 @@ QUIET_DASK_CONFIG = Path(__file__).parent / "dask-quiet"
 
 
 def quiet_dask() -> None:
-    """Silence the harmless shutdown tracebacks, in this process and every worker."""
+    """Silence the harmless shutdown tracebacks, in this process and every worker.
+
+    A LocalCluster's worker takes the config of the process its nanny runs in
+    (this one), not the files it could read itself. Dask fixes the folders it
+    reads when it is first imported, and the CLI imports it before this runs:
+    a plain ``refresh()`` never saw DASK_CONFIG, and the workers ran with
+    Dask's defaults (the statistical profiler on, spilling on)."""
     quiet_dask_workers()
     import dask.config
 
-    dask.config.refresh()
+    dask.config.refresh(paths=config_paths())
     for name, level in (
         ("distributed", logging.WARNING),
         ("distributed.worker", logging.CRITICAL),
@@ -40,6 +46,15 @@ def quiet_dask_workers() -> None:
     """The workers' part of quiet_dask(): their Dask config, read from the
     environment they are started (or forked) with."""
     os.environ.setdefault("DASK_CONFIG", str(QUIET_DASK_CONFIG))
+
+
+def config_paths() -> list[str]:
+    """The folders Dask reads config from, DASK_CONFIG's as of now included
+    (last, so it wins, as when it is set before Dask is imported)."""
+    import dask.config
+
+    extra = os.environ.get("DASK_CONFIG")
+    return [p for p in dask.config.paths if p != extra] + ([extra] if extra else [])
 
 
 def local_cluster_kwargs(workers: int | None) -> dict[str, Any]:

@@ -348,3 +348,37 @@ def test_a_scheduler_lost_mid_build_ends_it_clearly(cluster: str, tmp_path: Path
     assert len(lines) == 2, err  # "building ...", then why it stopped
     assert lines[1].startswith("freshindex: failed: shard "), err
     assert "the connection to the Dask scheduler was lost" in lines[1], err
+
+
+# A build's own LocalCluster, started the way the CLI starts it: distributed
+# imported first (its logging), the cluster after
+LOCAL_CLUSTER_CONFIG = """
+import distributed, dask.config
+from freshindex.flows.cluster import EarlyCluster
+
+if __name__ == "__main__":
+    early = EarlyCluster(1)
+    with distributed.Client(early.address) as client:
+        client.wait_for_workers(1)
+        seen = client.run(dask.config.get, "distributed.worker.profile.enabled")
+        print(list(seen.values()), client.run(dask.config.get, "distributed.worker.memory.spill"))
+    early.close()
+"""
+
+
+def test_a_builds_own_workers_run_with_its_dask_config(tmp_path: Path) -> None:
+    """The workers take their nanny's config: with Dask imported before the
+    CLI pointed DASK_CONFIG at freshindex's file, they once ran with Dask's
+    defaults, the statistical profiler sampling every shard task 100 times a
+    second for a dashboard nothing serves."""
+    script = tmp_path / "local_cluster.py"
+    script.write_text(LOCAL_CLUSTER_CONFIG)
+    env = {k: v for k, v in os.environ.items() if k != "DASK_CONFIG"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    out = subprocess.run(
+        [sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    profile, spill = out.stdout.strip().split(" ", 1)
+    assert profile == "[False]"
+    assert "False" in spill and "True" not in spill
