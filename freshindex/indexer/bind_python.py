@@ -541,9 +541,14 @@ class _Binder(ValueFlow):
                     positional.append(name)
                 if splat is not None:
                     # `*args` is a tuple and `**kwargs` a dict, whatever their
-                    # annotation says of their values
+                    # annotation says of their values; `*handlers: Handler`
+                    # says what each element is, `**opts: Option` each value
                     inner.names[name] = Name("local")
                     inner.flow(name, Flow(splat, inner, name, declared=True))
+                    each = class_expr(p.child_by_field_name("type"), self.text)
+                    if each is not None:
+                        step = "each" if splat.type == "list_splat_pattern" else "values"
+                        inner.flow(name, Flow(each, outer, name, step=step))
                 else:
                     self.parameter(p, name, len(names) == 1, outer, inner)
             for part in ("type", "value"):

@@ -79,6 +79,13 @@ CONTEXT_MANAGERS = frozenset(
 )  # fmt: skip
 
 
+# the steps of a name whose annotation says what it contains: a container
+# annotation (``items``: ``users: list[User]``) or a splat's (``*args: User``,
+# ``**kwargs: User``), with the roles the splat's annotation answers
+_SPLATS = {"each": ("element", "item"), "values": ("item",)}
+CONTAINERS = ("items", *_SPLATS)
+
+
 class Value(NamedTuple):
     """A chain rooted in a file, and how the name came to hold it."""
 
@@ -555,7 +562,7 @@ class ValueFlow:
             return []
         if flow.step == "iter":  # for f in (a, b): an element of a literal sequence
             return self.elements(flow.node, flow.scope, depth)
-        if flow.step in ("items", "returns"):
+        if flow.step in (*CONTAINERS, "returns"):
             # `xs: list[User]` says what its elements are, `make: Callable[...,
             # User]` what calling it gives: neither what the name itself holds
             return []
@@ -644,7 +651,7 @@ class ValueFlow:
         self.memo[key] = []
         out: list[Value] = []
         for flow in where.flows.get(name, [])[: MAX_VALUES + 1]:
-            if flow.step == "items":
+            if flow.step in CONTAINERS:
                 out.extend(self.held_in(flow))
             elif not flow.step and flow.node is not None and flow.scope is not None:
                 out.extend(self.elements(flow.node, flow.scope, depth + 1))
@@ -660,7 +667,7 @@ class ValueFlow:
         if where is None:
             return []
         flows = where.flows.get(name, [])[:MAX_VALUES]
-        return self.cap([v for f in flows if f.step == "items" for v in self.held_in(f, role)])
+        return self.cap([v for f in flows if f.step in CONTAINERS for v in self.held_in(f, role)])
 
     def is_typing_cast(self, fn: ts.Node, scope: Scope) -> bool:
         """``cast`` imported from typing, or ``typing.cast`` through the module."""
@@ -689,8 +696,10 @@ class ValueFlow:
     def held_in(self, flow: Flow, role: str = "element") -> list[Value]:
         """Instances of what an ``items`` (or ``yields``) flow's container
         annotation holds (``contained``'s ``role``); [] for any other flow."""
-        if flow.step not in ("items", "yields") or flow.node is None or flow.scope is None:
+        if flow.step not in (*CONTAINERS, "yields") or flow.node is None or flow.scope is None:
             return []
+        if flow.step in _SPLATS:  # `*args: User`: each element is a User
+            return self.instances(flow.node, flow.scope) if role in _SPLATS[flow.step] else []
         return self.instances(contained(flow.node, self.text, role), flow.scope)
 
     def instances(self, class_node: ts.Node | None, scope: Scope) -> list[Value]:

@@ -1519,6 +1519,36 @@ def test_star_args_are_a_tuple_and_star_star_kwargs_a_dict() -> None:
     ] * 4
 
 
+def test_each_element_of_an_annotated_star_args_is_an_instance() -> None:
+    """`def __init__(self, *handlers: Handler)`: iterating `handlers`,
+    `handlers[0]`, and a holder given them (`self.handlers`, iterated in
+    another file) give Handlers; `**opts: Option` gives an Option by key,
+    but its keys, iterated, are not Options."""
+    files: dict[str, str | bytes] = {
+        "h.py": "class Handler:\n    def run(self): pass\nclass Option:\n    def run(self): pass\n",
+        "m.py": (
+            "from h import Handler, Option\n"
+            "class App:\n"
+            "    def __init__(self, *handlers: Handler, **opts: Option):\n"
+            "        self.handlers = handlers\n"
+            "        for h in handlers:\n            h.run()\n"  # 6
+            "        handlers[0].run()\n"  # 7
+            "        opts['a'].run()\n"  # 8
+            "        for k in opts:\n            k.run()\n"  # 10
+        ),
+        "u.py": "from m import App\ndef use(app: App):\n    for h in app.handlers:\n        h.run()\n",
+    }
+    found = {
+        (e["path"], e["start_line"]): (link.binding, link.symbol and link.symbol["qualname"])
+        for e, link in linked(files, "python")
+        if e["kind"] == "call" and e["target"] == "run"
+    }
+    handler, option = ("bound", "Handler.run"), ("bound", "Option.run")
+    assert [found[("m.py", n)] for n in (6, 7, 8)] == [handler, handler, option]
+    assert found[("u.py", 4)] == handler
+    assert found[("m.py", 10)][0] == "candidate"
+
+
 def test_a_method_of_an_instance_of_a_class_from_outside_is_external() -> None:
     """`s: Session` of `from requests import Session`, `t = Session()`,
     `q = queue.Queue()`, `log = logging.getLogger(...)`, and a holder
