@@ -155,9 +155,12 @@ def references(
                     bound[str(d["symbolId"])].append(r)
     order = _order
     # a row bound to two definitions (a prototype with one definition per
-    # configuration) is one reference
+    # configuration) is one reference; so is a site two values of a name
+    # bind to the asked ones (`opts` given `options: Options` and `clone(options)`)
+    for owner, rs in bound.items():
+        bound[owner] = _once_per_site(rs)
     unique = {id(r): r for rs in bound.values() for r in rs}
-    all_bound = sorted(unique.values(), key=order)
+    all_bound = sorted(_once_per_site(list(unique.values())), key=order)
     # calls of a method the asked ones override, each once, saying which
     dispatch: dict[str, list[Result]] = {i: [] for i in by_id}
     all_dispatch = []
@@ -188,8 +191,10 @@ def references(
     # is another value of a name bound at the same place (`t: Timeout |
     # Default` then `t.as_dict()`: Default has none, Timeout's is bound)
     placed = {_site(r) for r in (*all_bound, *all_dispatch)}
-    candidates = [r for r in candidates if id(r) not in found and _site(r) not in placed]
-    external = [r for r in external if id(r) not in found]
+    candidates = _once_per_site(
+        [r for r in candidates if id(r) not in found and _site(r) not in placed]
+    )
+    external = _once_per_site([r for r in external if id(r) not in found])
     groups: list[dict[str, Any]] = [
         {
             "definition": d,
@@ -303,6 +308,19 @@ def _stubbed(path: str) -> str:
         if path.endswith(suffix):
             return path[: -len(suffix)] + module
     return path
+
+
+def _once_per_site(rows: list[Result]) -> list[Result]:
+    """The first row of each site: a name that may hold several values (`x:
+    A | B`) writes a row each, and a call none of them names is one name
+    match, not one per value."""
+    seen: set[tuple[str, int, int, str]] = set()
+    out = []
+    for r in rows:
+        if _site(r) not in seen:
+            seen.add(_site(r))
+            out.append(r)
+    return out
 
 
 def _site(r: Result) -> tuple[str, int, int, str]:

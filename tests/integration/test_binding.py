@@ -88,6 +88,19 @@ FILES: dict[str, str | bytes] = {
         "\n\n"
         "def build(timeout: Timeout | Default):\n"
         "    return timeout.as_dict()\n"  # 11
+        "\n\n"
+        "class Spare:\n"
+        "    pass\n"
+        "\n\n"
+        "def either(t: Default | Spare):\n"
+        "    return t.as_dict()\n"  # 19: neither has one
+        "\n\n"
+        "def make() -> Timeout:\n"
+        "    return Timeout()\n"
+        "\n\n"
+        "def both(t: Timeout, ok):\n"
+        "    v = t if ok else make()\n"
+        "    return v.as_dict()\n"  # 28: two values, one method
     ),
     "app/views.py": (
         "from typing import Optional\n"
@@ -1483,11 +1496,16 @@ def test_a_place_bound_through_one_value_is_no_candidate_through_another(
 ) -> None:
     """`timeout: Timeout | Default` then `timeout.as_dict()`: Timeout's is
     bound; Default has none, and that value is not listed again as a name
-    match at the same place."""
+    match at the same place. Each place is listed once: `v` given a Timeout
+    two ways (a row each), and `t: Default | Spare`, neither of which has
+    the method (a name match, not two)."""
     _repo, _store, q = built
     doc = q("Timeout.as_dict")
-    assert [(r["path"], r["startLine"]) for r in doc["bound"]] == [("app/timeouts.py", 11)]
-    assert doc["candidates"] == []
+    assert [(r["path"], r["startLine"]) for r in doc["bound"]] == [
+        ("app/timeouts.py", 11),
+        ("app/timeouts.py", 28),
+    ]
+    assert [(r["path"], r["startLine"]) for r in doc["candidates"]] == [("app/timeouts.py", 19)]
 
 
 def test_an_empty_bound_list_with_unfollowed_calls_is_not_complete(
