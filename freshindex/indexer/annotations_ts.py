@@ -1,9 +1,10 @@
 """What a TypeScript annotation names, for the JS/TS value flow
 (indexer/flow_js.py): the class of ``C``, ``C | null``, ``C | undefined``,
 ``Promise<C>`` (what ``await`` gives), and what an array annotation holds
-(``C[]``, ``Array<C>``, ``ReadonlyArray<C>``, ``Set<C>``). Read from the
-syntax tree alone, as the type checker reads the annotation; anything else
-(unions of classes, generics of generics) names no class."""
+(``C[]``, ``Array<C>``, ``ReadonlyArray<C>``, ``Set<C>``), and the classes
+of a union of them (``A | B``). Read from the syntax tree alone, as the type
+checker reads the annotation; anything else (a union with a literal or an
+object type, generics of generics) names no class."""
 
 from __future__ import annotations
 
@@ -20,6 +21,31 @@ def named_class(
     if node is None or node.type != "type_annotation" or node.named_child_count != 1:
         return None
     return _class_of(node.named_children[0], text, awaited)
+
+
+def union_classes(
+    node: ts.Node | None, text: Callable[[ts.Node], str], awaited: bool = False
+) -> list[ts.Node]:
+    """The classes a union annotation names (``: A | B``, ``A | B | null``),
+    each as ``named_class`` reads one (with ``awaited``, ``Response |
+    Promise<Response>`` is one class); [] unless every member but ``null``
+    and ``undefined`` names a class."""
+    if node is None or node.type != "type_annotation" or node.named_child_count != 1:
+        return []
+    union = node.named_children[0]
+    if union.type != "union_type":
+        return []
+    members: list[ts.Node] = []
+    todo = [union]
+    while todo:  # `A | B | C` is `(A | B) | C`
+        n = todo.pop()
+        if n.type == "union_type":
+            todo.extend(reversed(n.named_children))
+        elif not _is_nothing(n):
+            members.append(n)
+    found = [_class_of(m, text, awaited) for m in members]
+    named = list({text(c): c for c in found if c is not None}.values())
+    return named if None not in found and len(found) > 1 else []
 
 
 def function_returns(node: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:

@@ -24,6 +24,11 @@ CONSTRUCTED = frozenset(
         "Error", "TypeError", "RangeError", "URL", "URLSearchParams", "Headers",
         "FormData", "AbortController", "TextEncoder", "TextDecoder", "Uint8Array",
         "ArrayBuffer",
+        # the fetch API's and the streams' (browsers, Node 18+, Deno, Bun, workers)
+        "Response", "Request", "Blob", "File", "ReadableStream", "WritableStream",
+        "TransformStream", "DataView", "Int8Array", "Int16Array", "Int32Array",
+        "Uint8ClampedArray", "Uint16Array", "Uint32Array", "Float32Array", "Float64Array",
+        "BigInt64Array", "BigUint64Array",
     }
 )  # fmt: skip
 _LITERALS = {

@@ -44,7 +44,12 @@ from itertools import repeat
 import tree_sitter as ts
 
 from freshindex.indexer import builtins_js, chains
-from freshindex.indexer.annotations_ts import element_class, function_returns, named_class
+from freshindex.indexer.annotations_ts import (
+    element_class,
+    function_returns,
+    named_class,
+    union_classes,
+)
 from freshindex.indexer.flow_python import FLOW_STEPS_FLOOR
 from freshindex.indexer.guarded import Guarded
 from freshindex.indexer.narrow_js import Narrowing, narrowing
@@ -70,6 +75,16 @@ EXPORT_ALIAS = "export"
 _MEMBER_SIGNATURES = frozenset({"method_signature", "property_signature", "call_signature"})
 _SIGNATURE_BODIES = frozenset({"interface_body", "object_type"})
 _SIGNATURE_OWNERS = frozenset({"interface_declaration", "type_alias_declaration"})
+
+
+def classes(
+    annotation: ts.Node | None, text: Callable[[ts.Node], str], awaited: bool = False
+) -> list[ts.Node]:
+    """The class an annotation names (with ``awaited``, a return's
+    ``Promise<C>`` read as ``C``), or each class of a union (``a: A | B``):
+    a value of any of them."""
+    named = named_class(annotation, text, awaited)
+    return [named] if named is not None else union_classes(annotation, text, awaited)
 
 
 def _signature_owner(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
@@ -101,15 +116,20 @@ class Claim:
     path: str
     chain: str
     via: str
+    # an instance of a class the code names (an annotation, `new C()`), not
+    # what a function returns: the linker finds its members for sure
+    made: bool = False
 
 
 @dataclass
 class Flows:
-    """By the (1-based line, column) of a called member's name: what it names."""
+    """By the (1-based line, column) of a called member's name: what it
+    names, one claim, or several for a value that may be any of them (`a: A
+    | B`: a row for each, as Python's value flow writes them)."""
 
-    calls: dict[tuple[int, int], Claim] = field(default_factory=dict)
+    calls: dict[tuple[int, int], list[Claim]] = field(default_factory=dict)
     # the same for a member used as a value (`app.get("/", users.list)`)
-    uses: dict[tuple[int, int], Claim] = field(default_factory=dict)
+    uses: dict[tuple[int, int], list[Claim]] = field(default_factory=dict)
     # (holder, claim, node where the value is written)
     holders: list[tuple[str, Claim, ts.Node]] = field(default_factory=list)
     # (module spec, node): `module.exports = require(spec)`
@@ -211,9 +231,9 @@ class _Pass:
                 else:  # `const make = (): Repo => ...` at the top: the function `make`
                     qual = self.named_by(node, self.outer[fn], cls)
                 self.parameters(node, fn, cls if qual == f"{cls}.constructor" else None)
-                returned = named_class(node.child_by_field_name("return_type"), self.text, True)
-                if returned is not None and qual:
-                    self.typed.append((chains.holder_of_return(qual), returned))
+                if qual:
+                    for each in classes(node.child_by_field_name("return_type"), self.text, True):
+                        self.typed.append((chains.holder_of_return(qual), each))
             elif t in _MEMBER_SIGNATURES and (owner := _signature_owner(node, self.text)):
                 # `interface Repo { find(): User }`, `type Ky = {get: (u) => Res}`:
                 # what calling the member returns, as a method's return annotation
@@ -232,12 +252,12 @@ class _Pass:
                 # (`header: SetHeaders = (...) => ...`) types its calls, not a value
                 name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
                 kind = node.child_by_field_name("type")
-                typed = named_class(kind, self.text)
+                types = classes(kind, self.text)
                 if value is not None and value.type in _FUNCTIONS:
-                    typed = None
+                    types = []
                 field = f"{cls}.{self.text(name)}" if name is not None else None
-                if field is not None and typed is not None:  # `repo: Repo`, `m: Map<K, V>`
-                    self.typed.append((field, typed))
+                if field is not None and types:  # `repo: Repo`, `m: Map<K, V>`, `a: A | B`
+                    self.typed.extend((field, typed) for typed in types)
                 elif field is not None and value is not None and value.type not in _FUNCTIONS:
                     # `cache = new Map()`, `repo = new Repo()`: as `this.x = ...`
                     self.attributes.append((field, value, fn, cls))
@@ -248,7 +268,7 @@ class _Pass:
                     self.typed.append((f"{field}.{chains.ELEMENT}", element))
             elif t == "variable_declarator":
                 name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
-                typed = named_class(node.child_by_field_name("type"), self.text)
+                types = classes(node.child_by_field_name("type"), self.text)
                 if name is not None and name.type == "identifier":
                     target = (fn, self.text(name))
                     self.declared.setdefault(fn, set()).add(target[1])
@@ -258,8 +278,8 @@ class _Pass:
                     if element is not None:
                         self.elements[target] = element
                     kind = node.child_by_field_name("type")
-                    if typed is not None:
-                        self.locals.setdefault(target, []).append((typed, fn, "type"))
+                    if types:
+                        self.locals.setdefault(target, []).extend((t, fn, "type") for t in types)
                     elif kind is not None and self.global_type(kind) is not None:
                         self.locals.setdefault(target, []).append((kind, fn, BUILTIN_TYPE))
                     elif value is not None:
@@ -405,7 +425,7 @@ class _Pass:
             return []
         cls = found[0].cls
         return [
-            Claim(c.path, c.chain, f"{name} instanceof {self.text(cls)}")
+            Claim(c.path, c.chain, f"{name} instanceof {self.text(cls)}", c.made)
             for c in self.typed_claim(name, cls)
         ]
 
@@ -417,7 +437,7 @@ class _Pass:
         if found is None:  # `m: Map<K, V>`, unless the file has a Map of its own
             made = self.outside(self.text(typed)) or builtins_js.named(self.text(typed))
             return [Claim("", chains.BUILTIN + made, how)] if made is not None else []
-        return [Claim(found[0], found[1] + chains.CALL, how)]
+        return [Claim(found[0], found[1] + chains.CALL, how, made=True)]
 
     def element_calls(self, call: ts.Node, callee: ts.Node, fn: int, cls: str | None) -> None:
         """``xs.push(v)``: ``v`` is an element of ``xs``; ``xs.forEach((x)
@@ -540,7 +560,7 @@ class _Pass:
                 self.parameter_names.add(self.text(pattern))
                 declared.add(self.text(pattern))
             pattern = param.child_by_field_name("pattern")
-            typed = named_class(param.child_by_field_name("type"), self.text)
+            types = classes(param.child_by_field_name("type"), self.text)
             if pattern is None or pattern.type != "identifier":
                 continue
             name = self.text(pattern)
@@ -548,15 +568,13 @@ class _Pass:
             if element is not None:
                 self.elements[(fn, name)] = element
             kind = param.child_by_field_name("type")
-            if typed is None and kind is not None and self.global_type(kind):
+            if not types and kind is not None and self.global_type(kind):
                 self.locals.setdefault((fn, name), []).append((kind, fn, BUILTIN_TYPE))
-            if typed is None:
-                continue
-            self.locals.setdefault((fn, name), []).append((typed, fn, "type"))
+            self.locals.setdefault((fn, name), []).extend((t, fn, "type") for t in types)
             if constructor_of is not None and any(
                 c.type in ("accessibility_modifier", "readonly") for c in param.children
             ):
-                self.typed.append((f"{constructor_of}.{name}", typed))
+                self.typed.extend((f"{constructor_of}.{name}", t) for t in types)
 
     def values(self, node: ts.Node, fn: int, cls: str | None, depth: int = 0) -> list[Claim]:
         self.steps_left -= 1
@@ -585,7 +603,10 @@ class _Pass:
             if self.text(head) in self.required and found[0]:  # `m()`: what m exports
                 found = (found[0], DEFAULT)
             word = "new " if t == "new_expression" else ""
-            return [Claim(found[0], found[1] + chains.CALL, f"{word}{self.text(head)}()")]
+            made_here = t == "new_expression"
+            return [
+                Claim(found[0], found[1] + chains.CALL, f"{word}{self.text(head)}()", made_here)
+            ]
         if t == "this" and cls is not None:
             return [Claim("", cls + chains.CALL, f"this is a {cls}")]
         if t in ("as_expression", "type_assertion") and node.named_child_count == 2:
@@ -598,6 +619,10 @@ class _Pass:
             return self.element_claim("", obj, fn, depth + 1)  # users[0]
         if t == "non_null_expression" and node.named_children:  # `this.c!`
             return self.values(node.named_children[0], fn, cls, depth + 1)
+        if t == "ternary_expression":  # `ok ? new A() : new B()`: either, if both are known
+            branches = [node.child_by_field_name(part) for part in ("consequence", "alternative")]
+            either = [self.values(b, fn, cls, depth + 1) if b else [] for b in branches]
+            return either[0] + either[1] if all(either) else []
         if t in ("parenthesized_expression", "await_expression") and node.named_children:
             # `await make()`: a return annotated Promise<C> is held as a C
             return self.values(node.named_children[0], fn, cls, depth + 1)
@@ -650,7 +675,7 @@ class _Pass:
                 continue
             given = self.values(value, where, context, depth + 1)
             unknown = unknown or not given
-            out.extend(Claim(c.path, c.chain, f"{name} = {c.via}") for c in given)
+            out.extend(Claim(c.path, c.chain, f"{name} = {c.via}", c.made) for c in given)
         if unknown:  # a global type's methods only where every value is known
             out = [c for c in out if not c.chain.startswith(chains.BUILTIN)]
         unique = list(dict.fromkeys(out))
@@ -694,47 +719,52 @@ def flows(
     out = Flows()
 
     def here(c: Claim) -> Claim:  # `this` is a class of this file
-        return Claim(c.path or path, c.chain, c.via)
+        return Claim(c.path or path, c.chain, c.via, c.made)
 
     # names declared inside some function: `api.run()` there may not be the file's `api`
     p.hidden = frozenset(p.parameter_names | {name for fn, name in p.locals if fn != -1})
 
-    def member(node: ts.Node, fn: int, cls: str | None) -> Claim | None:
+    def member(node: ts.Node, fn: int, cls: str | None) -> list[Claim]:
         obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
         if obj is None or prop is None or obj.type == "this":
-            return None  # this.m(): the tags rules bind it
-        found = [here(c) for c in p.values(obj, fn, cls)]
-        if found and all(c.chain.startswith(chains.BUILTIN) for c in found):
+            return []  # this.m(): the tags rules bind it
+        # one claim per chain: two writes of one class (`x = a ?? new C()`) are one
+        found = list({(c.path, c.chain): c for c in map(here, p.values(obj, fn, cls))}.values())
+        builtin = [c for c in found if c.chain.startswith(chains.BUILTIN)]
+        if found and len(builtin) == len(found):
             # `parts.map()` on `parts = s.split(",")`: the platform's (rows())
             made = " or ".join(sorted({c.chain[len(chains.BUILTIN) :] for c in found}))
-            return Claim(path, chains.BUILTIN + made, found[0].via)
-        if len(found) == 1:  # a query edge names one definition
-            c = found[0]
-            return Claim(c.path, chains.attr(c.chain, text(prop)), c.via)
+            return [Claim(path, chains.BUILTIN + made, found[0].via)]
+        if len(found) == 1 or (found and all(c.made for c in found)):
+            # `a: A | B`, `ok ? new A() : new B()`: either one's, a row each;
+            # not several functions' returns, which the linker may not follow
+            return [Claim(c.path, chains.attr(c.chain, text(prop)), c.via) for c in found]
         if not found and obj.type == "identifier" and text(obj) not in p.hidden:
             # `C.create()`, `api.run()`: a member of a class, object or function
             # the file defines or imports
             owner = resolve(text(obj))
             if owner is not None:
                 written = f"{text(obj)}.{text(prop)}"
-                return Claim(
-                    owner[0], f"{owner[1]}.{text(prop)}", f"{written}: a member of {owner[1]}"
-                )
-        return None
+                return [
+                    Claim(
+                        owner[0], f"{owner[1]}.{text(prop)}", f"{written}: a member of {owner[1]}"
+                    )
+                ]
+        return []
 
     for callee, fn, cls in p.calls:
         prop = callee.child_by_field_name("property")
-        claim = member(callee, fn, cls) if prop is not None else None
-        if claim is not None and prop is not None:
-            out.calls[(prop.start_point[0] + 1, prop.start_point[1])] = claim
+        claims = member(callee, fn, cls) if prop is not None else []
+        if claims and prop is not None:
+            out.calls[(prop.start_point[0] + 1, prop.start_point[1])] = claims
     for node, fn, cls in p.members:
         prop = node.child_by_field_name("property")
         at = (prop.start_point[0] + 1, prop.start_point[1]) if prop is not None else None
-        claim = member(node, fn, cls) if at in used else None
+        claims = member(node, fn, cls) if at in used else []
         # a read through two calls (`res = app.request(); f(res.status)`) is
         # mostly a library's value: the chain ends in an unknown return
-        if claim is not None and at is not None and claim.chain.count(chains.CALL) <= 1:
-            out.uses[at] = claim
+        if claims and at is not None and all(c.chain.count(chains.CALL) <= 1 for c in claims):
+            out.uses[at] = claims
     # an annotation is the holder's type, as a type checker reads it: its
     # other values are not followed (`c: C` set to `make()` in a method)
     typed: set[str] = set()
@@ -820,23 +850,29 @@ def rows(
         if e.kind == EdgeKind.USE and e.binding != Binding.BOUND
     )
     found = flows(path, root, text, named, used, outside)
-    for i, e in enumerate(edges):
-        claims = found.calls if e.kind == EdgeKind.CALL else found.uses
-        claim = claims.get((e.start_line, e.start_col))
-        if (
-            claim is not None
-            and e.binding != Binding.BOUND
-            and claim.chain.startswith(chains.BUILTIN)
-        ):
-            made = claim.chain[len(chains.BUILTIN) :]
-            edges[i] = e._replace(binding=str(Binding.EXTERNAL), via=f"{claim.via}: {made}'s")
-        elif claim is not None and e.binding != Binding.BOUND:
-            edges[i] = e._replace(
-                resolved_path=claim.path,
-                target_qualname=claim.chain,
-                binding=str(Binding.BOUND),
-                via=claim.via,
+    claimed: list[EdgeRow] = []
+    for e in edges:
+        claims = (found.calls if e.kind == EdgeKind.CALL else found.uses).get(
+            (e.start_line, e.start_col), []
+        )
+        if not claims or e.binding == Binding.BOUND:
+            claimed.append(e)
+        elif claims[0].chain.startswith(chains.BUILTIN):
+            made = claims[0].chain[len(chains.BUILTIN) :]
+            claimed.append(
+                e._replace(binding=str(Binding.EXTERNAL), via=f"{claims[0].via}: {made}'s")
             )
+        else:
+            claimed.extend(
+                e._replace(
+                    resolved_path=c.path,
+                    target_qualname=c.chain,
+                    binding=str(Binding.BOUND),
+                    via=c.via,
+                )
+                for c in claims
+            )
+    edges[:] = claimed
     if used:  # what no flow names either: a local's member, `req.body`
         edges[:] = [e for e in edges if e.kind != EdgeKind.USE or e.binding == Binding.BOUND]
     for spec, at in found.reexports:

@@ -1892,12 +1892,42 @@ TYPESCRIPT: dict[str, tuple[dict[str, str], set[str]]] = {
         {"m.ts": "class C {\n  m() {}\n}\nfunction main(x: any) {\n  (x as C).m();\n}\n"},
         {"main -> C.m"},
     ),
-    "union_of_two_classes_names_neither": (
+    "union_of_two_classes_names_either": (
         {
             "m.ts": "class C {\n  m() {}\n}\nclass D {\n  m() {}\n}\n"
-            "function main(x: C | D) {\n  x.m();\n}\n"
+            "function main(x: C | D | null) {\n  x.m();\n}\n"
+        },
+        {"main -> C.m", "main -> D.m"},
+    ),
+    "union_field_and_return_name_either": (
+        {
+            "m.ts": "class C {\n  m() {}\n}\nclass D {\n  m() {}\n}\n"
+            "class H {\n  x: C | D;\n  get(): C | D {\n    return this.x;\n  }\n}\n"
+            "function main(h: H) {\n  h.x.m();\n  h.get().m();\n}\n"
+        },
+        {"main -> C.m", "main -> D.m", "main -> H.get"},
+    ),
+    "awaited_union_names_the_class": (
+        {
+            "m.ts": "class R {\n  m() {}\n}\nfunction get(): R | Promise<R> {\n  return new R();\n}\n"
+            "async function main() {\n  const r = await get();\n  r.m();\n}\n"
+        },
+        {"get -> R", "main -> get", "main -> R.m"},
+    ),
+    "union_with_a_primitive_names_neither": (
+        {
+            "m.ts": "class C {\n  m() {}\n}\nclass D {\n  m() {}\n}\n"
+            "function main(x: C | string) {\n  x.m();\n}\n"
         },
         set(),
+    ),
+    "ternary_of_two_classes_names_either": (
+        {
+            "m.ts": "class C {\n  m() {}\n  n() {}\n}\nclass D {\n  m() {}\n}\n"
+            "function main(ok: boolean, p) {\n  const x = ok ? new C() : new D();\n  x.m();\n"
+            "  const y = ok ? new C() : p;\n  y.n();\n}\n"
+        },
+        {"main -> C", "main -> D", "main -> C.m", "main -> D.m"},
     ),
     "method_return_type": (
         {
@@ -1946,6 +1976,12 @@ def test_a_typescript_method_of_a_global_type_is_external() -> None:
             "class Set { add(x: number) {} }\n"
             "const own = new Set();\n"
             "own.add(1);\n"  # 16
+            "function load(): Response | Promise<Response> { return fetch('/'); }\n"
+            "export async function fetched(r: Response) {\n"
+            "  r.json();\n"  # 19: the fetch API's Response
+            "  const got = await load();\n"
+            "  got.text();\n"  # 21: what awaiting either member gives
+            "}\n"
         ),
     }
     found: dict[tuple[str, str], str] = {}  # (m3, push): line 3 of m.ts
@@ -1962,6 +1998,8 @@ def test_a_typescript_method_of_a_global_type_is_external() -> None:
         ("m8", "keys"),
         ("m8", "forEach"),
         ("s4", "get"),
+        ("m19", "json"),
+        ("m21", "text"),
     }
     assert {k for k in external if found[k] != "external"} == set()
     assert found[("m11", "get")] == "candidate"
