@@ -389,7 +389,22 @@ class _Pass:
         elif (spec := required_spec(value, self.text)) is not None:
             self.reexports.append((spec, value))
 
-    def returned(self, head: ts.Node, fn: int, cls: str | None, depth: int) -> list[Claim]:
+    def package_call(self, name: str, fn: int, call: ts.Node, member: str = "") -> str | None:
+        """What calling a function of a package outside the repository
+        makes (``express()``, ``express.Router()``, ``v4()`` of "uuid"), as
+        that package's type: given nothing of the repository's, it returns
+        nothing of the repository's. Called with a name or a function
+        (``reactive(user)``, ``produce(state, fn)``), it may hand one back:
+        None. Not a name some function around declares (``function f(express)``)."""
+        package = self.outside(name) if self.holder(fn, name) == (-1, name) else None
+        args = call.child_by_field_name("arguments")
+        if package is None or args is None or not all(map(_plain, args.named_children)):
+            return None
+        return f"{package}.{member}()" if member else f"{package}()"
+
+    def returned(
+        self, head: ts.Node, fn: int, cls: str | None, depth: int, call: ts.Node
+    ) -> list[Claim]:
         """What ``obj.make()`` returns: read from the holder of the method's
         return, or a global type's own (``s.trim()`` is a String)."""
         obj, prop = head.child_by_field_name("object"), head.child_by_field_name("property")
@@ -399,9 +414,13 @@ class _Pass:
         if self.text(prop) in _ELEMENT_OF and (got := self.element_claim("", obj, fn, depth + 1)):
             return got  # users.find(...), users.at(-1): an element
         if obj.type == "identifier" and self.resolve(self.text(obj)) is None:
-            made = builtins_js.static(self.text(obj), self.text(prop))  # Object.keys(o)
-            key = self.holder(fn, self.text(obj))  # not a local of that name
-            if made is not None and key is not None and key not in self.locals:
+            made = builtins_js.static(self.text(obj), self.text(prop)) or self.package_call(
+                self.text(obj), fn, call, self.text(prop)
+            )  # Object.keys(o), express.Router()
+            # not a local of that name, unless it is the file's `require` of it
+            key = self.holder(fn, self.text(obj))
+            required = key == (-1, self.text(obj)) and key[1] in self.required
+            if made is not None and key is not None and (key not in self.locals or required):
                 return [Claim("", chains.BUILTIN + made, f"{spelled}()")]
         out = []
         for c in self.values(obj, fn, cls, depth + 1):
@@ -587,7 +606,7 @@ class _Pass:
             head = node.child_by_field_name("constructor" if t == "new_expression" else "function")
             if t == "call_expression" and head is not None and head.type == "member_expression":
                 # obj.make(): what the method returns, read from its holder
-                return self.returned(head, fn, cls, depth)
+                return self.returned(head, fn, cls, depth, node)
             if head is None or head.type != "identifier":
                 return []
             found = self.resolve(self.text(head))
@@ -598,6 +617,8 @@ class _Pass:
                 )
             if made is not None:
                 return [Claim("", chains.BUILTIN + made, f"new {self.text(head)}()")]
+            if found is None and (package := self.package_call(self.text(head), fn, node)):
+                return [Claim("", chains.BUILTIN + package, f"{self.text(head)}()")]
             if found is None:
                 return []
             if self.text(head) in self.required and found[0]:  # `m()`: what m exports
@@ -833,14 +854,16 @@ def rows(
         return (path, name) if name in top_level else None
 
     def outside(name: str) -> str | None:
-        """`Client` of `import { Client } from "pg"` that the resolver did
-        not find in the repository: `pg.Client`."""
-        if name not in imported or name in top_level or not name[:1].isupper():
+        """`Client` of `import { Client } from "pg"` (or `express` of `const
+        express = require("express")`) that the resolver did not find in the
+        repository: `pg.Client` (`express`). A `require` is also a top-level
+        const of the file; an ES import cannot be both."""
+        if name not in imported:
             return None
         module, original = imported[name]
         if not module or _relative_spec(module) or named(name) is not None:
             return None
-        return f"{module}.{original}" if original != DEFAULT else module
+        return f"{module}.{original}" if original not in (DEFAULT, module) else module
 
     # a member used as a value that the file's rules left unclaimed
     # (extract.py keeps those rows for this pass): `users.list` passed
@@ -883,6 +906,28 @@ def rows(
         value_row(path, holder, language, at.start_point, at.end_point, c.path, c.chain, c.via)
         for holder, c, at in found.holders
     ]
+
+
+# arguments that hold nothing of the repository's
+_PLAIN = frozenset(
+    {"string", "number", "true", "false", "null", "undefined", "template_string", "regex"}
+)
+
+
+def _plain(node: ts.Node) -> bool:
+    """A literal, or an object or array of literals (``{ logger: true }``);
+    not a name, a call or a function, which may be the repository's."""
+    if node.type in _PLAIN or node.type == "comment":
+        return True
+    if node.type == "array":
+        return all(map(_plain, node.named_children))
+    if node.type == "object":
+        return all(
+            c.type == "pair" and (v := c.child_by_field_name("value")) is not None and _plain(v)
+            for c in node.named_children
+            if c.type != "comment"
+        )
+    return False
 
 
 def _relative_spec(module: str) -> bool:

@@ -1945,6 +1945,38 @@ def test_typescript_call_edges(name: str) -> None:
     assert call_graph(dict(files), main="m.ts", language="typescript") == expected
 
 
+def test_a_method_of_what_a_packages_function_makes_is_external() -> None:
+    """`const app = express()` (a `require` of the package), `express.Router({
+    strict: true })`, `v4()` of "uuid": given nothing of the repository's,
+    a package's function returns nothing of the repository's, so `app.get`
+    is express's, not a candidate for every `get` of the repository. Given
+    a value (`reactive(new Router())`), it may hand the repository's back,
+    and a parameter of the package's name is not the package."""
+    files: dict[str, str | bytes] = {
+        "router.js": "export class Router {\n  get() {}\n  use() {}\n}\n",
+        "server.js": (
+            'const express = require("express");\n'
+            'import { reactive } from "vue";\n'
+            'import { v4 } from "uuid";\n'
+            'import { Router } from "./router";\n'
+            "const app = express();\n"
+            "app.use(express.json());\n"  # 6
+            'app.get("/", () => {});\n'  # 7
+            "const r = express.Router({ strict: true });\n"
+            'r.get("/x", () => {});\n'  # 9
+            "const state = reactive(new Router());\n"
+            "state.get();\n"  # 11
+            "v4().slice(0, 8);\n"  # 12
+            "function f(express) {\n  const a = express();\n  a.get();\n}\n"  # 15
+        ),
+    }
+    found = call_bindings(files, "server.js", language="javascript")
+    assert [found[k] for k in ((6, "use"), (7, "get"), (9, "get"), (12, "slice"))] == [
+        "external"
+    ] * 4
+    assert found[(11, "get")] == found[(15, "get")] == "candidate"
+
+
 def test_a_typescript_method_of_a_global_type_is_external() -> None:
     """`[]`, a string, `new Map()`, `xs: string[]`, `h: Headers`, a field
     `cache = new Map()` read in another file, `s.split(",").map()`,
