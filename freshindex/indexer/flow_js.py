@@ -116,8 +116,8 @@ class Claim:
     path: str
     chain: str
     via: str
-    # an instance of a class the code names (an annotation, `new C()`), not
-    # what a function returns: the linker finds its members for sure
+    # an instance of what the code states (an annotation's type, `new C()`),
+    # not what a function returns, which the linker may not follow
     made: bool = False
 
 
@@ -749,7 +749,7 @@ def flows(
         obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
         if obj is None or prop is None or obj.type == "this":
             return []  # this.m(): the tags rules bind it
-        # one claim per chain: two writes of one class (`x = a ?? new C()`) are one
+        # one claim per chain: `x = new C()` in two places is one value
         found = list({(c.path, c.chain): c for c in map(here, p.values(obj, fn, cls))}.values())
         builtin = [c for c in found if c.chain.startswith(chains.BUILTIN)]
         if found and len(builtin) == len(found):
