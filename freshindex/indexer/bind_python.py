@@ -44,7 +44,7 @@ from freshindex.indexer.annotations import (
     tuple_classes,
     union_classes,
 )
-from freshindex.indexer.builtins_python import builtin_type, flows_type, is_outside
+from freshindex.indexer.builtins_python import builtin_type, flows_type
 from freshindex.indexer.flow_python import (
     CALLING_BUILTINS,
     CONTEXT_MANAGERS,
@@ -57,6 +57,7 @@ from freshindex.indexer.flow_python import (
 )
 from freshindex.indexer.guarded import Guarded
 from freshindex.indexer.narrow_python import Narrowing, case_narrowings, narrowing
+from freshindex.indexer.outside_python import is_outside
 from freshindex.indexer.resolve import Resolver
 from freshindex.indexer.scope_python import BOUND, CANDIDATE, EXTERNAL, Name, Pending, Scope, Site
 

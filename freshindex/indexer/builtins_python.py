@@ -17,9 +17,8 @@ given anything by another file's call, so it is never one.
 The same holds for an instance of a class imported from outside the
 repository (``s: Session``, ``t = requests.Session()``, ``q =
 queue.Queue()``, ``logging.getLogger(name)``): its type is spelled with its
-module (``requests.Session``, see is_outside), and its methods are that
-library's. Not typing's constructs, nor mocks, which stand in for the
-repository's own objects.
+module (``requests.Session``), and its methods are that
+library's (indexer/outside_python.py).
 """
 
 from __future__ import annotations
@@ -29,11 +28,11 @@ from typing import TYPE_CHECKING
 
 import tree_sitter as ts
 
+from freshindex.indexer.outside_python import Lookup, outside_class, outside_made
+
 if TYPE_CHECKING:
     from freshindex.indexer.flow_python import Flow
-    from freshindex.indexer.scope_python import Name, Scope
-
-Lookup = Callable[["Scope", str], tuple["Name | None", "Scope | None"]]
+    from freshindex.indexer.scope_python import Scope
 
 BUILTIN_TYPES = frozenset(
     {
@@ -173,14 +172,14 @@ def builtin_type(
             name = text(fn)
             if lookup(scope, name)[0] is None:
                 return _MADE.get(name)
-            return _outside_made(fn, scope, text, lookup)
+            return outside_made(fn, scope, text, lookup, node)
         if fn is not None and fn.type == "attribute":
             obj, attr = fn.child_by_field_name("object"), fn.child_by_field_name("attribute")
             if obj is None or attr is None:
                 return None
             made = builtin_type(obj, scope, text, lookup, depth + 1)
             if made is None and obj.type == "identifier":  # `requests.Session()`
-                return _outside_made(fn, scope, text, lookup)
+                return outside_made(fn, scope, text, lookup, node)
             return _RESULTS.get(made or "", {}).get(text(attr))
         return None
     if t == "identifier":
@@ -265,7 +264,7 @@ def annotated(
     if not module and name in BUILTIN_TYPES:
         return name if lookup(scope, name)[0] is None else None
     if name not in _TYPING:
-        return _outside_class(n, scope, text, lookup)
+        return outside_class(n, scope, text, lookup)
     if module in _TYPING_MODULES:  # typing.List[int]
         return _TYPING[name]
     bound, _where = lookup(scope, name)  # from typing import List
@@ -277,72 +276,6 @@ def annotated(
     ):
         return _TYPING[name]
     return None
-
-
-# modules whose names are no class a value is an instance of (typing's
-# constructs), or whose instances stand in for the repository's (mocks)
-_NOT_CLASSES = frozenset(
-    {"typing", "typing_extensions", "collections.abc", "abc", "unittest.mock", "mock"}
-)
-# functions of the standard library that make an instance of a class
-_FACTORIES = {
-    "logging.getLogger": "logging.Logger",
-    "re.compile": "re.Pattern",
-    **dict.fromkeys(("re.match", "re.search", "re.fullmatch"), "re.Match"),
-    "collections.defaultdict": "collections.defaultdict",
-    "collections.deque": "collections.deque",
-}
-
-
-def is_outside(made: str) -> bool:
-    """Whether a type builtin_type gives is a class from outside the
-    repository (spelled with its module: ``requests.Session``)."""
-    return "." in made
-
-
-def _outside_spelled(
-    n: ts.Node, scope: Scope, text: Callable[[ts.Node], str], lookup: Lookup
-) -> str | None:
-    """``Session`` of ``from requests import Session``, ``requests.Session``
-    of ``import requests``, spelled from its module; None unless the
-    import is of a module outside the repository."""
-    written = text(n)
-    head, _, rest = written.partition(".")
-    bound, _where = lookup(scope, head)
-    if bound is None or bound.what not in ("import", "module") or bound.path is not None:
-        return None
-    module = bound.module
-    if not module or module.startswith(".") or module in _NOT_CLASSES:
-        return None
-    if bound.what == "module":
-        return f"{module}.{rest}" if rest else None
-    spelled = f"{module}.{bound.qualname or head}"
-    return f"{spelled}.{rest}" if rest else spelled
-
-
-def _outside_class(
-    n: ts.Node, scope: Scope, text: Callable[[ts.Node], str], lookup: Lookup
-) -> str | None:
-    """A class (CapWords) imported from outside the repository, as an
-    annotation names it: its instances' methods are that library's."""
-    spelled = _outside_spelled(n, scope, text, lookup)
-    if spelled is None or not spelled.rpartition(".")[2][:1].isupper():
-        return None
-    return spelled
-
-
-def _outside_made(
-    fn: ts.Node, scope: Scope, text: Callable[[ts.Node], str], lookup: Lookup
-) -> str | None:
-    """What a call of ``fn`` makes, when ``fn`` is a class from outside the
-    repository (``Session()``, ``threading.Lock()``) or one of _FACTORIES
-    (``logging.getLogger(name)``)."""
-    spelled = _outside_spelled(fn, scope, text, lookup)
-    if spelled is None:
-        return None
-    if spelled.rpartition(".")[2][:1].isupper():
-        return spelled
-    return _FACTORIES.get(spelled)
 
 
 def result_of(held: str) -> str | None:

@@ -1549,6 +1549,38 @@ def test_each_element_of_an_annotated_star_args_is_an_instance() -> None:
     assert found[("m.py", 10)][0] == "candidate"
 
 
+def test_what_a_function_from_outside_makes_of_literals_is_external() -> None:
+    """`boto3.client("s3")`, `sqlite3.connect(":memory:")`, `hashlib.sha1()`:
+    given only literals, a library's function returns the library's value,
+    so `client.get_object()` is not a candidate for the repository's
+    `get_object`. Given a name it may hand one back; `importlib.import_module`
+    loads the repository's own code by name; and a `threading.local()` holds
+    whatever the repository puts in it."""
+    program = (
+        "import boto3, hashlib, importlib, sqlite3, threading\n"
+        "from app import make\n"
+        "class Store:\n    def get_object(self): pass\n    def execute(self): pass\n"
+        "client = boto3.client('s3', region_name='eu-west-1')\n"
+        "client.get_object()\n"  # 7
+        "conn = sqlite3.connect(':memory:')\n"
+        "conn.execute('select 1')\n"  # 9
+        "hashlib.sha1().update(b'x')\n"  # 10
+        "other = boto3.client(make())\n"
+        "other.get_object()\n"  # 12
+        "tasks = importlib.import_module('app.tasks')\n"
+        "tasks.execute()\n"  # 14
+        "state = threading.local()\n"
+        "state.store = Store()\n"
+        "state.store.execute()\n"  # 17
+    )
+    found = call_bindings({"m.py": program})
+    assert [found[k] for k in ((7, "get_object"), (9, "execute"), (10, "update"))] == [
+        "external"
+    ] * 3
+    assert [found[k] for k in ((12, "get_object"), (14, "execute"))] == ["candidate"] * 2
+    assert found[(17, "execute")] != "external"
+
+
 def test_a_method_of_an_instance_of_a_class_from_outside_is_external() -> None:
     """`s: Session` of `from requests import Session`, `t = Session()`,
     `q = queue.Queue()`, `log = logging.getLogger(...)`, and a holder
