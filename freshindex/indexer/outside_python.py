@@ -92,7 +92,7 @@ def outside_class(
     """A class (CapWords) imported from outside the repository, as an
     annotation names it: its instances' methods are that library's."""
     spelled = _outside_spelled(n, scope, text, lookup)
-    if spelled is None or not spelled.rpartition(".")[2][:1].isupper():
+    if spelled is None or spelled in _HOLDERS or not spelled.rpartition(".")[2][:1].isupper():
         return None
     return spelled
 
