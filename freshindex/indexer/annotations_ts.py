@@ -48,6 +48,16 @@ def union_classes(
     return named if None not in found and len(found) > 1 else []
 
 
+def classes(
+    annotation: ts.Node | None, text: Callable[[ts.Node], str], awaited: bool = False
+) -> list[ts.Node]:
+    """The class an annotation names (with ``awaited``, a return's
+    ``Promise<C>`` read as ``C``), or each class of a union (``a: A | B``):
+    a value of any of them."""
+    named = named_class(annotation, text, awaited)
+    return [named] if named is not None else union_classes(annotation, text, awaited)
+
+
 def function_returns(node: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
     """The class a member's function type returns: ``get: (url: string) =>
     Response`` (a ``type_annotation`` holding a ``function_type``), with

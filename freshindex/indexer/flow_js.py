@@ -45,10 +45,9 @@ import tree_sitter as ts
 
 from freshindex.indexer import builtins_js, chains
 from freshindex.indexer.annotations_ts import (
+    classes,
     element_class,
     function_returns,
-    named_class,
-    union_classes,
 )
 from freshindex.indexer.flow_python import FLOW_STEPS_FLOOR
 from freshindex.indexer.guarded import Guarded
@@ -75,16 +74,6 @@ EXPORT_ALIAS = "export"
 _MEMBER_SIGNATURES = frozenset({"method_signature", "property_signature", "call_signature"})
 _SIGNATURE_BODIES = frozenset({"interface_body", "object_type"})
 _SIGNATURE_OWNERS = frozenset({"interface_declaration", "type_alias_declaration"})
-
-
-def classes(
-    annotation: ts.Node | None, text: Callable[[ts.Node], str], awaited: bool = False
-) -> list[ts.Node]:
-    """The class an annotation names (with ``awaited``, a return's
-    ``Promise<C>`` read as ``C``), or each class of a union (``a: A | B``):
-    a value of any of them."""
-    named = named_class(annotation, text, awaited)
-    return [named] if named is not None else union_classes(annotation, text, awaited)
 
 
 def _signature_owner(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
@@ -242,11 +231,11 @@ class _Pass:
                 member = self.text(name) if name is not None else chains.CALLED_ITSELF
                 if t == "property_signature":
                     returned = function_returns(node.child_by_field_name("type"), self.text)
-                else:
-                    returned = named_class(node.child_by_field_name("return_type"), self.text, True)
-                if returned is not None:
-                    holder = chains.holder_of_return(f"{owner}.{member}")
-                    self.typed.append((holder, returned))
+                    types = [returned] if returned is not None else []
+                else:  # `find(): User | Admin`: either, as a method's return
+                    types = classes(node.child_by_field_name("return_type"), self.text, True)
+                holder = chains.holder_of_return(f"{owner}.{member}")
+                self.typed.extend((holder, returned) for returned in types)
             elif t == "public_field_definition" and cls is not None:
                 # a field whose value is a function is a method: its annotation
                 # (`header: SetHeaders = (...) => ...`) types its calls, not a value
