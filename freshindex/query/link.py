@@ -135,6 +135,12 @@ class Linker:
         self._edges: dict[str, list[Row]] = {}
         self._packages: dict[tuple[str, str], list[str]] = {}
         self._held: dict[tuple[str, str], list[_Value]] = {}
+        # a walk of held() was cut short by MAX_HOPS: what it found is not
+        # all a shallower walk of the same holder would find, so not kept
+        self._cut = False
+        # why what a holder holds reaches outside the repository (_outside, as
+        # its first walk set it), for the walks that read it from _held
+        self._held_outside: dict[tuple[str, str], str] = {}
         self._mros: dict[tuple[str, str], list[Row]] = {}
         self._unknown_bases: dict[tuple[str, str], str] = {}
         self._c_links: dict[tuple[str, str, str, tuple[str, ...], bool], Link] = {}
@@ -717,9 +723,13 @@ class Linker:
         """What a holder of ``path`` may hold: each of its value rows' chains."""
         key = (path, holder)
         if key in self._held:
+            self._outside = self._outside or self._held_outside.get(key, "")
             return self._note(key, self._held[key])
         if hops >= MAX_HOPS:
+            self._cut = True
             return []
+        outer_cut, self._cut = self._cut, False
+        outer_outside, self._outside = self._outside, ""
         self._held[key] = []  # a holder that holds itself (`def f(): return f()`)
         out: list[_Value] = []
         for e in self.edges(path):
@@ -740,8 +750,16 @@ class Linker:
                 self._trail.setdefault(key, e.get("via") or holder)
             out.extend(found)
         result = _unique(out)
-        self._held[key] = result if len(result) <= MAX_VALUES else []
-        return self._note(key, self._held[key])
+        result = result if len(result) <= MAX_VALUES else []
+        if self._cut:  # linked first from deep in a chain: walked again from nearer
+            del self._held[key]
+        else:
+            self._held[key] = result
+            if self._outside:
+                self._held_outside[key] = self._outside
+        self._cut = self._cut or outer_cut
+        self._outside = outer_outside or self._outside
+        return self._note(key, result)
 
     def _enum_member(self, path: str, holder: str) -> bool:
         """Whether ``holder`` is an attribute of an enum class (``SLB = '"'``
@@ -1074,14 +1092,41 @@ class Linker:
     def _outside_bases(self, path: str, owner: str, read: bool = False) -> list[str]:
         """Every base of class ``owner`` that resolves outside the
         repository, as written, in order (``read``: as _outside_base)."""
-        return [
-            str(e["target"])
-            for e in self.edges(path)
-            if e["kind"] == "inherit"
-            and e.get("source") == owner
-            and e["binding"] == "external"
-            and not (read and e.get("module") in _ABSTRACT_BASES)
-        ]
+        out = []
+        for e in self.edges(path):
+            if e["kind"] != "inherit" or e.get("source") != owner:
+                continue
+            if e["binding"] == "external":
+                module = e.get("module")
+            elif e["binding"] == "bound" and e.get("resolved_path"):
+                # `class D(MutableMapping)` of `from .compat import MutableMapping`,
+                # which compat.py imports from collections.abc
+                module = self._reexported_from_outside(
+                    str(e["resolved_path"]), str(e.get("target_qualname") or "")
+                )
+                if not module:
+                    continue
+            else:
+                continue
+            if not (read and module in _ABSTRACT_BASES):
+                out.append(str(e["target"]))
+        return out
+
+    def _reexported_from_outside(self, path: str, qual: str) -> str:
+        """The module outside the repository that ``path`` imports ``qual``
+        from (a re-export), "" if it defines it or does not import it so.
+        find() says so only as a side effect on _outside (kept as it was)."""
+        saved, self._outside = self._outside, ""
+        try:
+            found = self.find(path, qual) if qual else None
+            word = "imported from "
+            return (
+                self._outside[len(word) :]
+                if found is None and self._outside.startswith(word)
+                else ""
+            )
+        finally:
+            self._outside = saved
 
     def bases(self, path: str, owner: str, depth: int) -> list[Row]:
         """The classes ``owner`` (a class of ``path``) derives from, linked;

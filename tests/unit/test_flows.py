@@ -19,6 +19,7 @@ Over 400 lines as one concept: a table of small programs, one per form of value 
 from __future__ import annotations
 
 import textwrap
+from typing import Any
 
 import pytest
 
@@ -1240,6 +1241,35 @@ def test_a_name_a_package_reexports_from_outside_is_external() -> None:
         "candidate",
         "attribute of module pkg; nothing not found in pkg/__init__.py",
     )
+
+
+def test_a_link_is_the_same_whatever_was_linked_before() -> None:
+    """The linker keeps what holders hold between links; why a claim reaches
+    outside the repository must not depend on which claim walked a holder
+    first (requests: `env.items()` after `for k in env`, `d.update()` on a
+    class whose base compat.py re-exports from collections.abc)."""
+    files: dict[str, str | bytes] = {
+        "compat.py": "from collections.abc import MutableMapping\n",
+        "structures.py": "from .compat import MutableMapping\nclass Dict(MutableMapping):\n    pass\n",
+        "utils.py": "from urllib.request import getproxies\ndef proxies():\n    return getproxies()\n",
+        "app.py": "from .structures import Dict\nfrom .utils import proxies\n"
+        "def main():\n    env = proxies()\n    for k in env:\n        pass\n    env.items()\n"
+        "    d = Dict()\n    d.update()\n    d.get(1)\n",
+    }
+    symbols, edges = rows_of(files)
+    calls = [e for e in edges if e["kind"] == "call" and e["path"] == "app.py"]
+
+    def link(linker: Any, e: dict[str, Any]) -> tuple[str, str]:
+        got = linker.link(e["binding"], e["via"], e["resolved_path"], e["target_qualname"])
+        return got.binding, got.via
+
+    alone = {id(e): link(table_linker(symbols, edges), e) for e in calls}
+    for order in (calls, calls[::-1]):
+        linker = table_linker(symbols, edges)
+        assert {id(e): link(linker, e) for e in order} == alone
+    by_name = {e["target"]: alone[id(e)] for e in calls}
+    assert by_name["items"][0] == by_name["update"][0] == by_name["get"][0] == "external"
+    assert "MutableMapping, a base of Dict outside the repository" in by_name["update"][1]
 
 
 def call_bindings(
