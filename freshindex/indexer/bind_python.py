@@ -629,18 +629,19 @@ class _Binder(ValueFlow):
         ret = node.child_by_field_name("return_type")
         if ret is not None:
             todo.append((ret, scope))
+            written = " ".join(self.text(ret).split())  # a via is one line
             returned = class_expr(ret, self.text)
             if returned is not None and self.text(returned) == "Self" and inner.cls is not None:
                 value = Value(self.path, inner.cls + chains.CALL, f"{qual} returns Self")
                 flow = Flow(None, None, value.how, value=value, declared=True, verbatim=True)
                 self.holders.append((chains.holder_of_return(qual), flow, returned))
             elif returned is not None:
-                how = f"{qual} returns {self.text(returned)}"
+                how = f"{qual} returns {' '.join(self.text(returned).split())}"
                 declared = not is_generic(ret, self.text)
                 flow = Flow(returned, scope, how, step="instance", declared=declared, verbatim=True)
                 self.holders.append((chains.holder_of_return(qual), flow, returned))
             elif members := union_classes(ret, self.text):  # -> Object | Alias
-                how = f"{qual} returns {self.text(ret)}"
+                how = f"{qual} returns {written}"
                 for member in members:
                     flow = Flow(member, scope, how, step="instance", verbatim=True)
                     self.holders.append((chains.holder_of_return(qual), flow, member))
@@ -648,15 +649,15 @@ class _Binder(ValueFlow):
                 # beside the classes the body returns, not over them: a
                 # factory's annotation names their base (jsonschema's
                 # create() -> type[Validator] returns its own inner class)
-                how = f"{qual} returns {self.text(ret)}"
+                how = f"{qual} returns {written}"
                 flow = Flow(cls, scope, how, verbatim=True)
                 self.holders.append((chains.holder_of_return(qual), flow, ret))
             elif classes := tuple_classes(ret, self.text):  # -> tuple[User, Group]
-                how = f"{qual} returns {self.text(ret)}"
+                how = f"{qual} returns {written}"
                 holder = chains.holder_of_return(qual)
                 self.positions(holder, classes, scope, how, step="instance")
             elif is_container(ret, self.text):  # -> list[User]
-                how = f"{qual} returns {self.text(ret)}"
+                how = f"{qual} returns {written}"
                 flow = Flow(ret, scope, how, step="items", declared=True, verbatim=True)
                 self.holders.append((chains.holder_of_return(qual), flow, ret))
                 if decorators & CONTEXT_MANAGERS:  # `with f() as x`: x is what f yields
