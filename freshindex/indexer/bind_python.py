@@ -58,6 +58,8 @@ from freshindex.indexer.flow_python import (
 from freshindex.indexer.guarded import Guarded
 from freshindex.indexer.narrow_python import Narrowing, case_narrowings, narrowing
 from freshindex.indexer.outside_python import is_outside
+from freshindex.indexer.protocols_python import NODES as _PROTOCOL_NODES
+from freshindex.indexer.protocols_python import Implicit, ImplicitCalls, builtin_method
 from freshindex.indexer.resolve import Resolver
 from freshindex.indexer.scope_python import BOUND, CANDIDATE, EXTERNAL, Name, Pending, Scope, Site
 
@@ -126,6 +128,7 @@ _SPECIAL = frozenset(
         "yield",
         "raise_statement",
         "match_statement",
+        *_PROTOCOL_NODES,  # what calls a special method implicitly
     }
 )
 
@@ -135,7 +138,7 @@ def bind(path: str, data: bytes, tree: ts.Tree, resolve: Resolver | None) -> lis
     return _Binder(path, data, resolve).run(tree.root_node)
 
 
-class _Binder(ValueFlow):
+class _Binder(ValueFlow, ImplicitCalls):
     def __init__(self, path: str, data: bytes, resolve: Resolver | None):
         self.path = path
         self.data = data
@@ -166,6 +169,8 @@ class _Binder(ValueFlow):
         self.conftest: str | None = None  # the nearest conftest.py, with module_fixtures
         self.test_module = fixtures_python.is_test_module(path)
         self.root: ts.Node | None = None
+        # special methods the syntax calls, made on a value (protocols_python.py)
+        self.implicit: list[Implicit] = []
 
     def text(self, node: ts.Node) -> str:
         return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
@@ -197,6 +202,8 @@ class _Binder(ValueFlow):
             self.indirect()
         for p in self.pending:
             self.emit(p)
+        for i in self.implicit:
+            self.implicit_sites(i)
         # a holder with an annotation that names a class holds that class's
         # instances: its other values are not followed (`self.t: Base = make()`)
         found = [
@@ -370,8 +377,11 @@ class _Binder(ValueFlow):
             if fn is not None:
                 if fn.type == "identifier":
                     self.pending.append(Pending(scope, "call", fn, []))
-                    if fn.end_byte - fn.start_byte == 10 and self.text(fn) == "isinstance":
+                    width = fn.end_byte - fn.start_byte
+                    if width == 10 and self.text(fn) == "isinstance":
                         self.isinstance_test(node, scope)
+                    elif (method := builtin_method(width, self.text(fn))) is not None:
+                        self.builtin_call(node, fn, scope, method)
                 elif fn.type == "attribute":
                     self.chain(fn, scope, "call", todo)
                     self.added(node, fn, scope)
@@ -409,6 +419,7 @@ class _Binder(ValueFlow):
                     if right is not None:
                         todo.append((right, inner))
                         self.iterated(left, right, inner)
+                        self.iterates(c, right, inner, "a comprehension")
                 else:
                     todo.append((c, inner))
         elif t in ("import_statement", "import_from_statement", "future_import_statement"):
@@ -423,6 +434,8 @@ class _Binder(ValueFlow):
         elif t in ("assignment", "augmented_assignment"):
             left = node.child_by_field_name("left")
             self.targets(left, scope, todo)
+            if t == "augmented_assignment" and left is not None and left.type == "subscript":
+                self.implicit_call(left.child_by_field_name("value"), scope, "__getitem__", "`+=`")
             if t == "assignment":
                 self.assign(node, scope)
             for part in ("type", "right"):
@@ -434,6 +447,7 @@ class _Binder(ValueFlow):
             self.targets(left, scope, todo)
             if right is not None:
                 self.iterated(left, right, scope)
+                self.iterates(node, right, scope, "a for loop")
             rest = [c for c in node.named_children if c != left]
             self.push(todo, rest, scope)
         elif t == "as_pattern":  # `with x as y`, `except E as e`
@@ -491,6 +505,8 @@ class _Binder(ValueFlow):
             elif raised is not None:
                 todo.append((raised, scope))
             self.push(todo, node.named_children[1:], scope)  # `from cause`
+        elif t in _PROTOCOL_NODES:
+            self.protocol(node, scope, todo)
         else:
             self.push(todo, node.named_children, scope)
 
@@ -510,7 +526,11 @@ class _Binder(ValueFlow):
                 scope.bind(name, what)
             elif n.type in _PATTERNS:
                 stack.extend(n.named_children)
-            elif n.type == "attribute" or n.type == "subscript":
+            elif n.type == "subscript":  # `d[k] = v`: d.__setitem__, read d and k
+                value = n.child_by_field_name("value")
+                self.implicit_call(value, scope, "__setitem__", "assigning an item")
+                self.push(todo, n.named_children, scope)
+            elif n.type == "attribute":
                 todo.append((n, scope))
 
     def parameters(

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from freshindex.indexer.flow_js import DEFAULT
+from freshindex.indexer.protocols_python import is_implicit
 from freshindex.query import lookup
 from freshindex.query.dispatch import dispatched, through_instance
 from freshindex.query.freshness import Freshness
@@ -129,7 +130,9 @@ def references(
                 calls.append((r, [claimed_at], []))
 
     for r in rows:
-        place(r)
+        # `for u in bag`: kept only where it reaches an asked __iter__, not
+        # as a name match of every other (indexer/protocols_python.py)
+        place(r, quiet=r["kind"] == "call" and is_implicit(str(r.get("via") or "")))
     for r in returned:
         place(r, quiet=True)
     if linking and any(_exported_as_default(linker, d) for d in defs):

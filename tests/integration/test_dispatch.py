@@ -87,6 +87,30 @@ FILES: dict[str, str | bytes] = {
         "    def handle(self):\n"
         "        return 2\n"
     ),
+    "py/bag.py": (
+        "class Bag:\n"
+        "    def __iter__(self):\n"
+        "        return iter([])\n"
+        "\n"
+        "    def __eq__(self, other):\n"
+        "        return True\n"
+        "\n\n"
+        "class Sack(Bag):\n"
+        "    def __iter__(self):\n"
+        "        return iter([1])\n"
+        "\n\n"
+        "class Plain:\n"
+        "    pass\n"
+        "\n\n"
+        "def use(b: Bag, s: Sack, p: Plain, xs: list):\n"
+        "    for x in b:\n"  # 19: Bag's __iter__, or a Sack's
+        "        pass\n"
+        "    if p == p:\n"  # 21: Plain leaves __eq__ to object
+        "        pass\n"
+        "    for y in xs:\n"  # 23: a list's
+        "        pass\n"
+        "    return [z for z in s]\n"  # 25: Sack's
+    ),
     "rs/src/lib.rs": "pub mod shapes;\npub mod total;\n",
     "rs/src/shapes/mod.rs": (
         "pub trait Shape {\n    fn area(&self) -> f64;\n}\n\npub struct Tile;\n\n"
@@ -228,6 +252,24 @@ def test_a_method_a_base_leaves_to_its_own_outside_base_or_to_none_may_run_the_o
     doc = refs("FIFOCache.handle")
     assert places(doc["dispatch"]) == [("py/cache.py", 11)]
     assert ("py/cache.py", 11) not in places(doc["candidates"])
+
+
+def test_syntax_that_calls_a_special_method_is_a_call_of_it(refs: Any) -> None:
+    """`for x in b` calls b's __iter__ without naming it (indexer/
+    protocols_python.py): bound where the value's class is known, a dispatch
+    row of an override, and no name match of a class that has none."""
+    doc = refs("Bag.__iter__")
+    assert places(doc["bound"]) == [("py/bag.py", 19)]
+    assert "a for loop calls __iter__ implicitly" in doc["bound"][0]["via"]
+    doc = refs("Sack.__iter__")
+    assert places(doc["bound"]) == [("py/bag.py", 25)]
+    assert places(doc["dispatch"]) == [("py/bag.py", 19)]
+    assert "may run Sack.__iter__, which overrides Bag.__iter__" in doc["dispatch"][0]["via"]
+    # `p == p` on a Plain (object's __eq__) is no candidate of Bag's, nor is
+    # the loop over a list one of Bag's __iter__
+    doc = refs("Bag.__eq__")
+    assert doc["bound"] == doc["candidates"] == doc["external"] == []
+    assert ("py/bag.py", 23) not in places(refs("__iter__")["results"])
 
 
 def test_an_interface_call_may_run_each_implementation(refs: Any) -> None:

@@ -844,20 +844,21 @@ WITH_AND_EXCEPT: dict[str, Case] = {
         "class Pool:\n    def __enter__(self):\n        return self\n"
         "    def __exit__(self, *a): pass\n    def get(self): pass\n"
         "def main():\n    with Pool() as p:\n        p.get()\n",
-        {"main -> Pool", "main -> Pool.get"},
+        {"main -> Pool", "main -> Pool.get", "main -> Pool.__enter__", "main -> Pool.__exit__"},
     ),
     "enter_returns_other": (
         "class Conn:\n    def query(self): pass\n"
         "class Pool:\n    def __enter__(self):\n        return Conn()\n"
         "    def __exit__(self, *a): pass\n"
         "def main():\n    with Pool() as c:\n        c.query()\n",
-        {"Pool.__enter__ -> Conn", "main -> Pool", "main -> Conn.query"},
+        {"Pool.__enter__ -> Conn", "main -> Pool", "main -> Conn.query"}
+        | {"main -> Pool.__enter__", "main -> Pool.__exit__"},
     ),
     "enter_annotated": (
         "class Conn:\n    def query(self): pass\n"
         "class Pool:\n    def __enter__(self) -> Conn:\n        ...\n"
         "def main():\n    with Pool() as c:\n        c.query()\n",
-        {"main -> Pool", "main -> Conn.query"},
+        {"main -> Pool", "main -> Conn.query", "main -> Pool.__enter__"},
     ),
     "with_external": (
         "def main():\n    with open('x') as f:\n        f.read()\n",
@@ -868,7 +869,8 @@ WITH_AND_EXCEPT: dict[str, Case] = {
         "    def start(self): pass\n"
         "def make() -> Group:\n    return Group()\n"
         "async def main(lock):\n    async with lock, make() as g:\n        g.start()\n",
-        {"make -> Group", "main -> make", "main -> Group.start"},
+        # `async with` calls the Group's __aenter__ (indexer/protocols_python.py)
+        {"make -> Group", "main -> make", "main -> Group.start", "main -> Group.__aenter__"},
     ),
     "contextmanager_yields": (
         "import contextlib\nfrom typing import Iterator\nclass Conn:\n    def query(self): pass\n"
@@ -1183,6 +1185,112 @@ NARROWING: dict[str, Case] = {
     ),
 }
 
+# the special methods syntax calls without naming them (protocols_python.py)
+_BAG = (
+    "class Bag:\n"
+    "    def __iter__(self): return iter([])\n"
+    "    def __aiter__(self): return self\n"
+    "    def __len__(self): return 0\n"
+    "    def __getitem__(self, k): return k\n"
+    "    def __setitem__(self, k, v): pass\n"
+    "    def __delitem__(self, k): pass\n"
+    "    def __contains__(self, k): return True\n"
+    "    def __eq__(self, o): return True\n"
+    "    def __lt__(self, o): return True\n"
+    "    def __add__(self, o): return self\n"
+    "    def __neg__(self): return self\n"
+    "    def __enter__(self): return self\n"
+    "    def __exit__(self, *a): pass\n"
+    "    async def __aenter__(self): return self\n"
+    "    async def __aexit__(self, *a): pass\n"
+)
+IMPLICIT: dict[str, Case] = {
+    "for_loop": (
+        _BAG + "def main(b: Bag):\n    for x in b:\n        pass\n",
+        {"main -> Bag.__iter__"},
+    ),
+    "comprehension": (
+        _BAG + "def main():\n    return [x for x in Bag()]\n",
+        {"main -> Bag", "main -> Bag.__iter__"},
+    ),
+    "async_for": (
+        _BAG + "async def main(b: Bag):\n    async for x in b:\n        pass\n",
+        {"main -> Bag.__aiter__"},
+    ),
+    "with_and_async_with": (
+        _BAG + "async def main(b: Bag):\n    with b:\n        pass\n"
+        "    async with b as c:\n        pass\n",
+        {
+            "main -> Bag.__enter__",
+            "main -> Bag.__exit__",
+            "main -> Bag.__aenter__",
+            "main -> Bag.__aexit__",
+        },
+    ),
+    "subscripts": (  # read, assigned, deleted
+        _BAG + "def main(b: Bag):\n    b[1]\n    b[2] = 3\n    del b[4]\n",
+        {"main -> Bag.__getitem__", "main -> Bag.__setitem__", "main -> Bag.__delitem__"},
+    ),
+    "augmented_item": (
+        _BAG + "def main(b: Bag):\n    b[1] += 1\n",
+        {"main -> Bag.__getitem__", "main -> Bag.__setitem__"},
+    ),
+    "operators": (  # the left operand's; `in`: the right one's
+        _BAG + "def main(b: Bag):\n    b == 1\n    b < 2\n    b + 3\n    -b\n    4 in b\n",
+        {
+            "main -> Bag.__eq__",
+            "main -> Bag.__lt__",
+            "main -> Bag.__add__",
+            "main -> Bag.__neg__",
+            "main -> Bag.__contains__",
+        },
+    ),
+    "builtins": (_BAG + "def main(b: Bag):\n    return len(b)\n", {"main -> Bag.__len__"}),
+    "builtin_of_the_files_own": (  # a `len` of the file's calls no __len__
+        _BAG + "def len(x): return 0\ndef main(b: Bag):\n    return len(b)\n",
+        {"main -> len"},
+    ),
+    "through_an_attribute_and_a_return": (
+        _BAG + "class Box:\n    def __init__(self):\n        self.bag = Bag()\n"
+        "    def each(self):\n        for x in self.bag:\n            pass\n"
+        "def make() -> Bag: ...\ndef main():\n    return len(make())\n",
+        {
+            "Box.__init__ -> Bag",
+            "Box.each -> Bag.__iter__",
+            "main -> make",
+            "main -> Bag.__len__",
+        },
+    ),
+    "inherited": (
+        _BAG + "class Sack(Bag):\n    pass\ndef main(s: Sack):\n    for x in s:\n        pass\n",
+        {"main -> Bag.__iter__"},
+    ),
+    "an_iterator_of_its_own": (  # a loop calls __next__ on what __iter__ returns
+        "class Walk:\n    def __iter__(self):\n        return self\n"
+        "    def __next__(self):\n        raise StopIteration\n"
+        "class Steps:\n    def __iter__(self):\n        return Walk()\n"
+        "def main(w: Walk):\n    for x in w:\n        pass\n"
+        "def other(s: Steps):\n    for y in s:\n        pass\n",
+        {
+            "main -> Walk.__iter__",
+            "main -> Walk.__next__",
+            "other -> Steps.__iter__",
+            "other -> Walk.__next__",
+            "Steps.__iter__ -> Walk",
+        },
+    ),
+    "a_class_itself": (  # iterating a class runs its metaclass's __iter__
+        _BAG + "def main():\n    for x in Bag:\n        pass\n    Bag[1]\n",
+        set(),
+    ),
+    "values_not_followed": (  # builtins, unknown parameters, literals
+        _BAG + "def main(x, d: dict):\n    for a in x:\n        pass\n"
+        "    d[1] = 2\n    [1] + [2]\n    return len([]) == len(x)\n",
+        set(),
+    ),
+}
+
+
 ALL: dict[str, Case] = {
     f"{group}/{name}": case
     for group, cases in {
@@ -1194,6 +1302,7 @@ ALL: dict[str, Case] = {
         "annotated-container": ANNOTATED_CONTAINERS,
         "with-except": WITH_AND_EXCEPT,
         "narrowing": NARROWING,
+        "implicit": IMPLICIT,
         "decorator": DECORATORS,
         "class": CLASSES,
         "cross-file": CROSS_FILE,
