@@ -539,8 +539,13 @@ class Linker:
                     after.extend(self.contents(v, tokens[i], tokens[i + 1], hops))
                 i += 2
             elif (skip := _item_read_next(tokens, i)) and (
-                got := [x for v in values for x in self.contents(v, tokens[i], chains.ITEM, hops)]
+                got := [
+                    x
+                    for v in values
+                    for x in self._declared_contents(v, tokens[i], chains.ITEM, hops)
+                ]
             ):  # `by_name.get(k)`, `for u in by_name.values()`: an item, as `by_name[k]`
+                # of a mapping so annotated (a class's own `get` is its method)
                 after = got
                 i += skip
             else:
@@ -574,7 +579,49 @@ class Linker:
         a name, or ``()``: a call) of ``value``, read from the holder
         annotated as a container: ``C.users.[]``, ``USERS.[]``, ``f().[]``;
         a position (``.[1]``) from the holder of that position, else of an
-        item (``xs[0]`` of ``xs: list[User]``)."""
+        item (``xs[0]`` of ``xs: list[User]``). Where none is annotated, and
+        ``before`` gives an instance of a Python class of the repository:
+        what its special methods give (``for row in Table()``)."""
+        declared = self._declared_contents(value, before, token, hops)
+        if declared or token == chains.UNWRAP:
+            return declared
+        return [
+            got
+            for made in self.step(value, before, hops)
+            for got in self._protocol_contents(made, token, hops)
+        ]
+
+    def _protocol_contents(self, value: _Value, token: str, hops: int) -> list[_Value]:
+        """An element of a Python instance: what its class's ``__iter__``
+        yields or is annotated to give (``-> Iterator[Row]``), else what
+        ``__next__`` returns of the iterator ``__iter__`` returns (itself,
+        often); an item or a position: what ``__getitem__`` returns."""
+        kind, path, row = value
+        if kind != "instance" or row is None or row["kind"] not in CLASS_KINDS:
+            return []
+        if row.get("language") != "python":
+            return []
+        method = "__iter__" if token == chains.ELEMENT else "__getitem__"
+        found = self.find(path, f"{row['qualname']}.{method}")
+        if found is None:
+            return []
+        returned = chains.holder_of_return(str(found["qualname"]))
+        if method == "__getitem__":
+            return self.held(found["path"], returned, hops + 1)
+        elements = self.held(found["path"], f"{returned}.{chains.ELEMENT}", hops + 1)
+        if elements:
+            return elements
+        out = []
+        for k, where, iterator in self.held(found["path"], returned, hops + 1):
+            if k == "instance" and iterator is not None and iterator["kind"] in CLASS_KINDS:
+                step = self.find(where, f"{iterator['qualname']}.__next__")
+                if step is not None:
+                    out += self.held(
+                        step["path"], chains.holder_of_return(step["qualname"]), hops + 1
+                    )
+        return _unique(out)
+
+    def _declared_contents(self, value: _Value, before: str, token: str, hops: int) -> list[_Value]:
         kind, path, row = value
         steps = ["." + token]
         if token not in chains.CONTENTS:  # a position

@@ -1279,6 +1279,39 @@ IMPLICIT: dict[str, Case] = {
             "Steps.__iter__ -> Walk",
         },
     ),
+    "element_from_next": (  # what the loop gets: __next__'s return
+        "class Item:\n    def go(self): pass\n"
+        "class Walk:\n    def __iter__(self):\n        return self\n"
+        "    def __next__(self):\n        return Item()\n"
+        "def main():\n    for x in Walk():\n        x.go()\n",
+        {
+            "main -> Walk",
+            "main -> Walk.__iter__",
+            "main -> Walk.__next__",
+            "main -> Item.go",
+            "Walk.__next__ -> Item",
+        },
+    ),
+    "element_yielded_by_iter": (  # a generator __iter__: what it yields
+        "class Row:\n    def save(self): pass\n"
+        "class Table:\n    def __iter__(self):\n        yield Row()\n"
+        "def main(t: Table):\n    for r in t:\n        r.save()\n",
+        {"main -> Table.__iter__", "main -> Row.save", "Table.__iter__ -> Row"},
+    ),
+    "element_annotated_on_iter": (
+        "from typing import Iterator\nclass Row:\n    def save(self): pass\n"
+        "class Table:\n    def __iter__(self) -> Iterator[Row]: ...\n"
+        "def rows() -> Table: ...\n"
+        "def main():\n    for r in rows():\n        r.save()\n",
+        {"main -> rows", "main -> Table.__iter__", "main -> Row.save"},
+    ),
+    "item_from_getitem": (
+        "class Handler:\n    def run(self): pass\n"
+        "class Registry:\n    def __getitem__(self, k) -> Handler: ...\n"
+        "REG = Registry()\n"
+        "def main():\n    REG['a'].run()\n",
+        {"<module> -> Registry", "main -> Registry.__getitem__", "main -> Handler.run"},
+    ),
     "a_class_itself": (  # iterating a class runs its metaclass's __iter__
         _BAG + "def main():\n    for x in Bag:\n        pass\n    Bag[1]\n",
         set(),
