@@ -32,7 +32,14 @@ def union_classes(
     and ``undefined`` names a class."""
     if node is None or node.type != "type_annotation" or node.named_child_count != 1:
         return []
-    union = node.named_children[0]
+    return union_members(node.named_children[0], text, awaited)
+
+
+def union_members(
+    union: ts.Node, text: Callable[[ts.Node], str], awaited: bool = False
+) -> list[ts.Node]:
+    """The classes of a union type itself (``A | B``, the value of ``type
+    Shape = Circle | Square``), as union_classes reads an annotation's."""
     if union.type != "union_type":
         return []
     members: list[ts.Node] = []

@@ -48,6 +48,7 @@ from freshindex.indexer.annotations_ts import (
     classes,
     element_class,
     function_returns,
+    union_members,
 )
 from freshindex.indexer.flow_python import FLOW_STEPS_FLOOR
 from freshindex.indexer.guarded import Guarded
@@ -818,6 +819,33 @@ def flows(
                 claims = [here(c) for c in p.values(value, where, context)]
             for c in claims:
                 out.holders.append((name, c, value))
+    out.holders += _alias_unions(root, text, resolve)
+    return out
+
+
+def _alias_unions(
+    root: ts.Node, text: Callable[[ts.Node], str], resolve: NameResolver
+) -> list[tuple[str, Claim, ts.Node]]:
+    """``type Shape = Circle | Square`` at the top of a file: an instance of
+    ``Shape`` (``s: Shape``, holder ``Shape()``) is one of a ``Circle`` or a
+    ``Square``, for ``s.area()`` in any file (the linker reads the holder
+    where a chain instantiates the alias: query/link.py). Only where every
+    member names a type, as union_members reads one."""
+    out = []
+    for node in root.named_children:
+        alias = node.child_by_field_name("declaration") if node.type == "export_statement" else node
+        if alias is None or alias.type != "type_alias_declaration":
+            continue
+        name, value = alias.child_by_field_name("name"), alias.child_by_field_name("value")
+        if name is None or value is None:
+            continue
+        written = " ".join(text(value).split())
+        for member in union_members(value, text):
+            found = resolve(text(member))
+            if found is not None:
+                how = f"{text(name)} = {written}"
+                claim = Claim(found[0], found[1] + chains.CALL, how, made=True)
+                out.append((text(name) + chains.CALL, claim, member))
     return out
 
 

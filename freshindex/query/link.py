@@ -706,6 +706,10 @@ class Linker:
                     # a TypeScript call signature: a return fact, no definition
                     return self.held(row["path"], called + chains.CALL, hops)
                 return []
+            if row["kind"] == "type" and (
+                union := self.held(path, row["qualname"] + chains.CALL, hops)
+            ):  # TypeScript's `type Shape = Circle | Square`: one of those (flow_js.py)
+                return union
             if row["kind"] in CLASS_KINDS:
                 return [("instance", path, row)]
             return self.held(path, row["qualname"] + chains.CALL, hops)

@@ -1948,6 +1948,19 @@ TYPESCRIPT: dict[str, tuple[dict[str, str], set[str]]] = {
         },
         {"main -> U.save", "main -> G", "main -> G.join"},
     ),
+    # an alias of a union is either member, in any file; an alias of other
+    # types (a literal among them) names none
+    "alias_of_a_union": (
+        {
+            "shapes.ts": "export class Circle {\n  area() {}\n}\n"
+            "export type Square = { area(): number };\n"
+            "export type Shape = Circle | Square | null;\n"
+            'export type Kind = Circle | "none";\n',
+            "m.ts": 'import { Shape, Kind } from "./shapes";\n'
+            "function main(s: Shape, k: Kind) {\n  s.area();\n  k.area();\n}\n",
+        },
+        {"main -> shapes.ts::Circle.area", "main -> shapes.ts::Square.area"},
+    ),
     # a field's elements: annotated, or pushed in a method; read in any file
     "field_elements": (
         {
