@@ -311,6 +311,8 @@ def extract(
                     and not bind_c.in_body(nodes[0])
                 ):
                     continue  # a call misread as a declaration is one only in a body
+                elif kind == EdgeKind.INHERIT and _type_parameter(nodes[0], text(name_node), text):
+                    continue  # `type Named<T> = T & {...}`: T is no type of the repository
                 elif (
                     kind == EdgeKind.CALL
                     and nodes[0].type == "macro_invocation"
@@ -2614,3 +2616,20 @@ def _exported_by_modifier(
             seen.add(text(m))
         seen.update(text(c) for c in m.children if c.type == "visibility_modifier")
     return not seen & {"private", "protected", "internal"}
+
+
+def _type_parameter(node: ts.Node, name: str, text: Callable[[ts.Node], str]) -> bool:
+    """Whether ``name`` in the intersection ``node`` of a TypeScript type
+    alias is one of the alias's type parameters (``type W<T> = T & B``)."""
+    alias = node.parent
+    while alias is not None and alias.type == "intersection_type":
+        alias = alias.parent
+    if alias is None or alias.type != "type_alias_declaration":
+        return False
+    params = alias.child_by_field_name("type_parameters")
+    if params is None:
+        return False
+    return any(
+        (n := p.child_by_field_name("name")) is not None and text(n) == name
+        for p in params.named_children
+    )

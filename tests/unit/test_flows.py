@@ -1961,6 +1961,24 @@ TYPESCRIPT: dict[str, tuple[dict[str, str], set[str]]] = {
         },
         {"main -> shapes.ts::Circle.area", "main -> shapes.ts::Square.area"},
     ),
+    # an alias of an intersection derives from each named type in it (not
+    # from its own type parameter); `Readonly<{...}>` keeps its members
+    "alias_of_an_intersection": (
+        {
+            "types.ts": "type Base = Readonly<{ id: string; move(): void }>;\n"
+            "export type Text = Base & { text(): string };\n"
+            "export type Wrap<T> = T & Partial<{ done(): void }>;\n"
+            "export type Element = Text | Wrap<Base>;\n",
+            "m.ts": 'import { Element, Text, Wrap } from "./types";\n'
+            "function main(e: Element, t: Text, w: Wrap<Text>) {\n"
+            "  e.move();\n  t.text();\n  w.done();\n}\n",
+        },
+        {
+            "main -> types.ts::Base.move",
+            "main -> types.ts::Text.text",
+            "main -> types.ts::Wrap.done",
+        },
+    ),
     # a field's elements: annotated, or pushed in a method; read in any file
     "field_elements": (
         {

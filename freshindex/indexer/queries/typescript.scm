@@ -57,6 +57,26 @@
           name: (property_identifier) @name) @definition.property))
   ])
 
+; the same inside `Readonly<{...}>`, `Partial<{...}>` or `Required<{...}>`,
+; which keep the object type's members (`type Base = Readonly<{x: number}>`)
+(type_alias_declaration
+  value: (generic_type
+    name: (type_identifier) @_wrapper
+    (type_arguments
+      (object_type
+        (property_signature
+          name: (property_identifier) @name) @definition.property)))
+  (#any-of? @_wrapper "Readonly" "Partial" "Required"))
+(type_alias_declaration
+  value: (intersection_type
+    (generic_type
+      name: (type_identifier) @_wrapper
+      (type_arguments
+        (object_type
+          (property_signature
+            name: (property_identifier) @name) @definition.property))))
+  (#any-of? @_wrapper "Readonly" "Partial" "Required"))
+
 (method_signature
   name: (property_identifier) @name) @definition.method
 
@@ -116,6 +136,21 @@
 
 (extends_type_clause
   type: (type_identifier) @name) @reference.inherit
+
+; a type alias of an intersection (`type Text = Base & {...}`, `A & B & C`)
+; derives from each named type in it, as an interface extends them
+(type_alias_declaration
+  value: (intersection_type
+    (type_identifier) @name) @reference.inherit)
+(type_alias_declaration
+  value: (intersection_type
+    (intersection_type
+      (type_identifier) @name)) @reference.inherit)
+(type_alias_declaration
+  value: (intersection_type
+    (intersection_type
+      (intersection_type
+        (type_identifier) @name))) @reference.inherit)
 
 (type_annotation
   (type_identifier) @name) @reference.type
