@@ -89,6 +89,8 @@ def _class_of(node: ts.Node, text: Callable[[ts.Node], str], awaited: bool) -> t
 
 _NOTHING = frozenset({"null", "undefined"})
 _PROMISES = frozenset({"Promise", "PromiseLike"})
+# generic types whose second type argument is what `get(k)` and `[k]` give
+_MAPPINGS = frozenset({"Map", "ReadonlyMap", "WeakMap", "Record"})
 # generic types whose `for ... of` gives their one type argument
 _ITERABLES = frozenset(
     {"Array", "ReadonlyArray", "Set", "ReadonlySet", "Iterable", "IterableIterator"}
@@ -122,6 +124,42 @@ def element_class(node: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.No
     elif inner is not None:
         inner = _argument_of(inner, _ITERABLES, text)
     return inner if inner is not None and inner.type == "type_identifier" else None
+
+
+def value_class(node: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
+    """The class a mapping annotation holds as its values (``Map<K, C>``,
+    ``ReadonlyMap``, ``WeakMap``, ``Record<K, C>``, ``{ [k: string]: C }``),
+    or None: what ``m.get(k)``, ``r[k]``, ``m.values()`` give."""
+    if node is None or node.type != "type_annotation" or node.named_child_count != 1:
+        return None
+    inner = _without_null(node.named_children[0])
+    if inner.type == "generic_type":
+        name, args = inner.child_by_field_name("name"), inner.child_by_field_name("type_arguments")
+        if name is None or text(name) not in _MAPPINGS or args is None:
+            return None
+        if args.named_child_count != 2:
+            return None
+        value = _without_null(args.named_children[1])
+    elif inner.type == "object_type" and inner.named_child_count == 1:
+        signature = inner.named_children[0]  # `{ [key: string]: C }`
+        typed = (
+            signature.child_by_field_name("type") if signature.type == "index_signature" else None
+        )
+        if typed is None or typed.named_child_count != 1:
+            return None
+        value = _without_null(typed.named_children[0])
+    else:
+        return None
+    return value if value.type == "type_identifier" else None
+
+
+def promised_class(node: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
+    """The class ``Promise<C>`` (or ``PromiseLike<C>``) resolves to, or None:
+    what a ``.then()`` callback is given."""
+    if node is None or node.type != "type_annotation" or node.named_child_count != 1:
+        return None
+    promised = _argument_of(_without_null(node.named_children[0]), _PROMISES, text)
+    return promised if promised is not None and promised.type == "type_identifier" else None
 
 
 def _argument_of(

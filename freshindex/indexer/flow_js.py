@@ -48,7 +48,9 @@ from freshindex.indexer.annotations_ts import (
     classes,
     element_class,
     function_returns,
+    promised_class,
     union_members,
+    value_class,
 )
 from freshindex.indexer.flow_python import FLOW_STEPS_FLOOR
 from freshindex.indexer.guarded import Guarded
@@ -166,6 +168,10 @@ class _Pass:
         # (function start byte or -1, name) -> the class its elements are
         # annotated to be (`cs: C[]`, `Array<C>`), for `for (const c of cs)`
         self.elements: dict[tuple[int, str], ts.Node] = {}
+        # a local's or parameter's annotated mapping (`m: Map<K, C>`, `r:
+        # Record<K, C>`): the class of its values; a promise's (`p: Promise<C>`)
+        self.mapped: dict[tuple[int, str], ts.Node] = {}
+        self.promised: dict[tuple[int, str], ts.Node] = {}
         # a name's values, once evaluated: names given each other would
         # otherwise be walked once per path through them
         self.memo: dict[tuple[int, str], list[Claim]] = {}
@@ -256,6 +262,9 @@ class _Pass:
                 element = element_class(kind, self.text)
                 if field is not None and element is not None:  # `items: User[] = []`
                     self.typed.append((f"{field}.{chains.ELEMENT}", element))
+                mapped = value_class(kind, self.text)
+                if field is not None and mapped is not None:  # `byId: Map<string, User>`
+                    self.typed.append((f"{field}.{chains.ITEM}", mapped))
             elif t == "variable_declarator":
                 name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
                 types = classes(node.child_by_field_name("type"), self.text)
@@ -267,6 +276,7 @@ class _Pass:
                     element = element_class(node.child_by_field_name("type"), self.text)
                     if element is not None:
                         self.elements[target] = element
+                    self.annotated_contents(target, node.child_by_field_name("type"))
                     kind = node.child_by_field_name("type")
                     if types:
                         self.locals.setdefault(target, []).extend((t, fn, "type") for t in types)
@@ -401,6 +411,8 @@ class _Pass:
         if obj is None or prop is None:
             return []
         spelled = chains.spelled(self.text(head))  # `this\n  .repo.make`
+        if self.text(prop) == "get" and (got := self.mapped_claim(f"{spelled}()", obj, fn)):
+            return got  # byId.get(k) of `byId: Map<string, User>`
         if self.text(prop) in _ELEMENT_OF and (got := self.element_claim("", obj, fn, depth + 1)):
             return got  # users.find(...), users.at(-1): an element
         if obj.type == "identifier" and self.resolve(self.text(obj)) is None:
@@ -448,6 +460,37 @@ class _Pass:
             return [Claim("", chains.BUILTIN + made, how)] if made is not None else []
         return [Claim(found[0], found[1] + chains.CALL, how, made=True)]
 
+    def annotated_contents(self, target: tuple[int, str], annotation: ts.Node | None) -> None:
+        """A mapping's or a promise's annotation on a local or a parameter."""
+        mapped = value_class(annotation, self.text)
+        if mapped is not None:
+            self.mapped[target] = mapped
+        promised = promised_class(annotation, self.text)
+        if promised is not None:
+            self.promised[target] = promised
+
+    def mapped_claim(self, name: str, mapping: ts.Node, fn: int) -> list[Claim]:
+        """A value of a local or parameter annotated as a mapping of a class."""
+        if mapping.type != "identifier":
+            return []
+        key = self.text(mapping)
+        typed = self.mapped.get((fn, key)) or self.mapped.get((-1, key))
+        return self.typed_claim(name, typed) if typed is not None else []
+
+    def resolved_claim(
+        self, name: str, promise: ts.Node, fn: int, cls: str | None, depth: int
+    ) -> list[Claim]:
+        """What a promise resolves to: of a name annotated ``Promise<C>``, or
+        of a call, whose annotated ``Promise<C>`` return is held as a C."""
+        if promise.type == "identifier":
+            key = self.text(promise)
+            typed = self.promised.get((fn, key)) or self.promised.get((-1, key))
+            return self.typed_claim(name, typed) if typed is not None else []
+        if promise.type == "call_expression":  # a global type there is the promise itself
+            found = self.values(promise, fn, cls, depth)
+            return [c for c in found if not c.chain.startswith(chains.BUILTIN)]
+        return []
+
     def element_calls(self, call: ts.Node, callee: ts.Node, fn: int, cls: str | None) -> None:
         """``xs.push(v)``: ``v`` is an element of ``xs``; ``xs.forEach((x)
         => ...)`` (``map``, ``filter``, ``find``...): the callback's first
@@ -468,7 +511,7 @@ class _Pass:
                     self.attributes.append((f"{field}.{chains.ELEMENT}", value, fn, cls))
             return
         callback = args.named_children[0]
-        if method not in _ELEMENT_CALLBACKS or callback.type not in _FUNCTIONS:
+        if method not in (*_ELEMENT_CALLBACKS, *_CALLBACK_GIVES) or callback.type not in _FUNCTIONS:
             return
         params = callback.child_by_field_name("parameters")
         first = params.named_children[0] if params is not None and params.named_children else None
@@ -477,8 +520,9 @@ class _Pass:
         if first is not None and first.type == "required_parameter":
             first = first.child_by_field_name("pattern")
         if first is not None and first.type == "identifier":
+            context = _CALLBACK_GIVES.get(method, "of")
             self.locals.setdefault((callback.start_byte, self.text(first)), []).append(
-                (obj, fn, "of")
+                (obj, fn, context)
             )
 
     def element_claim(self, name: str, iterated: ts.Node, fn: int, depth: int = 0) -> list[Claim]:
@@ -504,6 +548,8 @@ class _Pass:
             prop = head.child_by_field_name("property") if head is not None else None
             if obj is not None and prop is not None and self.text(prop) in _SAME_ELEMENTS:
                 return self.element_claim(name, obj, fn, depth + 1)
+            if obj is not None and prop is not None and self.text(prop) == "values":
+                return self.mapped_claim(name, obj, fn)  # for (const u of byId.values())
             return []
         if t == "member_expression":  # this.items, store.items: the holder's `.[]`
             return [
@@ -523,7 +569,7 @@ class _Pass:
             return []
         out: list[Claim] = []
         for value, where, context in self.locals.get(held, [])[: MAX_VALUES + 1]:
-            if context not in (*_ANNOTATED, "of"):  # const ys = [...], ys = xs.filter(...)
+            if context not in (*_ANNOTATED, *_GIVEN):  # const ys = [...], ys = xs.filter(...)
                 out.extend(self.element_claim(name, value, where, depth + 1))
         for value, where, cls in self.pushed_onto(held)[: MAX_VALUES + 1]:
             out.extend(self.values(value, where, cls, depth + 1))
@@ -576,6 +622,7 @@ class _Pass:
             element = element_class(param.child_by_field_name("type"), self.text)
             if element is not None:
                 self.elements[(fn, name)] = element
+            self.annotated_contents((fn, name), param.child_by_field_name("type"))
             kind = param.child_by_field_name("type")
             if not types and kind is not None and self.global_type(kind):
                 self.locals.setdefault((fn, name), []).append((kind, fn, BUILTIN_TYPE))
@@ -627,7 +674,10 @@ class _Pass:
                 typed = typed.named_children[0]
             return self.typed_claim("", typed) if typed.type == "type_identifier" else []
         if t == "subscript_expression" and (obj := node.child_by_field_name("object")):
-            return self.element_claim("", obj, fn, depth + 1)  # users[0]
+            # byId[k] of `byId: Record<string, User>`, else users[0]
+            return self.mapped_claim(f"{self.text(obj)}[k]", obj, fn) or self.element_claim(
+                "", obj, fn, depth + 1
+            )
         if t == "non_null_expression" and node.named_children:  # `this.c!`
             return self.values(node.named_children[0], fn, cls, depth + 1)
         if t == "ternary_expression":  # `ok ? new A() : new B()`: either, if both are known
@@ -684,6 +734,13 @@ class _Pass:
             if context == "of":  # for (const c of cs), cs.forEach((c) => ...): an element
                 out.extend(self.element_claim(name, value, where, depth + 1))
                 continue
+            if context == _EACH_VALUE:  # byId.forEach((u) => ...): a value, else an element
+                got = self.mapped_claim(name, value, where)
+                out.extend(got or self.element_claim(name, value, where, depth + 1))
+                continue
+            if context == _RESOLVED:  # load().then((u) => ...): what awaiting it gives
+                out.extend(self.resolved_claim(name, value, where, cls, depth + 1))
+                continue
             given = self.values(value, where, context, depth + 1)
             unknown = unknown or not given
             out.extend(Claim(c.path, c.chain, f"{name} = {c.via}", c.made) for c in given)
@@ -703,6 +760,11 @@ _ADDS = frozenset({"push", "unshift"})
 _ELEMENT_CALLBACKS = frozenset(
     {"forEach", "map", "filter", "find", "findLast", "findIndex", "some", "every", "flatMap"}
 )
+# a callback's first parameter: a map's value (`forEach`; an array's element
+# as before), what a promise resolves to (`then`)
+_EACH_VALUE, _RESOLVED = "each value", "resolved"
+_CALLBACK_GIVES = {"forEach": _EACH_VALUE, "then": _RESOLVED}
+_GIVEN = ("of", _EACH_VALUE, _RESOLVED)
 _SAME_ELEMENTS = frozenset({"filter", "slice", "sort", "reverse", "toSorted", "toReversed"})
 _ELEMENT_OF = frozenset({"find", "findLast", "at", "pop", "shift"})
 # a local's or parameter's context when its annotation names a global type

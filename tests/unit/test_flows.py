@@ -2285,6 +2285,32 @@ def test_a_typescript_method_of_a_global_type_is_external() -> None:
     assert calls == ["bound", "bound"]  # hono's `set: Set<E>`, its own type: a method
 
 
+def test_typescript_mapping_values_and_what_a_promise_resolves_to() -> None:
+    """`m.get(k)` of `m: Map<K, C>`, `r[k]` of a `Record<K, C>` or an index
+    signature, `m.values()`, `m.forEach((v) => ...)`, a field so annotated
+    (read in another file), and a `.then()` callback's parameter."""
+    files: dict[str, str | bytes] = {
+        "lib.ts": "export class U {\n  save() {}\n}\n"
+        "export class Store {\n  byId: Map<string, U> = new Map();\n}\n"
+        "export async function load(): Promise<U> {\n  return new U();\n}\n",
+        "m.ts": 'import { U, Store, load } from "./lib";\n'
+        "function main(m: Map<string, U>, r: Record<string, U>, "
+        "ix: { [k: string]: U }, p: Promise<U>, s: Store) {\n"
+        '  m.get("a")?.save();\n'  # 3
+        '  r["a"].save();\n'
+        '  ix["b"].save();\n'  # 5
+        "  for (const u of m.values()) u.save();\n"
+        "  m.forEach((v) => v.save());\n"  # 7
+        "  p.then((w) => w.save());\n"
+        "  load().then((x) => x.save());\n"  # 9
+        '  s.byId.get("a")!.save();\n'
+        "}\n",
+    }
+    found = call_bindings(files, path="m.ts", language="typescript")
+    for line in range(3, 11):
+        assert found[(line, "save")] == "bound", line
+
+
 def test_typescript_names_given_each_other_are_read_once() -> None:
     """Six names each given every other, read by 300 calls: once per name (it
     took 35 s on a 20 kB file when each read walked every path)."""
