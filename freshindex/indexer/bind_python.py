@@ -58,8 +58,13 @@ from freshindex.indexer.flow_python import (
 from freshindex.indexer.guarded import Guarded
 from freshindex.indexer.narrow_python import Narrowing, case_narrowings, narrowing
 from freshindex.indexer.outside_python import is_outside
-from freshindex.indexer.protocols_python import NODES as _PROTOCOL_NODES
-from freshindex.indexer.protocols_python import Implicit, ImplicitCalls, builtin_method
+from freshindex.indexer.protocols_python import (
+    LONGEST_BUILTIN,
+    SPECIAL_BUILTINS,
+    SYNTAX_NODES,
+    Implicit,
+    ImplicitCalls,
+)
 from freshindex.indexer.resolve import Resolver
 from freshindex.indexer.scope_python import BOUND, CANDIDATE, EXTERNAL, Name, Pending, Scope, Site
 
@@ -128,7 +133,7 @@ _SPECIAL = frozenset(
         "yield",
         "raise_statement",
         "match_statement",
-        *_PROTOCOL_NODES,  # what calls a special method implicitly
+        *SYNTAX_NODES,  # what calls a special method implicitly
     }
 )
 
@@ -380,7 +385,9 @@ class _Binder(ValueFlow, ImplicitCalls):
                     width = fn.end_byte - fn.start_byte
                     if width == 10 and self.text(fn) == "isinstance":
                         self.isinstance_test(node, scope)
-                    elif (method := builtin_method(width, self.text(fn))) is not None:
+                    elif width <= LONGEST_BUILTIN and (
+                        method := SPECIAL_BUILTINS.get(self.text(fn))
+                    ):  # len(bag): Bag.__len__ (protocols_python.py)
                         self.builtin_call(node, fn, scope, method)
                 elif fn.type == "attribute":
                     self.chain(fn, scope, "call", todo)
@@ -505,7 +512,7 @@ class _Binder(ValueFlow, ImplicitCalls):
             elif raised is not None:
                 todo.append((raised, scope))
             self.push(todo, node.named_children[1:], scope)  # `from cause`
-        elif t in _PROTOCOL_NODES:
+        elif t in SYNTAX_NODES:
             self.protocol(node, scope, todo)
         else:
             self.push(todo, node.named_children, scope)

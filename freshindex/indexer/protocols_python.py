@@ -26,6 +26,7 @@ of every other class's ``__eq__``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import repeat
 
 import tree_sitter as ts
@@ -66,7 +67,7 @@ COMPARISONS = {
 }
 CONTAINS = ("in", "not in")
 # builtins that call a special method of their first argument
-BUILTINS = {
+SPECIAL_BUILTINS = {
     "len": "__len__",
     "iter": "__iter__",
     "next": "__next__",
@@ -80,14 +81,14 @@ BUILTINS = {
     "aiter": "__aiter__",
     "anext": "__anext__",
 }
-_LONGEST_BUILTIN = max(map(len, BUILTINS))
+LONGEST_BUILTIN = max(map(len, SPECIAL_BUILTINS))
 # the operands worth a value: a name, an attribute, a call, a subscript
 # (`-1`, `"a" + s` and `[x] * n` hold no instance of the repository's)
 OPERANDS = frozenset({"identifier", "attribute", "call", "subscript"})
 
 
 # the nodes ImplicitCalls.protocol() reads (the binder's walk sends them)
-NODES = frozenset(
+SYNTAX_NODES = frozenset(
     {
         "subscript",
         "comparison_operator",
@@ -99,16 +100,18 @@ NODES = frozenset(
 )
 
 
+@dataclass(frozen=True, slots=True)
 class Implicit:
     """A construct's implicit call, kept until the file's names are all bound:
-    the expression whose value it is made on, the method, the construct in
-    words, and the builtin that makes it (its name must not be the file's)."""
+    the expression whose value it is made on, the method (or a method of
+    what one returns, ``__iter__().__next__``), the construct in words, and
+    the builtin that makes it (its name must not be the file's)."""
 
-    __slots__ = ("builtin", "construct", "method", "node", "scope")
-
-    def __init__(self, node: ts.Node, scope: Scope, method: str, construct: str, builtin: str):
-        self.node, self.scope, self.method = node, scope, method
-        self.construct, self.builtin = construct, builtin
+    node: ts.Node
+    scope: Scope
+    method: str
+    construct: str
+    builtin: str
 
 
 Todo = list[tuple[ts.Node, Scope]]
@@ -146,7 +149,7 @@ class ImplicitCalls:
         self.implicit_call(first, scope, method, f"{name}()", builtin=name)
 
     def protocol(self, node: ts.Node, scope: Scope, todo: Todo) -> None:
-        """One node of NODES: its implicit calls, then its children as the
+        """One node of SYNTAX_NODES: its implicit calls, then its children as the
         walk reads any node's."""
         t = node.type
         children = node.named_children
@@ -239,11 +242,6 @@ def is_async(node: ts.Node) -> bool:
     """``async for``, ``async with``: the statement's first token."""
     first = node.child(0)
     return first is not None and first.type == "async"
-
-
-def builtin_method(name_len: int, text: str) -> str | None:
-    """The special method a builtin call ``text(x)`` runs, if any."""
-    return BUILTINS.get(text) if name_len <= _LONGEST_BUILTIN else None
 
 
 def via(how: str, construct: str, method: str) -> str:
