@@ -136,8 +136,11 @@ class Linker:
         self._packages: dict[tuple[str, str], list[str]] = {}
         self._held: dict[tuple[str, str], list[_Value]] = {}
         # a walk of held() was cut short by MAX_HOPS: what it found is not
-        # all a shallower walk of the same holder would find, so not kept
+        # all a shallower walk of the same holder would find, so it is kept
+        # with the hop it was walked at (_cut_at) and walked again only from
+        # nearer: a holder is walked at most MAX_HOPS times, never once per path
         self._cut = False
+        self._cut_at: dict[tuple[str, str], int] = {}
         # why what a holder holds reaches outside the repository (_outside, as
         # its first walk set it), for the walks that read it from _held
         self._held_outside: dict[tuple[str, str], str] = {}
@@ -773,8 +776,9 @@ class Linker:
     def held(self, path: str, holder: str, hops: int) -> list[_Value]:
         """What a holder of ``path`` may hold: each of its value rows' chains."""
         key = (path, holder)
-        if key in self._held:
+        if key in self._held and hops >= self._cut_at.get(key, 0):
             self._outside = self._outside or self._held_outside.get(key, "")
+            self._cut = self._cut or key in self._cut_at
             return self._note(key, self._held[key])
         if hops >= MAX_HOPS:
             self._cut = True
@@ -802,10 +806,11 @@ class Linker:
             out.extend(found)
         result = _unique(out)
         result = result if len(result) <= MAX_VALUES else []
+        self._held[key] = result
         if self._cut:  # linked first from deep in a chain: walked again from nearer
-            del self._held[key]
+            self._cut_at[key] = hops
         else:
-            self._held[key] = result
+            self._cut_at.pop(key, None)
             if self._outside:
                 self._held_outside[key] = self._outside
         self._cut = self._cut or outer_cut
