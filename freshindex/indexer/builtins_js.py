@@ -31,6 +31,43 @@ CONSTRUCTED = frozenset(
         "BigInt64Array", "BigUint64Array",
     }
 )  # fmt: skip
+# the browser's own types, as annotations name them (`event: KeyboardEvent`,
+# `ctx: CanvasRenderingContext2D`) or `new` makes them (`new ResizeObserver(f)`)
+DOM = frozenset(
+    {
+        "Event", "CustomEvent", "UIEvent", "MouseEvent", "PointerEvent", "WheelEvent",
+        "KeyboardEvent", "TouchEvent", "DragEvent", "FocusEvent", "InputEvent",
+        "ClipboardEvent", "MessageEvent", "ErrorEvent", "ProgressEvent", "StorageEvent",
+        "EventTarget", "Node", "Element", "Document", "DocumentFragment", "Window",
+        "ShadowRoot", "Text", "Comment", "HTMLElement", "HTMLDivElement",
+        "HTMLSpanElement", "HTMLCanvasElement", "HTMLImageElement", "HTMLInputElement",
+        "HTMLTextAreaElement", "HTMLButtonElement", "HTMLAnchorElement", "HTMLFormElement",
+        "HTMLSelectElement", "HTMLOptionElement", "HTMLLabelElement", "HTMLVideoElement",
+        "HTMLAudioElement", "HTMLMediaElement", "HTMLIFrameElement", "HTMLLinkElement",
+        "HTMLScriptElement", "HTMLStyleElement", "HTMLTableElement", "HTMLUListElement",
+        "HTMLLIElement", "HTMLHeadingElement", "HTMLParagraphElement", "HTMLDialogElement",
+        "SVGElement", "SVGSVGElement", "SVGGElement", "SVGPathElement", "SVGTextElement",
+        "SVGRectElement", "SVGImageElement", "SVGGraphicsElement",
+        "CanvasRenderingContext2D", "OffscreenCanvas", "OffscreenCanvasRenderingContext2D",
+        "ImageData", "ImageBitmap", "Path2D", "DOMMatrix", "DOMRect", "DOMRectReadOnly",
+        "DOMParser", "XMLSerializer", "XMLHttpRequest", "WebSocket", "Worker",
+        "MessagePort", "MessageChannel", "BroadcastChannel", "AbortSignal",
+        "MutationObserver", "ResizeObserver", "IntersectionObserver", "Storage",
+        "Selection", "Range", "FileReader", "FileList", "DataTransfer", "Image",
+        "Location", "History", "Navigator", "Performance", "Clipboard",
+    }
+)  # fmt: skip
+# the browser's objects that a file reads by name (`document.createElement()`)
+GLOBAL_OBJECTS = {
+    "document": "Document",
+    "window": "Window",
+    "navigator": "Navigator",
+    "location": "Location",
+    "history": "History",
+    "localStorage": "Storage",
+    "sessionStorage": "Storage",
+    "performance": "Performance",
+}
 _LITERALS = {
     "array": "Array",
     "string": "String",
@@ -77,7 +114,19 @@ _RESULTS: dict[str, dict[str, str]] = {
     "Set": {"add": "Set"},
     "URLSearchParams": {"toString": "String"},
     "URL": {"toString": "String"},
+    "Document": {
+        "createElement": "HTMLElement",
+        "createElementNS": "Element",
+        "createTextNode": "Text",
+        "createDocumentFragment": "DocumentFragment",
+        "getElementById": "HTMLElement",
+        "querySelector": "Element",
+    },
+    "HTMLCanvasElement": {"getContext": "CanvasRenderingContext2D"},
+    "OffscreenCanvas": {"getContext": "OffscreenCanvasRenderingContext2D"},
 }
+# what any element's (and a document's) own methods give
+_ELEMENT_RESULTS = {"querySelector": "Element", "closest": "Element", "cloneNode": "Node"}
 
 
 # functions of the globals whose result is of a global type
@@ -99,7 +148,7 @@ def static(owner: str, method: str) -> str | None:
 def named(name: str) -> str | None:
     """The global type a type's name is (``ReadonlyArray``: an Array), if
     the file's resolver found nothing of that name."""
-    return _GENERICS.get(name) or (name if name in CONSTRUCTED else None)
+    return _GENERICS.get(name) or (name if name in CONSTRUCTED or name in DOM else None)
 
 
 def literal(node: ts.Node) -> str | None:
@@ -110,7 +159,10 @@ def literal(node: ts.Node) -> str | None:
 def result(of: str, method: str) -> str | None:
     """The global type ``method`` of a value of type ``of`` returns, if it
     is one (``String.split``: an Array)."""
-    return _RESULTS.get(of, {}).get(method)
+    found = _RESULTS.get(of, {}).get(method)
+    if found is None and (of.endswith("Element") or of in ("Document", "DocumentFragment")):
+        return _ELEMENT_RESULTS.get(method)
+    return found
 
 
 def annotated(

@@ -575,6 +575,14 @@ class _Pass:
             out.extend(self.values(value, where, cls, depth + 1))
         return list(dict.fromkeys(out))
 
+    def global_object(self, name: str) -> str | None:
+        """The browser's object a name the file neither declares nor imports
+        reads (``document``: a Document)."""
+        made = builtins_js.GLOBAL_OBJECTS.get(name)
+        if made is None or name in self.hidden or self.resolve(name) is not None:
+            return None
+        return made
+
     def global_type(self, annotation: ts.Node | None) -> str | None:
         """The global type an annotation names (builtins_js.annotated), unless
         the file defines or imports the name (hono's own `Set<E>` type)."""
@@ -649,9 +657,7 @@ class _Pass:
             found = self.resolve(self.text(head))
             made = None
             if found is None and t == "new_expression":  # `new Client()` of "pg", `new Map()`
-                made = self.outside(self.text(head)) or (
-                    self.text(head) if self.text(head) in builtins_js.CONSTRUCTED else None
-                )
+                made = self.outside(self.text(head)) or builtins_js.named(self.text(head))
             if made is not None:
                 return [Claim("", chains.BUILTIN + made, f"new {self.text(head)}()")]
             if found is None and (package := self.package_call(self.text(head), fn, node)):
@@ -705,6 +711,8 @@ class _Pass:
         key = self.holder(fn, name)
         if key is None:
             return []  # a name the function declares without a value to follow
+        if key == (-1, name) and key not in self.locals and (made := self.global_object(name)):
+            return [Claim("", chains.BUILTIN + made, name)]  # document, window
         if key not in self.locals:
             if not depth or name in self.hidden:
                 return []

@@ -15,6 +15,8 @@ from collections.abc import Callable
 
 import tree_sitter as ts
 
+from freshindex.indexer import builtins_js
+
 # the macros of Rust's standard library a crate calls without importing them
 _RUST_STD_MACROS = frozenset({
     "assert", "assert_eq", "assert_ne", "cfg", "column", "compile_error", "concat", "dbg",
@@ -68,7 +70,8 @@ def js_global(
     if bare:
         if name in _TEST_GLOBALS:
             return name, "a global of the test runner"
-        return (name, "a global of JavaScript") if name in _JS_GLOBAL_FUNCTIONS else None
+        made = name in _JS_GLOBAL_FUNCTIONS or builtins_js.named(name) is not None
+        return (name, "a global of JavaScript") if made else None  # `new ResizeObserver(f)`
     obj = parent.child_by_field_name("object") if parent is not None else None
     if obj is None or parent is None or parent.type != "member_expression":
         return None

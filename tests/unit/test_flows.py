@@ -2311,6 +2311,41 @@ def test_typescript_mapping_values_and_what_a_promise_resolves_to() -> None:
         assert found[(line, "save")] == "bound", line
 
 
+def test_the_browsers_own_types_and_objects_are_the_platforms() -> None:
+    """`event: KeyboardEvent`, `document.createElement()`, a canvas's 2D
+    context, `new ResizeObserver(f)`, `new Response()`: their methods are
+    the browser's (`external`), not name matches of the repository's `save`
+    or `observe`; a class of the file's own of such a name stays its own."""
+    files: dict[str, str | bytes] = {
+        "m.ts": "class Image {\n  save() {}\n}\nclass Store {\n  save() {}\n  observe() {}\n}\n"
+        "function main(event: KeyboardEvent, canvas: HTMLCanvasElement) {\n"
+        "  event.preventDefault();\n"  # 9
+        '  const el = document.createElement("div");\n'
+        '  el.setAttribute("a", "b");\n'  # 11
+        '  const ctx = canvas.getContext("2d");\n'
+        "  ctx.save();\n"  # 13
+        "  const ro = new ResizeObserver(() => {});\n"
+        "  ro.observe(el);\n"  # 15
+        "  new Response('x').text();\n"
+        "  new Image().save();\n"  # 17: the file's Image
+        "}\n",
+    }
+    found = call_bindings(files, path="m.ts", language="typescript")
+    for line, name in [
+        (9, "preventDefault"),
+        (10, "createElement"),
+        (11, "setAttribute"),
+        (12, "getContext"),
+        (13, "save"),
+        (14, "ResizeObserver"),
+        (15, "observe"),
+        (16, "Response"),
+        (16, "text"),
+    ]:
+        assert found[(line, name)] == "external", (line, name)
+    assert found[(17, "Image")] == found[(17, "save")] == "bound"
+
+
 def test_typescript_names_given_each_other_are_read_once() -> None:
     """Six names each given every other, read by 300 calls: once per name (it
     took 35 s on a 20 kB file when each read walked every path)."""
