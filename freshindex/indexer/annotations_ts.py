@@ -84,10 +84,13 @@ def _class_of(node: ts.Node, text: Callable[[ts.Node], str], awaited: bool) -> t
         inner = _argument_of(inner, _PROMISES, text) or inner
     if inner.type == "generic_type" and (name := inner.child_by_field_name("name")) is not None:
         inner = name  # `Repo<T>`: a Repo (a type outside the repository types nothing)
-    return inner if inner.type == "type_identifier" else None
+    # `T.User` of `import * as T`, `React.PointerEvent<E>` of a package
+    return inner if inner.type in _NAMES else None
 
 
 _NOTHING = frozenset({"null", "undefined"})
+# what names a type: `User`, and `T.User` of `import * as T` (or a package's)
+_NAMES = ("type_identifier", "nested_type_identifier")
 _PROMISES = frozenset({"Promise", "PromiseLike"})
 # generic types whose second type argument is what `get(k)` and `[k]` give
 _MAPPINGS = frozenset({"Map", "ReadonlyMap", "WeakMap", "Record"})
@@ -98,7 +101,9 @@ _ITERABLES = frozenset(
 
 
 def _without_null(node: ts.Node) -> ts.Node:
-    """``C | null``, ``C | undefined``: ``C``."""
+    """``C | null``, ``C | undefined``: ``C``; ``readonly C[]``: ``C[]``."""
+    if node.type == "readonly_type" and node.named_child_count == 1:
+        return node.named_children[0]
     if node.type != "union_type" or node.named_child_count != 2:
         return node
     kept = [c for c in node.named_children if not _is_nothing(c)]
@@ -123,7 +128,7 @@ def element_class(node: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.No
         inner = inner.named_children[0]
     elif inner is not None:
         inner = _argument_of(inner, _ITERABLES, text)
-    return inner if inner is not None and inner.type == "type_identifier" else None
+    return inner if inner is not None and inner.type in _NAMES else None
 
 
 def value_class(node: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:

@@ -182,6 +182,8 @@ def annotated(
         if len(kept) != 1:
             return None
         inner = kept[0]
+    if inner.type == "readonly_type" and inner.named_child_count == 1:  # readonly T[]
+        inner = inner.named_children[0]
     if inner.type == "predefined_type":
         return _PREDEFINED.get(text(inner))
     if inner.type == "array_type":

@@ -652,7 +652,7 @@ class _Pass:
             if t == "call_expression" and head is not None and head.type == "member_expression":
                 # obj.make(): what the method returns, read from its holder
                 return self.returned(head, fn, cls, depth, node)
-            if head is None or head.type != "identifier":
+            if head is None or not _named(head):
                 return []
             found = self.resolve(self.text(head))
             made = None
@@ -932,8 +932,18 @@ def rows(
     indexer/extract.py) that a flow names are rewritten as chain claims in
     place, and the holders are returned as ``value`` rows."""
     imported = {e.alias or e.target: (e.module, e.target) for e in edges if e.kind == "import"}
+    # `import * as T from "./types"`: the file a namespace's members are of
+    namespaces = {
+        e.alias or e.target: e.resolved_path
+        for e in edges
+        if e.kind == "import" and e.target_qualname == "" and e.resolved_path
+    }
 
     def named(name: str) -> tuple[str, str] | None:
+        head, dot, member = name.partition(".")
+        if dot:  # `T.User`: a member of a namespace of the repository
+            where = namespaces.get(head)
+            return (where, member) if where and "." not in member else None
         if name in imported and resolve is not None:
             module, original = imported[name]
             where = resolve(language, path, module, original)
@@ -945,6 +955,11 @@ def rows(
         express = require("express")`) that the resolver did not find in the
         repository: `pg.Client` (`express`). A `require` is also a top-level
         const of the file; an ES import cannot be both."""
+        head, dot, member = name.partition(".")
+        if dot:  # `React.PointerEvent` of `import * as React from "react"`
+            if outside(head) is None:
+                return None
+            return f"{imported[head][0]}.{member}"
         if name not in imported:
             return None
         module, original = imported[name]
@@ -1015,6 +1030,14 @@ def _plain(node: ts.Node) -> bool:
             if c.type != "comment"
         )
     return False
+
+
+def _named(node: ts.Node) -> bool:
+    """A name, or a namespace's member (`T.User` of `import * as T`)."""
+    if node.type == "identifier":
+        return True
+    obj = node.child_by_field_name("object") if node.type == "member_expression" else None
+    return obj is not None and obj.type == "identifier"
 
 
 def _relative_spec(module: str) -> bool:

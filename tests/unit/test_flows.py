@@ -2346,6 +2346,25 @@ def test_the_browsers_own_types_and_objects_are_the_platforms() -> None:
     assert found[(17, "Image")] == found[(17, "save")] == "bound"
 
 
+def test_typescript_namespace_members_and_readonly_arrays_type_values() -> None:
+    """`u: T.User` and `new T.User()` of `import * as T from "./types"`, an
+    element of `readonly T.User[]`; `e: React.PointerEvent<E>` of a package
+    is the package's."""
+    files: dict[str, str | bytes] = {
+        "types.ts": "export class User {\n  save() {}\n}\n",
+        "m.ts": 'import * as T from "./types";\nimport * as React from "react";\n'
+        "function main(u: T.User, e: React.PointerEvent<Element>, xs: readonly T.User[]) {\n"
+        "  u.save();\n"  # 4
+        "  e.preventDefault();\n"
+        "  new T.User().save();\n"  # 6
+        "  xs.forEach((x) => x.save());\n"
+        "}\n",
+    }
+    found = call_bindings(files, path="m.ts", language="typescript")
+    assert [found[(line, "save")] for line in (4, 6, 7)] == ["bound"] * 3
+    assert found[(5, "preventDefault")] == "external"
+
+
 def test_typescript_names_given_each_other_are_read_once() -> None:
     """Six names each given every other, read by 300 calls: once per name (it
     took 35 s on a 20 kB file when each read walked every path)."""
