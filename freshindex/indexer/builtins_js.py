@@ -125,6 +125,28 @@ _RESULTS: dict[str, dict[str, str]] = {
     "HTMLCanvasElement": {"getContext": "CanvasRenderingContext2D"},
     "OffscreenCanvas": {"getContext": "OffscreenCanvasRenderingContext2D"},
 }
+# properties of the globals' types whose value is of one of them
+_PROPERTIES: dict[str, dict[str, str]] = {
+    "Response": {"headers": "Headers", "body": "ReadableStream", "url": "String"},
+    "Request": {
+        "headers": "Headers",
+        "body": "ReadableStream",
+        "url": "String",
+        "method": "String",
+        "signal": "AbortSignal",
+    },
+    "URL": {
+        "searchParams": "URLSearchParams",
+        **dict.fromkeys(
+            ("href", "origin", "protocol", "host", "hostname", "port", "pathname", "search"),
+            "String",
+        ),
+        "hash": "String",
+    },
+    "Error": {"message": "String", "name": "String", "stack": "String"},
+    "Array": {"length": "Number"},
+    "String": {"length": "Number"},
+}
 # what any element's (and a document's) own methods give
 _ELEMENT_RESULTS = {"querySelector": "Element", "closest": "Element", "cloneNode": "Node"}
 
@@ -140,9 +162,24 @@ _STATICS = {
 }
 
 
+# global functions whose result is of a global type (once awaited)
+_CALLED = {"fetch": "Response"}
+
+
+def called(name: str) -> str | None:
+    """The global type a call of the global function ``name`` gives."""
+    return _CALLED.get(name)
+
+
 def static(owner: str, method: str) -> str | None:
     """The global type ``Object.keys()`` and its like return, if one."""
     return _STATICS.get((owner, method))
+
+
+def property_of(of: str, name: str) -> str | None:
+    """The global type a property of a value of type ``of`` has, if it is
+    one (``Response.headers``: a Headers)."""
+    return _PROPERTIES.get(of, {}).get(name)
 
 
 def named(name: str) -> str | None:

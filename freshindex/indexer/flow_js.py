@@ -583,6 +583,17 @@ class _Pass:
             return None
         return made
 
+    def global_call(self, head: ts.Node, fn: int) -> str | None:
+        """The global type a global function's call gives, awaited
+        (``fetch(url)``: a Response), unless the file has the name itself."""
+        if head.type != "identifier":
+            return None
+        name = self.text(head)
+        made = builtins_js.called(name)
+        if made is None or name in self.hidden or self.holder(fn, name) != (-1, name):
+            return None
+        return None if (-1, name) in self.locals else made
+
     def global_type(self, annotation: ts.Node | None) -> str | None:
         """The global type an annotation names (builtins_js.annotated), unless
         the file defines or imports the name (hono's own `Set<E>` type)."""
@@ -662,6 +673,8 @@ class _Pass:
                 return [Claim("", chains.BUILTIN + made, f"new {self.text(head)}()")]
             if found is None and (package := self.package_call(self.text(head), fn, node)):
                 return [Claim("", chains.BUILTIN + package, f"{self.text(head)}()")]
+            if found is None and t == "call_expression" and (made := self.global_call(head, fn)):
+                return [Claim("", chains.BUILTIN + made, f"{self.text(head)}()")]  # fetch()
             if found is None:
                 return []
             if self.text(head) in self.required and found[0]:  # `m()`: what m exports
@@ -698,11 +711,15 @@ class _Pass:
             if obj is None or prop is None:
                 return []
             name = self.text(prop)
-            return [  # a property of a global's value (`err.cause`) may be anything
-                Claim(c.path, chains.attr(c.chain, name), c.via)
-                for c in self.values(obj, fn, cls, depth + 1)
-                if not c.chain.startswith(chains.BUILTIN)
-            ]
+            read: list[Claim] = []
+            for c in self.values(obj, fn, cls, depth + 1):
+                if not c.chain.startswith(chains.BUILTIN):
+                    read.append(Claim(c.path, chains.attr(c.chain, name), c.via))
+                elif made := builtins_js.property_of(c.chain[len(chains.BUILTIN) :], name):
+                    # `res.headers` is a Headers; any other property of a global's
+                    # value (`err.cause`) may be anything
+                    read.append(Claim("", chains.BUILTIN + made, self.text(node)))
+            return read
         if t != "identifier":
             return []
         name = self.text(node)

@@ -2328,6 +2328,11 @@ def test_the_browsers_own_types_and_objects_are_the_platforms() -> None:
         "  ro.observe(el);\n"  # 15
         "  new Response('x').text();\n"
         "  new Image().save();\n"  # 17: the file's Image
+        "}\n"
+        "async function other(u: URL) {\n"
+        '  const r = await fetch("x");\n'
+        '  r.headers.get("y");\n'  # 21
+        '  u.searchParams.get("q");\n'
         "}\n",
     }
     found = call_bindings(files, path="m.ts", language="typescript")
@@ -2341,6 +2346,8 @@ def test_the_browsers_own_types_and_objects_are_the_platforms() -> None:
         (15, "observe"),
         (16, "Response"),
         (16, "text"),
+        (21, "get"),  # a Response's headers
+        (22, "get"),  # a URL's searchParams
     ]:
         assert found[(line, name)] == "external", (line, name)
     assert found[(17, "Image")] == found[(17, "save")] == "bound"
