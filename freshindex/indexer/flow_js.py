@@ -927,6 +927,8 @@ def _alias_unions(
         if name is None or value is None:
             continue
         written = " ".join(text(value).split())
+        if len(written) > 60:  # a via is a line: excalidraw's unions run to 300 characters
+            written = written[:57] + "..."
         for member in union_members(value, text):
             found = resolve(text(member))
             if found is not None:
