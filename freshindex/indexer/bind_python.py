@@ -1096,6 +1096,11 @@ class _Binder(ValueFlow, ImplicitCalls):
                     self.sites.append(Site(last, kind, binding=EXTERNAL, via="builtin"))
                 elif kind == "call":
                     self.sites.append(Site(last, kind))
+                elif kind == "inherit" and not segs and not self.stars:
+                    # `class Oops(Exception)`: a base outside the repository,
+                    # so `super().__init__()` and an inherited `self.get()` are
+                    # the platform's (query/link.py), not name matches
+                    self.sites.append(Site(last, kind, binding=EXTERNAL, via="builtin"))
                 return
             if self.stars and (kind != "use" or segs or not root.startswith("__")):
                 # not bound in the module: a name one of its `import *`

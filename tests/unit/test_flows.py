@@ -2372,6 +2372,31 @@ def test_typescript_namespace_members_and_readonly_arrays_type_values() -> None:
     assert found[(5, "preventDefault")] == "external"
 
 
+def test_a_builtin_base_makes_what_a_class_leaves_to_it_the_platforms() -> None:
+    """`class Oops(Exception)` then `super().__init__(m)`, `class Reg(dict)`
+    then `self.get(k)` and `super().__iter__()`: Exception's and dict's
+    (external), not name matches of every `get` of the repository; a method
+    the class defines is still its own."""
+    files: dict[str, str | bytes] = {
+        "m.py": "class Oops(Exception):\n"
+        "    def __init__(self, m):\n"
+        "        super().__init__(m)\n"  # 3
+        "class Reg(dict):\n"
+        "    def each(self):\n"
+        "        self.get(1)\n"  # 6
+        "        self.mine()\n"
+        "        return super().__iter__()\n"  # 8
+        "    def mine(self):\n"
+        "        pass\n"
+        "class Store:\n"
+        "    def get(self, k):\n"
+        "        pass\n",
+    }
+    found = call_bindings(files)
+    assert found[(3, "__init__")] == found[(6, "get")] == found[(8, "__iter__")] == "external"
+    assert found[(7, "mine")] == "bound"
+
+
 def test_typescript_names_given_each_other_are_read_once() -> None:
     """Six names each given every other, read by 300 calls: once per name (it
     took 35 s on a 20 kB file when each read walked every path)."""
