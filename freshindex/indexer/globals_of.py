@@ -70,8 +70,14 @@ def js_global(
     if bare:
         if name in _TEST_GLOBALS:
             return name, "a global of the test runner"
-        made = name in _JS_GLOBAL_FUNCTIONS or builtins_js.named(name) is not None
-        return (name, "a global of JavaScript") if made else None  # `new ResizeObserver(f)`
+        # `new ResizeObserver(f)`, `new Response(body)`: made only by `new`, so a
+        # bare `Text(...)` may still be a function of another script's
+        made = name in _JS_GLOBAL_FUNCTIONS or (
+            parent is not None
+            and parent.type == "new_expression"
+            and builtins_js.named(name) is not None
+        )
+        return (name, "a global of JavaScript") if made else None
     obj = parent.child_by_field_name("object") if parent is not None else None
     if obj is None or parent is None or parent.type != "member_expression":
         return None
