@@ -1096,10 +1096,11 @@ class _Binder(ValueFlow, ImplicitCalls):
                     self.sites.append(Site(last, kind, binding=EXTERNAL, via="builtin"))
                 elif kind == "call":
                     self.sites.append(Site(last, kind))
-                elif kind == "inherit" and not segs and not self.stars:
+                elif kind == "inherit" and not segs and not self.stars and root != "object":
                     # `class Oops(Exception)`: a base outside the repository,
                     # so `super().__init__()` and an inherited `self.get()` are
-                    # the platform's (query/link.py), not name matches
+                    # the platform's (query/link.py), not name matches;
+                    # `class A(object)` is `class A:`, whose `self.m()` is a subclass's
                     self.sites.append(Site(last, kind, binding=EXTERNAL, via="builtin"))
                 return
             if self.stars and (kind != "use" or segs or not root.startswith("__")):

@@ -2390,11 +2390,15 @@ def test_a_builtin_base_makes_what_a_class_leaves_to_it_the_platforms() -> None:
         "        pass\n"
         "class Store:\n"
         "    def get(self, k):\n"
-        "        pass\n",
+        "        pass\n"
+        "class Base(object):\n"  # 14: `class Base:`
+        "    def run(self):\n"
+        "        self.handle()\n",  # 16: a subclass's, maybe
     }
     found = call_bindings(files)
     assert found[(3, "__init__")] == found[(6, "get")] == found[(8, "__iter__")] == "external"
     assert found[(7, "mine")] == "bound"
+    assert found[(16, "handle")] == "candidate"
 
 
 def test_typescript_names_given_each_other_are_read_once() -> None:
