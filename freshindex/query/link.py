@@ -51,6 +51,7 @@ from freshindex.indexer import (
     bind_ruby,
     builtins_python,
     chains,
+    languages,
     msbuild,
     scope_cpp,
 )
@@ -316,6 +317,10 @@ class Linker:
                 return Link("external", f"{qual} is predeclared in Go")
             if self._outside:  # re-exported from, or inherited from, outside the repository
                 return Link("external", f"{via}, then {self._outside}")
+            if _awaited_then(path, qual):
+                # `load().then(...)`: the function's return is held awaited (a
+                # User); a value with no `then` of its own was the Promise
+                return Link("external", f"{via}; {qual.rpartition('.')[2]} of the Promise")
             where = f"package {posixpath.dirname(path) or '.'}" if path.endswith(".go") else path
             return Link("candidate", f"{via}; {qual} not found in {where}")
         if found["path"] != path or found["qualname"] != qual:
@@ -1240,6 +1245,24 @@ def _contents_next(tokens: list[str], i: int) -> bool:
     """Whether the step after ``tokens[i]`` reads its contents (``.[]``,
     ``.[i]``, ``.?``): the two are read together."""
     return i + 1 < len(tokens) and chains.is_contents(tokens[i + 1])
+
+
+# a promise's own methods, and the languages whose functions' returns the
+# flow holds awaited (indexer/flow_js.py)
+_PROMISE_METHODS = frozenset({"then", "catch", "finally"})
+_AWAITED = frozenset({"javascript", "typescript", "tsx"})
+
+
+def _awaited_then(path: str, chain: str) -> bool:
+    """Whether ``chain`` calls ``then``/``catch``/``finally`` on what a JS or
+    TS function returns (``load().then``), which no class of the repository
+    the value may be defines: the call is the Promise's."""
+    head, _, member = chain.rpartition(".")
+    return (
+        member in _PROMISE_METHODS
+        and head.endswith(chains.CALL)
+        and languages.language_for(path) in _AWAITED
+    )
 
 
 def _item_read_next(tokens: list[str], i: int) -> int:

@@ -2309,6 +2309,8 @@ def test_typescript_mapping_values_and_what_a_promise_resolves_to() -> None:
     found = call_bindings(files, path="m.ts", language="typescript")
     for line in range(3, 11):
         assert found[(line, "save")] == "bound", line
+    # load()'s return is held awaited (a U, which has no `then`): the Promise's
+    assert found[(9, "then")] == "external"
 
 
 def test_the_browsers_own_types_and_objects_are_the_platforms() -> None:
