@@ -164,6 +164,8 @@ class ImplicitCalls:
                     self.implicit_call(children[i + 1], scope, "__contains__", f"`{o}`")
                 elif o in COMPARISONS:
                     self.implicit_call(children[i], scope, COMPARISONS[o], f"`{o}`")
+                if o == "!=":  # object's __ne__ asks __eq__: a class rarely has both
+                    self.implicit_call(children[i], scope, "__eq__", "`!=` (object's __ne__)")
         elif t == "binary_operator":  # `a + b`: a's
             self.operator(node, scope, BINARY, "left", "`{}`")
         elif t == "unary_operator":  # `-a`

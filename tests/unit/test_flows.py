@@ -1245,6 +1245,10 @@ IMPLICIT: dict[str, Case] = {
             "main -> Bag.__contains__",
         },
     ),
+    "not_equal": (  # object's __ne__ asks __eq__, which Bag defines
+        _BAG + "def main(b: Bag):\n    return b != 1\n",
+        {"main -> Bag.__eq__"},
+    ),
     "builtins": (_BAG + "def main(b: Bag):\n    return len(b)\n", {"main -> Bag.__len__"}),
     "builtin_of_the_files_own": (  # a `len` of the file's calls no __len__
         _BAG + "def len(x): return 0\ndef main(b: Bag):\n    return len(b)\n",
