@@ -66,6 +66,12 @@ MAX_STEPS = 12
 _TOKEN = re.compile(r"\(\)|[^.()]+")
 
 
+def one_line(text: str, limit: int = 40) -> str:
+    """Source text as a via shows it: one line, at most ``limit`` characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def steps(chain: str) -> list[str]:
     """``"make().run"`` -> ``["make", "()", "run"]``; [] for a malformed chain."""
     out = _TOKEN.findall(chain)

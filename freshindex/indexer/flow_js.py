@@ -926,9 +926,7 @@ def _alias_unions(
         name, value = alias.child_by_field_name("name"), alias.child_by_field_name("value")
         if name is None or value is None:
             continue
-        written = " ".join(text(value).split())
-        if len(written) > 60:  # a via is a line: excalidraw's unions run to 300 characters
-            written = written[:57] + "..."
+        written = chains.one_line(text(value), 60)  # excalidraw's unions run to 300 characters
         for member in union_members(value, text):
             found = resolve(text(member))
             if found is not None:

@@ -391,9 +391,7 @@ class ValueFlow:
         return self.how(flow.label, flow.node, flow.words)
 
     def how(self, name: str, node: ts.Node, words: str = "", op: str = " = ") -> str:
-        snippet = " ".join(self.text(node).split())
-        if len(snippet) > 40:
-            snippet = snippet[:37] + "..."
+        snippet = chains.one_line(self.text(node))
         return f"{name}{op}{snippet} ({words or f'line {node.start_point[0] + 1}'})"
 
     def values(self, node: ts.Node, scope: Scope, depth: int = 0) -> list[Value]:

@@ -207,20 +207,15 @@ class ImplicitCalls:
             words = words.format(op.type)
             self.implicit_call(node.child_by_field_name(operand), scope, method, words)
 
-    def snippet(self, node: ts.Node) -> str:
-        """An expression in a via: one line, at most 40 characters."""
-        text = " ".join(self.text(node).split())
-        return text if len(text) <= 40 else text[:37] + "..."
-
     def implicit_sites(self, i: Implicit) -> None:
         """A row per instance the value may be, once the file's names are bound."""
         if i.builtin and self.lookup(i.scope, i.builtin)[0] is not None:
             return  # a function of the file's own of a builtin's name
+        # a method, or a method of what one returns (`__iter__().__next__`)
+        *calls, method = i.method.split(f"{chains.CALL}.")
         for v in self.values(i.node, i.scope):
             if chains.CALL not in v.chain:
                 continue  # the module, a class or a function itself
-            # a method, or a method of what one returns (`__iter__().__next__`)
-            *calls, method = i.method.split(f"{chains.CALL}.")
             chain = v.chain
             for step in calls:
                 chain = chains.attr(chain, step) + chains.CALL
@@ -234,7 +229,11 @@ class ImplicitCalls:
                     path=v.path,
                     qualname=chain,
                     binding=BOUND,
-                    via=via(v.how or f"through {self.snippet(i.node)}", i.construct, method),
+                    via=via(
+                        v.how or f"through {chains.one_line(self.text(i.node))}",
+                        i.construct,
+                        method,
+                    ),
                     name=method,
                 )
             )

@@ -147,6 +147,7 @@ class Linker:
         self._held_outside: dict[tuple[str, str], str] = {}
         self._mros: dict[tuple[str, str], list[Row]] = {}
         self._unknown_bases: dict[tuple[str, str], str] = {}
+        self._bases_outside: dict[tuple[str, str, bool], list[str]] = {}
         self._c_links: dict[tuple[str, str, str, tuple[str, ...], bool], Link] = {}
         self._extensions: dict[tuple[tuple[str, ...], str], list[Row]] = {}
         self._usings: dict[str, list[Row]] = {}  # a C# file's using rows, aliases first
@@ -1152,7 +1153,15 @@ class Linker:
 
     def _outside_bases(self, path: str, owner: str, read: bool = False) -> list[str]:
         """Every base of class ``owner`` that resolves outside the
-        repository, as written, in order (``read``: as _outside_base)."""
+        repository, as written, in order (``read``: as _outside_base).
+        Kept per class: every holder walk asks (_enum_member), and a
+        re-exported base costs a find()."""
+        key = (path, owner, read)
+        if key not in self._bases_outside:
+            self._bases_outside[key] = self._walk_outside_bases(path, owner, read)
+        return self._bases_outside[key]
+
+    def _walk_outside_bases(self, path: str, owner: str, read: bool) -> list[str]:
         out = []
         for e in self.edges(path):
             if e["kind"] != "inherit" or e.get("source") != owner:
