@@ -126,3 +126,57 @@ def test_a_class_exported_as_the_module_is_made_by_new_of_the_required_module() 
         if e["kind"] == "call" and e["target"] == "use"
     ]
     assert used == [("bound", "Application.use")]
+
+
+KEYS_TS = """\
+export const KEYS = {
+  ENTER: "Enter",
+  CTRL: isMac ? "metaKey" : "ctrlKey",
+  nested: { deep: 1 },
+  press: (key: string) => key,
+} as const;
+export const Align = { LEFT: "left" } satisfies Record<string, string>;
+const Local = { hidden: 1, run() { return 1; } };
+export function handle() {
+  const options = { retries: 3 };  // a function's own object: no definitions
+  return { ok: true };
+}
+"""
+
+
+def test_a_top_level_objects_keys_are_its_properties_and_methods() -> None:
+    for path, language in (("keys.ts", "typescript"), ("keys.tsx", "tsx")):
+        found = {r[4]: r[5] for r in extract(path, language, KEYS_TS.encode()).symbols}
+        assert {q: k for q, k in found.items() if "." in q} == {
+            "KEYS.ENTER": "property",
+            "KEYS.CTRL": "property",
+            "KEYS.nested": "property",  # an object itself, whose keys are not followed
+            "KEYS.press": "method",
+            "Align.LEFT": "property",
+            "Local.hidden": "property",
+            "Local.run": "method",
+        }
+    plain = "export const Codes = { A: 65, b: function () {} };\n"
+    assert {r[4]: r[5] for r in extract("c.js", "javascript", plain.encode()).symbols} == {
+        "Codes": "constant",
+        "Codes.A": "property",
+        "Codes.b": "method",
+    }
+
+
+def test_a_key_read_through_the_imported_object_is_bound_to_it() -> None:
+    files = {
+        "src/keys.ts": KEYS_TS,
+        "src/app.ts": (
+            'import { KEYS, Align } from "./keys";\n'
+            "if (event.key === KEYS.ENTER) { KEYS.press(Align.LEFT); }\n"
+        ),
+    }
+    bound = {
+        e["target"]: (link.binding, link.symbol and link.symbol["qualname"])
+        for e, link in linked(files, "typescript")
+        if e["path"] == "src/app.ts" and e["kind"] in ("use", "call")
+    }
+    assert bound["ENTER"] == ("bound", "KEYS.ENTER")
+    assert bound["LEFT"] == ("bound", "Align.LEFT")
+    assert bound["press"] == ("bound", "KEYS.press")

@@ -20,6 +20,32 @@
             key: (property_identifier) @name
             value: [(arrow_function) (function_expression)]) @definition.method)))))
 
+; its keys holding values (`export const KEYS = { ENTER: "Enter" }`): its
+; properties, read as `KEYS.ENTER` (a key holding an object is one, its
+; keys are not)
+(program
+  (lexical_declaration
+    (variable_declarator
+      value: (object
+        (pair
+          key: (property_identifier) @name
+          value: [(number) (string) (template_string) (object) (array) (new_expression) (call_expression)
+              (identifier) (member_expression) (subscript_expression) (parenthesized_expression)
+              (await_expression) (binary_expression) (ternary_expression) (unary_expression)
+              (true) (false) (null) (undefined) (regex)]) @definition.property))))
+
+(program
+  (export_statement
+    (lexical_declaration
+      (variable_declarator
+        value: (object
+          (pair
+            key: (property_identifier) @name
+            value: [(number) (string) (template_string) (object) (array) (new_expression) (call_expression)
+              (identifier) (member_expression) (subscript_expression) (parenthesized_expression)
+              (await_expression) (binary_expression) (ternary_expression) (unary_expression)
+              (true) (false) (null) (undefined) (regex)]) @definition.property)))))
+
 ; definitions made by assignment, as CommonJS and pre-class code writes
 ; them: `exports.run = function () {}` and `Repo.prototype.save = ...`
 ; anywhere, `app.listen = function listen() {}` at the top of a module (also
@@ -103,3 +129,8 @@
 (assignment_expression right: (member_expression object: [(this) (identifier)] property: (property_identifier) @name) @reference.use)
 (return_statement (member_expression object: [(this) (identifier)] property: (property_identifier) @name) @reference.use)
 (array (member_expression object: [(this) (identifier)] property: (property_identifier) @name) @reference.use)
+; a member compared or matched, as a constant's keys are read (`event.key
+; === KEYS.ENTER`, `case Align.LEFT:`)
+(binary_expression left: (member_expression object: [(this) (identifier)] property: (property_identifier) @name) @reference.use operator: ["===" "!==" "==" "!="])
+(binary_expression operator: ["===" "!==" "==" "!="] right: (member_expression object: [(this) (identifier)] property: (property_identifier) @name) @reference.use)
+(switch_case value: (member_expression object: [(this) (identifier)] property: (property_identifier) @name) @reference.use)
