@@ -863,7 +863,7 @@ def _query_edges(
                     binding, via = Binding.EXTERNAL, f"imported from {module}"
             elif (
                 namespaces
-                and kind in (EdgeKind.CALL, EdgeKind.USE)
+                and kind in (EdgeKind.CALL, EdgeKind.USE, EdgeKind.INHERIT)
                 and parent is not None
                 and parent.type == "member_expression"
                 and (obj := parent.child_by_field_name("object")) is not None
@@ -877,6 +877,19 @@ def _query_edges(
                     via = f"{text(obj)}.{target}: a member of module {space}"
                 elif not _relative_spec(language, space):
                     binding, via = Binding.EXTERNAL, f"a member of module {space}"
+            elif (
+                kind == EdgeKind.INHERIT
+                and parent is not None
+                and parent.type == "member_expression"
+                and (obj := parent.child_by_field_name("object")) is not None
+                and (default_import := bindings.get(text(obj))) is not None
+                and default_import[1] == flow_js.DEFAULT
+                and not _relative_spec(language, default_import[0])
+                and not (resolve and resolve(language, path, default_import[0], default_import[1]))
+            ):  # `extends React.Component` after `import React from "react"`: a
+                # package's class, so what the class leaves to it is the package's
+                module = default_import[0]
+                binding, via = Binding.EXTERNAL, f"a member of {text(obj)}, from {module}"
             elif (
                 bare
                 and kind == EdgeKind.CALL

@@ -180,3 +180,34 @@ def test_a_key_read_through_the_imported_object_is_bound_to_it() -> None:
     assert bound["ENTER"] == ("bound", "KEYS.ENTER")
     assert bound["LEFT"] == ("bound", "Align.LEFT")
     assert bound["press"] == ("bound", "KEYS.press")
+
+
+def test_a_class_extending_a_member_of_an_import_derives_from_it() -> None:
+    """`class App extends React.Component<P>`: excalidraw's App left every
+    `this.setState()` a name match, as the base wrote no row in TypeScript
+    and a name match in JavaScript."""
+    app = (
+        'import React from "react";\n'
+        'import * as models from "./models";\n'
+        "class App extends React.Component<P> {\n"
+        "  go() { this.setState({}); return this.props; }\n"
+        "}\n"
+        "class Repo extends models.Base {\n"  # 6
+        "  go() { this.save(); this.other(); }\n"
+        "}\n"
+    )
+    files = {"models.ts": "export class Base { save() {} }\n"}
+    for language, path, source in (
+        ("tsx", "app.tsx", app),
+        ("javascript", "app.js", app.replace("<P>", "")),
+    ):
+        got = {
+            (e["start_line"], e["target"]): (link.binding, link.symbol and link.symbol["qualname"])
+            for e, link in linked({**files, path: source}, language)
+            if e["path"] == path
+        }
+        assert got[(3, "Component")] == ("external", None)  # the package's class
+        assert got[(4, "setState")] == ("external", None)  # what App leaves to it
+        assert got[(6, "Base")] == ("bound", "Base")  # a member of a namespace import
+        assert got[(7, "save")] == ("bound", "Base.save")
+        assert got[(7, "other")] == ("candidate", None)  # Base has none

@@ -199,6 +199,9 @@
 (extends_clause
   value: (identifier) @name) @reference.inherit
 
+(extends_clause
+  value: (member_expression property: (property_identifier) @name)) @reference.inherit
+
 (implements_clause
   (type_identifier) @name) @reference.inherit
 
