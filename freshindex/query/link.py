@@ -76,6 +76,9 @@ MAX_DEPTH = 12  # re-export and inheritance chains longer than this are not foll
 # a chain's holders are followed this deep; a step keeps at most this many values
 MAX_HOPS = 8
 MAX_VALUES = 8
+# a declared union is a type checker's, not a guess: TypeScript's `type
+# ExcalidrawElement = A | B | ...` names ten members, each a possible value
+MAX_UNION_MEMBERS = 32
 # the rows of a file the linker reads: what it imports, inherits, holds, declares
 LINKED = frozenset({"import", "inherit", EdgeKind.VALUE, EdgeKind.DECLARE})
 # languages whose names a sibling file of the folder may define
@@ -539,6 +542,7 @@ class Linker:
                 i = 0
         while i < len(tokens):
             after: list[_Value] = []
+            limit = MAX_UNION_MEMBERS if _unions(values, tokens[i]) else MAX_VALUES
             if tokens[i : i + 3] == _ENTER:  # `with f() as x`
                 for v in values:
                     after.extend(self.entered(v, hops))
@@ -579,7 +583,7 @@ class Linker:
                     self._outside = outside or self._outside
                 i += 1
             values = _unique(after)
-            if not values or len(values) > MAX_VALUES:
+            if not values or len(values) > limit:
                 return []
         return values
 
@@ -716,7 +720,7 @@ class Linker:
                     return self.held(row["path"], called + chains.CALL, hops)
                 return []
             if row["kind"] == "type" and (
-                union := self.held(path, row["qualname"] + chains.CALL, hops)
+                union := self.held(path, row["qualname"] + chains.CALL, hops, MAX_UNION_MEMBERS)
             ):  # TypeScript's `type Shape = Circle | Square`: one of those (flow_js.py)
                 return union
             if row["kind"] in CLASS_KINDS:
@@ -779,13 +783,14 @@ class Linker:
                     return f"{member} of {outside}, {where}"
         return ""
 
-    def held(self, path: str, holder: str, hops: int) -> list[_Value]:
-        """What a holder of ``path`` may hold: each of its value rows' chains."""
+    def held(self, path: str, holder: str, hops: int, limit: int = MAX_VALUES) -> list[_Value]:
+        """What a holder of ``path`` may hold: each of its value rows' chains;
+        none when they are more than ``limit``."""
         key = (path, holder)
         if key in self._held and hops >= self._cut_at.get(key, 0):
             self._outside = self._outside or self._held_outside.get(key, "")
             self._cut = self._cut or key in self._cut_at
-            return self._note(key, self._held[key])
+            return self._note(key, _at_most(self._held[key], limit))
         if hops >= MAX_HOPS:
             self._cut = True
             return []
@@ -810,8 +815,7 @@ class Linker:
             if found:
                 self._trail.setdefault(key, e.get("via") or holder)
             out.extend(found)
-        result = _unique(out)
-        result = result if len(result) <= MAX_VALUES else []
+        result = _at_most(_unique(out), MAX_UNION_MEMBERS)  # kept for any limit
         self._held[key] = result
         if self._cut:  # linked first from deep in a chain: walked again from nearer
             self._cut_at[key] = hops
@@ -821,7 +825,7 @@ class Linker:
                 self._held_outside[key] = self._outside
         self._cut = self._cut or outer_cut
         self._outside = outer_outside or self._outside
-        return self._note(key, result)
+        return self._note(key, _at_most(result, limit))
 
     def _enum_member(self, path: str, holder: str) -> bool:
         """Whether ``holder`` is an attribute of an enum class (``SLB = '"'``
@@ -1282,6 +1286,20 @@ def _item_read_next(tokens: list[str], i: int) -> int:
     if tokens[i + 1 : i + 4] == [chains.ITEMS_VIEW, chains.CALL, chains.ELEMENT]:
         return 4
     return 0
+
+
+def _at_most(values: list[_Value], limit: int) -> list[_Value]:
+    """``values``, or none when they are more than ``limit``: a value that
+    may be one of many names no definition worth binding to."""
+    return values if len(values) <= limit else []
+
+
+def _unions(values: list[_Value], token: str) -> bool:
+    """Whether ``token`` instantiates type aliases only (``Shape()`` of
+    ``type Shape = Circle | Square``): a declared union's members."""
+    return token == chains.CALL and all(
+        kind == "def" and row is not None and row["kind"] == "type" for kind, _path, row in values
+    )
 
 
 def _unique(values: list[_Value]) -> list[_Value]:

@@ -1983,6 +1983,19 @@ TYPESCRIPT: dict[str, tuple[dict[str, str], set[str]]] = {
             "main -> types.ts::Wrap.done",
         },
     ),
+    # a declared union of ten (excalidraw's ExcalidrawElement), one member a
+    # union itself: a type checker's, read whatever its width
+    "alias_of_a_wide_union": (
+        {
+            "types.ts": "type Base = Readonly<{ id: string; move(): void }>;\n"
+            "export type T0 = Base & { t0(): void };\nexport type T1 = Base & { t1(): void };\nexport type T2 = Base & { t2(): void };\nexport type T3 = Base & { t3(): void };\nexport type T4 = Base & { t4(): void };\nexport type T5 = Base & { t5(): void };\nexport type T6 = Base & { t6(): void };\nexport type T7 = Base & { t7(): void };\nexport type T8 = Base & { t8(): void };\nexport type T9 = Base & { t9(): void };\n"
+            "export type Few = T0 | T1;\n"
+            "export type Wide = Few | T2 | T3 | T4 | T5 | T6 | T7 | T8 | T9;\n",
+            "m.ts": 'import { Wide } from "./types";\n'
+            "function main(w: Wide) {\n  w.move();\n  w.t9();\n}\n",
+        },
+        {"main -> types.ts::Base.move", "main -> types.ts::T9.t9"},
+    ),
     # a field's elements: annotated, or pushed in a method; read in any file
     "field_elements": (
         {
