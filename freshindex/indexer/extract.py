@@ -287,6 +287,8 @@ def extract(
                     made = _Def(node.start_byte, node.end_byte, name, kind, node, name_node)
                     if node.type == "assignment_expression" and not _js_assigned(made, text):
                         continue
+                    if node.type == "property_signature" and not _alias_member(node):
+                        continue  # `f(x: {a: 1} | B)`: a parameter's type, no member
                     if language == "kotlin" and node.type == "function_declaration":
                         made.extends = _extended(node, text)  # fun Repo.saveAll(): Repo's
                     defs[name_node.start_byte] = made
@@ -2629,6 +2631,22 @@ def _exported_by_modifier(
             seen.add(text(m))
         seen.update(text(c) for c in m.children if c.type == "visibility_modifier")
     return not seen & {"private", "protected", "internal"}
+
+
+def _alias_member(signature: ts.Node) -> bool:
+    """Whether a TypeScript property signature the tags query defines is a
+    member: one of an object type in a union is only where the union is a
+    type alias's value (`type Result = {ok: true} | {ok: false}`), not a
+    parameter's or a field's type (`f(x: {a: 1} | B)`)."""
+    holder = signature.parent
+    if holder is None or holder.type != "object_type":
+        return True  # an interface's body
+    around = holder.parent
+    if around is None or around.type != "union_type":
+        return True  # the other patterns anchor on the alias themselves
+    while around is not None and around.type == "union_type":
+        around = around.parent
+    return around is not None and around.type == "type_alias_declaration"
 
 
 def _type_parameter(node: ts.Node, name: str, text: Callable[[ts.Node], str]) -> bool:

@@ -211,3 +211,33 @@ def test_a_class_extending_a_member_of_an_import_derives_from_it() -> None:
         assert got[(6, "Base")] == ("bound", "Base")  # a member of a namespace import
         assert got[(7, "save")] == ("bound", "Base.save")
         assert got[(7, "other")] == ("candidate", None)  # Base has none
+
+
+def test_a_union_aliass_object_types_give_it_members() -> None:
+    """excalidraw's `BucketFillGeometryResult = | {ok: true; ...} | {ok:
+    false; ...}`: `result.scenePoints` had no member to name."""
+    types = (
+        "export type Result =\n"
+        "  | { ok: true; points: number[] }\n"
+        "  | { ok: false; reason: string }\n"
+        "  | null;\n"
+        "export function compute(x: { a: 1 } | { b: 2 }): Result { return null; }\n"
+    )
+    found = [(r[4], r[7]) for r in extract("t.ts", "typescript", types.encode()).symbols]
+    # a name on two sides is defined on each; a parameter's type has no members
+    assert found == [
+        ("Result", 1),
+        ("Result.ok", 2),
+        ("Result.points", 2),
+        ("Result.ok", 3),
+        ("Result.reason", 3),
+        ("compute", 5),
+    ]
+    app = 'import { compute } from "./t";\nconst r = compute({ a: 1 });\nuse(r.points, r.reason);\n'
+    got = {
+        e["target"]: (link.binding, link.symbol and link.symbol["qualname"])
+        for e, link in linked({"t.ts": types, "app.ts": app}, "typescript")
+        if e["path"] == "app.ts" and e["kind"] == "use"
+    }
+    assert got["points"] == ("bound", "Result.points")
+    assert got["reason"] == ("bound", "Result.reason")

@@ -57,6 +57,14 @@
           name: (property_identifier) @name) @definition.property))
   ])
 
+; a union's object types (`type Result = {ok: true; value: V} | {ok: false}`):
+; their properties are the alias's, a name on two sides defined on each;
+; extract.py keeps only an alias's own union, not one in a parameter's type
+(union_type
+  (object_type
+    (property_signature
+      name: (property_identifier) @name) @definition.property))
+
 ; the same inside `Readonly<{...}>`, `Partial<{...}>` or `Required<{...}>`,
 ; which keep the object type's members (`type Base = Readonly<{x: number}>`)
 (type_alias_declaration
