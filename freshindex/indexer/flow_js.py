@@ -81,13 +81,13 @@ _SIGNATURE_OWNERS = frozenset({"interface_declaration", "type_alias_declaration"
 
 def _signature_owner(node: ts.Node, text: Callable[[ts.Node], str]) -> str | None:
     """The interface or type alias whose own body holds a member signature
-    (`type A = {...} & B` too); None for one in an object type elsewhere
-    (a parameter's annotation, say)."""
+    (`type A = {...} & B` and `type R = {...} | {...}` too); None for one in
+    an object type elsewhere (a parameter's annotation, say)."""
     body = node.parent
     if body is None or body.type not in _SIGNATURE_BODIES:
         return None
     owner = body.parent
-    if owner is not None and owner.type == "intersection_type":
+    while owner is not None and owner.type in ("intersection_type", "union_type"):
         owner = owner.parent
     if owner is None or owner.type not in _SIGNATURE_OWNERS:
         return None
@@ -237,8 +237,16 @@ class _Pass:
                 name = node.child_by_field_name("name")
                 member = self.text(name) if name is not None else chains.CALLED_ITSELF
                 if t == "property_signature":
-                    returned = function_returns(node.child_by_field_name("type"), self.text)
+                    kind = node.child_by_field_name("type")
+                    returned = function_returns(kind, self.text)
                     types = [returned] if returned is not None else []
+                    if returned is None and name is not None:
+                        # `repo: Repo`, `users: User[]`, `label: string`: what
+                        # the member holds, as a class's typed field
+                        held = classes(kind, self.text)
+                        self.typed_field(f"{owner}.{member}", kind, held)
+                        if not held and (made := self.global_type(kind)):
+                            self.builtin_typed.append((f"{owner}.{member}", made, node))
                 else:  # `find(): User | Admin`: either, as a method's return
                     types = classes(node.child_by_field_name("return_type"), self.text, True)
                 holder = chains.holder_of_return(f"{owner}.{member}")
@@ -252,19 +260,14 @@ class _Pass:
                 if value is not None and value.type in _FUNCTIONS:
                     types = []
                 field = f"{cls}.{self.text(name)}" if name is not None else None
-                if field is not None and types:  # `repo: Repo`, `m: Map<K, V>`, `a: A | B`
-                    self.typed.extend((field, typed) for typed in types)
-                elif field is not None and value is not None and value.type not in _FUNCTIONS:
-                    # `cache = new Map()`, `repo = new Repo()`: as `this.x = ...`
-                    self.attributes.append((field, value, fn, cls))
-                elif field is not None and value is None and (made := self.global_type(kind)):
-                    self.builtin_typed.append((field, made, node))  # `label: string;`
-                element = element_class(kind, self.text)
-                if field is not None and element is not None:  # `items: User[] = []`
-                    self.typed.append((f"{field}.{chains.ELEMENT}", element))
-                mapped = value_class(kind, self.text)
-                if field is not None and mapped is not None:  # `byId: Map<string, User>`
-                    self.typed.append((f"{field}.{chains.ITEM}", mapped))
+                if field is not None:  # `repo: Repo`, `m: Map<K, V>`, `a: A | B`
+                    self.typed_field(field, kind, types)
+                if field is not None and not types:
+                    if value is not None and value.type not in _FUNCTIONS:
+                        # `cache = new Map()`, `repo = new Repo()`: as `this.x = ...`
+                        self.attributes.append((field, value, fn, cls))
+                    elif value is None and (made := self.global_type(kind)):
+                        self.builtin_typed.append((field, made, node))  # `label: string;`
             elif t == "variable_declarator":
                 name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
                 types = classes(node.child_by_field_name("type"), self.text)
@@ -593,6 +596,18 @@ class _Pass:
         if made is None or name in self.hidden or self.holder(fn, name) != (-1, name):
             return None
         return None if (-1, name) in self.locals else made
+
+    def typed_field(self, field: str, kind: ts.Node | None, types: list[ts.Node]) -> None:
+        """What a field or member annotated ``kind`` holds: ``types``, the
+        classes it names (`repo: Repo`, either of `a: A | B`), the elements of
+        `items: User[]` and the values of `byId: Map<string, User>`."""
+        self.typed.extend((field, typed) for typed in types)
+        element = element_class(kind, self.text)
+        if element is not None:  # `items: User[] = []`
+            self.typed.append((f"{field}.{chains.ELEMENT}", element))
+        mapped = value_class(kind, self.text)
+        if mapped is not None:  # `byId: Map<string, User>`
+            self.typed.append((f"{field}.{chains.ITEM}", mapped))
 
     def global_type(self, annotation: ts.Node | None) -> str | None:
         """The global type an annotation names (builtins_js.annotated), unless

@@ -1996,6 +1996,19 @@ TYPESCRIPT: dict[str, tuple[dict[str, str], set[str]]] = {
         },
         {"main -> types.ts::Base.move", "main -> types.ts::T9.t9"},
     ),
+    # an interface's or object type's member holds what it is annotated
+    # (`props.repo.save()`), as a class's typed field does; a union alias's too
+    "typed_members_of_an_interface": (
+        {
+            "types.ts": "export class Repo {\n  save() {}\n}\n"
+            "export interface Props {\n  repo: Repo;\n  all: Repo[];\n}\n"
+            "export type Done = { ok: true; repo: Repo } | { ok: false };\n",
+            "m.ts": 'import { Props, Done } from "./types";\n'
+            "function main(p: Props, d: Done) {\n"
+            "  p.repo.save();\n  p.all[0].save();\n  d.repo.save();\n}\n",
+        },
+        {"main -> types.ts::Repo.save"},
+    ),
     # a field's elements: annotated, or pushed in a method; read in any file
     "field_elements": (
         {
