@@ -87,12 +87,24 @@ def _signature_owner(node: ts.Node, text: Callable[[ts.Node], str]) -> str | Non
     if body is None or body.type not in _SIGNATURE_BODIES:
         return None
     owner = body.parent
-    while owner is not None and owner.type in ("intersection_type", "union_type"):
+    while owner is not None and (
+        owner.type in ("intersection_type", "union_type") or _kept_by_wrapper(owner, text)
+    ):
         owner = owner.parent
     if owner is None or owner.type not in _SIGNATURE_OWNERS:
         return None
     name = owner.child_by_field_name("name")
     return text(name) if name is not None else None
+
+
+def _kept_by_wrapper(node: ts.Node, text: Callable[[ts.Node], str]) -> bool:
+    """Whether ``node`` is ``Readonly<...>``, ``Partial<...>`` or
+    ``Required<...>`` (or its type arguments), which keep an object type's
+    members as the alias's."""
+    if node.type == "type_arguments":
+        node = node.parent if node.parent is not None else node
+    name = node.child_by_field_name("name") if node.type == "generic_type" else None
+    return name is not None and text(name) in ("Readonly", "Partial", "Required")
 
 
 # levels of syntax and names a value is followed through: a call in a chain

@@ -2009,6 +2009,20 @@ TYPESCRIPT: dict[str, tuple[dict[str, str], set[str]]] = {
         },
         {"main -> types.ts::Repo.save"},
     ),
+    # an alias of `Readonly<A & {...}>` (or Partial, Required) derives from
+    # what it wraps and keeps the object type's members, typed
+    "alias_of_a_readonly_intersection": (
+        {
+            "types.ts": "export class Zoom {\n  scale() {}\n}\n"
+            "type Common = { zoom: Zoom };\n"
+            "export type Canvas = Readonly<Common & { grid: Zoom }>;\n"
+            "export type Some = Partial<Common>;\n",
+            "m.ts": 'import { Canvas, Some } from "./types";\n'
+            "function main(c: Canvas, s: Some) {\n"
+            "  c.zoom.scale();\n  c.grid.scale();\n  s.zoom.scale();\n}\n",
+        },
+        {"main -> types.ts::Zoom.scale"},
+    ),
     # a field's elements: annotated, or pushed in a method; read in any file
     "field_elements": (
         {

@@ -84,6 +84,15 @@
           (property_signature
             name: (property_identifier) @name) @definition.property))))
   (#any-of? @_wrapper "Readonly" "Partial" "Required"))
+(type_alias_declaration
+  value: (generic_type
+    name: (type_identifier) @_wrapper
+    (type_arguments
+      (intersection_type
+        (object_type
+          (property_signature
+            name: (property_identifier) @name) @definition.property))))
+  (#any-of? @_wrapper "Readonly" "Partial" "Required"))
 
 (method_signature
   name: (property_identifier) @name) @definition.method
@@ -230,6 +239,16 @@
     (intersection_type
       (intersection_type
         (type_identifier) @name))) @reference.inherit)
+; and an alias of `Readonly<A>`, `Partial<A & {...}>` or `Required<A & B>`
+; from what it wraps (excalidraw's `Readonly<_CommonCanvasAppState & {...}>`)
+(type_alias_declaration
+  value: (generic_type
+    name: (type_identifier) @_wrapper
+    (type_arguments
+      [(type_identifier) @name
+       (intersection_type (type_identifier) @name)
+       (intersection_type (intersection_type (type_identifier) @name))])) @reference.inherit
+  (#any-of? @_wrapper "Readonly" "Partial" "Required"))
 
 (type_annotation
   (type_identifier) @name) @reference.type
