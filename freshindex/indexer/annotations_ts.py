@@ -8,6 +8,7 @@ object type, generics of generics) names no class."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import tree_sitter as ts
@@ -84,11 +85,31 @@ def _class_of(node: ts.Node, text: Callable[[ts.Node], str], awaited: bool) -> t
         inner = _argument_of(inner, _PROMISES, text) or inner
     if inner.type == "generic_type" and (name := inner.child_by_field_name("name")) is not None:
         inner = name  # `Repo<T>`: a Repo (a type outside the repository types nothing)
+    if inner.type == "lookup_type" and lookup_parts(inner, text) is not None:
+        return inner  # `AppState["zoom"]`: the type of a member
     # `T.User` of `import * as T`, `React.PointerEvent<E>` of a package
     return inner if inner.type in _NAMES else None
 
 
+def lookup_parts(node: ts.Node, text: Callable[[ts.Node], str]) -> tuple[ts.Node, list[str]] | None:
+    """An indexed access type (``AppState["zoom"]``, ``Props["a"]["b"]``):
+    the type it indexes and the member names, outermost first; None for
+    any other key (a union of keys, ``number``, a type parameter)."""
+    keys: list[str] = []
+    while node.type == "lookup_type" and node.named_child_count == 2:
+        node, key = node.named_children
+        literal = (
+            key.named_children[0] if key.type == "literal_type" and key.named_child_count else None
+        )
+        name = text(literal)[1:-1] if literal is not None and literal.type == "string" else ""
+        if not _MEMBER_NAME.fullmatch(name):
+            return None
+        keys.append(name)
+    return (node, keys[::-1]) if keys and node.type in _NAMES else None
+
+
 _NOTHING = frozenset({"null", "undefined"})
+_MEMBER_NAME = re.compile(r"[A-Za-z_$][\w$]*")
 # what names a type: `User`, and `T.User` of `import * as T` (or a package's)
 _NAMES = ("type_identifier", "nested_type_identifier")
 _PROMISES = frozenset({"Promise", "PromiseLike"})

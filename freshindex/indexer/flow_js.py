@@ -48,6 +48,7 @@ from freshindex.indexer.annotations_ts import (
     classes,
     element_class,
     function_returns,
+    lookup_parts,
     promised_class,
     union_members,
     value_class,
@@ -95,6 +96,22 @@ def _signature_owner(node: ts.Node, text: Callable[[ts.Node], str]) -> str | Non
         return None
     name = owner.child_by_field_name("name")
     return text(name) if name is not None else None
+
+
+def type_chain(
+    typed: ts.Node, text: Callable[[ts.Node], str], resolve: NameResolver
+) -> tuple[str, str] | None:
+    """(path, chain) of a value of a type the file can see: an instance of a
+    class (``User()``), or what a member of one holds (``AppState["zoom"]``:
+    ``AppState().zoom``, as a type checker reads an indexed access)."""
+    named, keys = lookup_parts(typed, text) or (typed, [])
+    found = resolve(text(named))
+    if found is None:
+        return None
+    chain = found[1] + chains.CALL
+    for key in keys:
+        chain = chains.attr(chain, key)
+    return found[0], chain
 
 
 def _kept_by_wrapper(node: ts.Node, text: Callable[[ts.Node], str]) -> bool:
@@ -468,12 +485,12 @@ class _Pass:
     def typed_claim(self, name: str, typed: ts.Node) -> list[Claim]:
         """An instance of the class a type names (``name: C``), if the file
         can see it."""
-        found = self.resolve(self.text(typed))
+        found = type_chain(typed, self.text, self.resolve)
         how = f"{name}: {self.text(typed)}" if name else f"as {self.text(typed)}"
         if found is None:  # `m: Map<K, V>`, unless the file has a Map of its own
             made = self.outside(self.text(typed)) or builtins_js.named(self.text(typed))
             return [Claim("", chains.BUILTIN + made, how)] if made is not None else []
-        return [Claim(found[0], found[1] + chains.CALL, how, made=True)]
+        return [Claim(found[0], found[1], how, made=True)]
 
     def annotated_contents(self, target: tuple[int, str], annotation: ts.Node | None) -> None:
         """A mapping's or a promise's annotation on a local or a parameter."""
@@ -894,10 +911,10 @@ def flows(
     # other values are not followed (`c: C` set to `make()` in a method)
     typed: set[str] = set()
     for holder, annotation in p.typed:
-        named = resolve(text(annotation))
+        named = type_chain(annotation, text, resolve)
         made = builtins_js.named(text(annotation)) if named is None else None
         if named is not None:
-            claim = Claim(named[0], named[1] + chains.CALL, f"{holder}: {text(annotation)}")
+            claim = Claim(named[0], named[1], f"{holder}: {text(annotation)}")
         elif made is not None:  # `cache: Map<K, V>;`, unless the file has a Map of its own
             claim = Claim(path, chains.BUILTIN + made, f"{holder}: {text(annotation)}")
         else:

@@ -2023,6 +2023,18 @@ TYPESCRIPT: dict[str, tuple[dict[str, str], set[str]]] = {
         },
         {"main -> types.ts::Zoom.scale"},
     ),
+    # an indexed access type is the member's type (`zoom: AppState["zoom"]`)
+    "indexed_access_types": (
+        {
+            "types.ts": "export class Zoom {\n  scale() {}\n}\n"
+            "export interface AppState {\n  zoom: Zoom;\n}\n"
+            'export type Canvas = { zoom: AppState["zoom"] };\n',
+            "m.ts": 'import { Canvas, AppState } from "./types";\n'
+            'function main(c: Canvas, z: AppState["zoom"]) {\n'
+            "  c.zoom.scale();\n  z.scale();\n}\n",
+        },
+        {"main -> types.ts::Zoom.scale"},
+    ),
     # a field's elements: annotated, or pushed in a method; read in any file
     "field_elements": (
         {
