@@ -397,6 +397,7 @@ class Linker:
         # the head is not defined here: an import brought it (a re-export)
         head, rest = parts[0], parts[1:]
         stars = []
+        outside_stars = []  # `export * from "@testing-library/react"`
         for e in self.edges(path):
             if e["kind"] == "value" and e["source"] == head and _exported_as(e, path):
                 # `export { Hono as HonoBase }` (JS/TS): the file's own Hono
@@ -409,6 +410,8 @@ class Linker:
             if e["target"] == "*" or (target_qual == "" and path.endswith(_RUBY)):
                 if target_path and e.get("binding") == "bound":
                     stars.append(target_path)
+                elif e.get("binding") == "external" and e["target"] == "*":
+                    outside_stars.append(str(e.get("module") or "?"))
                 continue
             local = e.get("alias") or e["target"]
             if local == head and e.get("binding") == "external" and not rest:
@@ -431,6 +434,10 @@ class Linker:
         sub = self.submodule(path, head)
         if sub is not None and rest:  # `pkg.cookies.Jar` with no import of cookies in pkg
             return self.find(sub, ".".join(rest), False, depth + 1, seen)
+        if outside_stars and head not in self.defs(path):
+            # a name the file neither defines nor imports by name, re-exported
+            # from a package with everything else it has: that package's
+            self._outside = f"imported from {' or '.join(outside_stars)}"
         return None
 
     def _rust_reexport(

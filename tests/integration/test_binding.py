@@ -286,9 +286,11 @@ def test_names_a_star_import_brings_bind_through_it() -> None:
     # through a chain of two star imports, and into a class
     assert got[("main.py", 4, "helper")] == ("bound", "pkg/helpers.py::helper")
     assert got[("main.py", 5, "run")] == ("bound", "pkg/helpers.py::Tool.run")
-    # a name no star import of the repository defines is not made up
-    assert got[("main.py", 6, "missing")] == ("candidate", None)
-    assert got[("main.py", 7, "join")] == ("candidate", None)
+    # a name no star import of the repository defines is not made up: the
+    # star import of a module outside the repository is the one left to
+    # bring it (os.path's join; `missing` too, as Python would look there)
+    assert got[("main.py", 6, "missing")] == ("external", None)
+    assert got[("main.py", 7, "join")] == ("external", None)
     # read, not called: through the star imports too, but not a module's
     # own attribute such as __file__
     assert got[("main.py", 8, "Tool")] == ("bound", "pkg/helpers.py::Tool")

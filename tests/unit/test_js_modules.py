@@ -1,5 +1,9 @@
 """Non-relative JavaScript and TypeScript imports resolved through the
-tree's tsconfig aliases and workspace packages (indexer/js_modules.py)."""
+tree's tsconfig aliases and workspace packages (indexer/js_modules.py), and
+what a re-export passes on.
+
+Over 400 lines: each case needs its own small tree of package.json and
+tsconfig files, and splitting them would scatter one resolver's cases."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from freshindex.indexer.resolve import PathIndex
 from freshindex.indexer.schema import EDGES, SYMBOLS
 from freshindex.query.link import table_linker
 from tests.linked import Row
+from tests.linked import linked as link_all
 
 TSCONFIG = b"""{
   // the app's aliases, with comments and a trailing comma as tsc allows
@@ -395,3 +400,22 @@ def test_a_folder_required_is_its_package_entry_or_its_index() -> None:
     }
     entry = PathIndex.of_tree(list(files), {}, (), None, {"package.json": files["package.json"]})
     assert entry.resolve("javascript", "test/a.js", "..", "x") == "lib/main.js"
+
+
+def test_a_name_a_module_re_exports_from_a_package_with_star_is_the_packages() -> None:
+    """excalidraw's test-utils.ts has `export * from "@testing-library/react"`,
+    and its tests' `screen.getByTitle()` were name matches."""
+    files = {
+        "utils.ts": 'export * from "@testing-library/react";\nexport * from "./local";\n',
+        "local.ts": "export function helper() {}\n",
+        "app.test.ts": (
+            'import { screen, helper } from "./utils";\nscreen.getByTitle("x");\nhelper();\n'
+        ),
+    }
+    got = {
+        e["target"]: (link.binding, link.symbol and link.symbol["qualname"])
+        for e, link in link_all(files, "typescript")
+        if e["path"] == "app.test.ts" and e["kind"] == "call"
+    }
+    assert got["getByTitle"] == ("external", None)
+    assert got["helper"] == ("bound", "helper")  # the repository's own star comes first
