@@ -66,6 +66,13 @@ def classes(
     return [named] if named is not None else union_classes(annotation, text, awaited)
 
 
+def type_classes(node: ts.Node, text: Callable[[ts.Node], str]) -> list[ts.Node]:
+    """The class a type itself names (a type argument, not an annotation:
+    ``createContext<AppState | null>``), or each class of a union."""
+    named = _class_of(node, text, False)
+    return [named] if named is not None else union_members(node, text)
+
+
 def function_returns(node: ts.Node | None, text: Callable[[ts.Node], str]) -> ts.Node | None:
     """The class a member's function type returns: ``get: (url: string) =>
     Response`` (a ``type_annotation`` holding a ``function_type``), with

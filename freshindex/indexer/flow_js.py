@@ -50,6 +50,7 @@ from freshindex.indexer.annotations_ts import (
     function_returns,
     lookup_parts,
     promised_class,
+    type_classes,
     union_members,
     value_class,
 )
@@ -73,6 +74,9 @@ _FUNCTIONS = frozenset(
 )
 # the via of a holder that is another name for a definition of the file
 EXPORT_ALIAS = "export"
+# where React keeps a context's value (its `_currentValue`): the holder of
+# what `useContext(C)` gives, typed by `const C = createContext<T>(...)`
+CONTEXT_VALUE = "_currentValue"
 
 # an interface's or an object type alias's members whose calls return a type
 _MEMBER_SIGNATURES = frozenset({"method_signature", "property_signature", "call_signature"})
@@ -112,6 +116,19 @@ def type_chain(
     for key in keys:
         chain = chains.attr(chain, key)
     return found[0], chain
+
+
+def _context_type(value: ts.Node, text: Callable[[ts.Node], str]) -> list[ts.Node]:
+    """The classes ``createContext<T>(...)`` (``React.createContext``) is
+    given as its type argument: what its context holds."""
+    if value.type != "call_expression":
+        return []
+    fn, types = value.child_by_field_name("function"), value.child_by_field_name("type_arguments")
+    if fn is None or types is None or types.named_child_count != 1:
+        return []
+    if text(fn).rpartition(".")[2] != "createContext":
+        return []
+    return type_classes(types.named_children[0], text)
 
 
 def _kept_by_wrapper(node: ts.Node, text: Callable[[ts.Node], str]) -> bool:
@@ -259,6 +276,15 @@ class _Pass:
                 if qual:
                     for each in classes(node.child_by_field_name("return_type"), self.text, True):
                         self.typed.append((chains.holder_of_return(qual), each))
+                body = node.child_by_field_name("body")
+                if (
+                    qual
+                    and t == "arrow_function"
+                    and body is not None
+                    and body.type != "statement_block"
+                ):
+                    # `const useApp = () => useContext(AppContext)`: the body is its return
+                    self.returns.append((chains.holder_of_return(qual), body, fn, cls))
             elif t in _MEMBER_SIGNATURES and (owner := _signature_owner(node, self.text)):
                 # `interface Repo { find(): User }`, `type Ky = {get: (u) => Res}`:
                 # what calling the member returns, as a method's return annotation
@@ -305,6 +331,9 @@ class _Pass:
                     self.declared.setdefault(fn, set()).add(target[1])
                     if fn == -1 and value is not None and required_spec(value, self.text):
                         self.required.add(target[1])
+                    if fn == -1 and value is not None:  # createContext<AppState>(...)
+                        for typed in _context_type(value, self.text):
+                            self.typed.append((f"{target[1]}.{CONTEXT_VALUE}", typed))
                     element = element_class(node.child_by_field_name("type"), self.text)
                     if element is not None:
                         self.elements[target] = element
@@ -481,6 +510,24 @@ class _Pass:
             Claim(c.path, c.chain, f"{name} instanceof {self.text(cls)}", c.made)
             for c in self.typed_claim(name, cls)
         ]
+
+    def used_context(self, call: ts.Node, head: ts.Node | None) -> list[Claim]:
+        """``useContext(AppContext)`` (or ``React.useContext``) of a context
+        the file defines or imports: what its ``createContext<T>()`` holds."""
+        if head is None or head.end_byte - head.start_byte > len("React.useContext"):
+            return []
+        written = self.text(head)
+        if written.rpartition(".")[2] != "useContext" or self.resolve(written) is not None:
+            return []  # a function of the repository's own of that name
+        args = call.child_by_field_name("arguments")
+        given = args.named_children if args is not None else []
+        if len(given) != 1 or given[0].type != "identifier":
+            return []
+        found = self.resolve(self.text(given[0]))
+        if found is None or not found[0]:
+            return []
+        how = f"useContext({self.text(given[0])})"
+        return [Claim(found[0], chains.attr(found[1], CONTEXT_VALUE), how)]
 
     def typed_claim(self, name: str, typed: ts.Node) -> list[Claim]:
         """An instance of the class a type names (``name: C``), if the file
@@ -704,6 +751,8 @@ class _Pass:
             return [Claim("", chains.BUILTIN + made, f"a {made}")]
         if t in ("new_expression", "call_expression"):
             head = node.child_by_field_name("constructor" if t == "new_expression" else "function")
+            if t == "call_expression" and (provided := self.used_context(node, head)):
+                return provided
             if t == "call_expression" and head is not None and head.type == "member_expression":
                 # obj.make(): what the method returns, read from its holder
                 return self.returned(head, fn, cls, depth, node)

@@ -740,8 +740,12 @@ class Linker:
             held = self.held(path, token, hops)
             sub = self.submodule(path, token) if not held else None
             return [("module", sub, None)] if sub is not None else held
-        if row is None or row["kind"] not in CLASS_KINDS:
-            return []  # an attribute of a function: not followed
+        if row is not None and row["kind"] not in CLASS_KINDS:
+            # an attribute of a function or constant: only one a holder of
+            # its own names (what React's `createContext<T>()` holds, flow_js.py)
+            return self.held(path, f"{row['qualname']}.{token}", hops)
+        if row is None:
+            return []
         member = self.find(path, f"{row['qualname']}.{token}")
         if member is not None:
             # a property's value is what its getter returns; a field's, what it

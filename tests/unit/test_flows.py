@@ -2035,6 +2035,31 @@ TYPESCRIPT: dict[str, tuple[dict[str, str], set[str]]] = {
         },
         {"main -> types.ts::Zoom.scale"},
     ),
+    # React: `useContext(C)` gives what `createContext<T>()` is typed to hold,
+    # and an arrow's expression body is its return (`const useApp = () => ...`)
+    "react_context_and_arrow_returns": (
+        {
+            "types.ts": "export class Api {\n  refresh() {}\n}\n",
+            "App.ts": 'import React, { useContext } from "react";\n'
+            'import { Api } from "./types";\n'
+            "export const ApiContext = React.createContext<Api | null>(null);\n"
+            "export const useApi = () => useContext(ApiContext);\n"
+            "export const make = () => new Api();\n",
+            "m.ts": 'import { useContext } from "react";\n'
+            'import { ApiContext, useApi, make } from "./App";\n'
+            "function main() {\n  useContext(ApiContext).refresh();\n}\n"
+            "function hook() {\n  useApi().refresh();\n}\n"
+            "function arrow() {\n  make().refresh();\n}\n",
+        },
+        {
+            "main -> types.ts::Api.refresh",
+            "hook -> App.ts::useApi",
+            "hook -> types.ts::Api.refresh",
+            "arrow -> App.ts::make",
+            "arrow -> types.ts::Api.refresh",
+            "App.ts::make -> types.ts::Api",
+        },
+    ),
     # a field's elements: annotated, or pushed in a method; read in any file
     "field_elements": (
         {
