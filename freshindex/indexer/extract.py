@@ -39,6 +39,7 @@ from freshindex.indexer import (
     macros_cpp,
     pointers_cpp,
     receivers_cpp,
+    repairs_ts,
     rust_attributes,
     rust_paths,
     rust_uses,
@@ -199,6 +200,19 @@ def parse(language: str, data: bytes, work_factor: int = 8) -> ts.Tree:
 _TEXT_CHUNK = 256
 
 
+def _repaired_typescript(language: str, source: bytes, tree: ts.Tree, work_factor: int) -> ts.Tree:
+    """The tree of ``source`` with what the grammar misreads rewritten
+    (indexer/repairs_ts.py), where that parses with fewer errors."""
+    fixed = repairs_ts.repaired(source)
+    if fixed == source:
+        return tree
+    other = parse(language, fixed, work_factor)
+    if not other.root_node.has_error:
+        return other
+    fewer = conditionals.errors(language, other) < conditionals.errors(language, tree)
+    return other if fewer else tree
+
+
 def nesting(root: ts.Node) -> int:
     """The depth of a tree along its heaviest path: from each node, the child
     holding the most nodes. A deep nest holds most of what is above it, so
@@ -232,6 +246,8 @@ def extract(
         tree = _first_branches(language, source, tree, work_factor)
     elif language == "csharp" and tree.root_node.has_error and b"#if" in source:
         tree = _first_branches(language, source, tree, work_factor, every=True)
+    elif language in ("typescript", "tsx") and tree.root_node.has_error:
+        tree = _repaired_typescript(language, source, tree, work_factor)
     if (depth := nesting(tree.root_node)) > MAX_NESTING:
         raise ParseBudgetExceeded(f"syntax nested {depth} deep, more than {MAX_NESTING}")
     query = ts_query(language)
