@@ -192,6 +192,8 @@ class _Pass:
         self.locals: dict[tuple[int, str], list[tuple[ts.Node, int, str | None]]] = {}
         self.returns: list[tuple[str, ts.Node, int, str | None]] = []
         self.attributes: list[tuple[str, ts.Node, int, str | None]] = []
+        # a class's getters (`get req(): Req`): reading the member runs it
+        self.getters: list[tuple[str, ts.Node]] = []
         self.calls: list[tuple[ts.Node, int, str | None]] = []
         # every `a.b` with a name before the dot, for the ones used as values
         self.members: list[tuple[ts.Node, int, str | None]] = []
@@ -276,6 +278,12 @@ class _Pass:
                 if qual:
                     for each in classes(node.child_by_field_name("return_type"), self.text, True):
                         self.typed.append((chains.holder_of_return(qual), each))
+                if (
+                    qual
+                    and t == "method_definition"
+                    and any(c.type == "get" for c in node.children)
+                ):
+                    self.getters.append((qual, node))
                 body = node.child_by_field_name("body")
                 if (
                     qual
@@ -978,6 +986,9 @@ def flows(
             continue
         for c in p.values(value, fn, cls):
             out.holders.append((holder, here(c), value))
+    for getter, written_at in p.getters:  # `c.req` is what `get req()` returns
+        claim = Claim(path, chains.holder_of_return(getter), f"getter {getter}")
+        out.holders.append((getter, claim, written_at))
     for name, written_at in p.defaults:  # read by `import x from "./this"` (holder `default`)
         out.holders.append((DEFAULT, Claim(path, name, f"export default {name}"), written_at))
     for alias, name, written_at in p.aliases:

@@ -2060,6 +2060,23 @@ TYPESCRIPT: dict[str, tuple[dict[str, str], set[str]]] = {
             "App.ts::make -> types.ts::Api",
         },
     ),
+    # reading a getter's member runs it (`c.req` of `get req(): Req`)
+    "getters": (
+        {
+            "ctx.ts": "export class Req {\n  header() {}\n}\n"
+            "export class Ctx {\n  get req(): Req {\n    return new Req();\n  }\n"
+            "  get other() {\n    return new Req();\n  }\n}\n",
+            "m.ts": 'import { Ctx } from "./ctx";\n'
+            "function main(c: Ctx) {\n  c.req.header();\n}\n"
+            "function inferred(c: Ctx) {\n  c.other.header();\n}\n",
+        },
+        {
+            "main -> ctx.ts::Req.header",
+            "inferred -> ctx.ts::Req.header",
+            "ctx.ts::Ctx.req -> ctx.ts::Req",
+            "ctx.ts::Ctx.other -> ctx.ts::Req",
+        },
+    ),
     # a field's elements: annotated, or pushed in a method; read in any file
     "field_elements": (
         {
