@@ -362,6 +362,8 @@ def extract(
     _assign_containers(ordered)
     if language == "python":
         ordered = _instance_attributes(ordered)
+    if language in ("typescript", "tsx"):
+        _parameter_properties(ordered)
     if language == "go":
         for d in ordered:
             if d.kind == "method" and d.node.type == "method_declaration":
@@ -2414,6 +2416,16 @@ def _instance_attributes(ordered: list[_Def]) -> list[_Def]:
             seen.add(d.qualname)
         out.append(d)
     return out
+
+
+def _parameter_properties(ordered: list[_Def]) -> None:
+    """TypeScript's ``constructor(private repo: Repo)`` declares the field
+    ``repo`` of the class, not of its constructor."""
+    for d in ordered:
+        if d.kind == "field" and d.node.type in ("required_parameter", "optional_parameter"):
+            cls = d.parent.parent if d.parent is not None else None
+            if cls is not None:
+                d.parent, d.container = cls, cls.qualname
 
 
 def _extended(function: ts.Node, text: Callable[[ts.Node], str]) -> str:

@@ -241,3 +241,28 @@ def test_a_union_aliass_object_types_give_it_members() -> None:
     }
     assert got["points"] == ("bound", "Result.points")
     assert got["reason"] == ("bound", "Result.reason")
+
+
+def test_a_constructors_parameter_properties_are_fields_of_its_class() -> None:
+    """socket.io's `constructor(private readonly adapter: Adapter, ...)`:
+    `this.adapter` had no field to name."""
+    source = (
+        "export class Repo { find() {} }\n"
+        "export class Svc {\n"
+        "  constructor(private readonly repo: Repo, readonly name: string, plain: number) {}\n"
+        "  run() { this.repo.find(); return [this.name]; }\n"
+        "}\n"
+    )
+    fields = [
+        (r[4], r[5])
+        for r in extract("s.ts", "typescript", source.encode()).symbols
+        if r[5] == "field"
+    ]
+    assert fields == [("Svc.repo", "field"), ("Svc.name", "field")]  # not `plain`
+    got = {
+        e["target"]: (link.binding, link.symbol and link.symbol["qualname"])
+        for e, link in linked({"s.ts": source}, "typescript")
+        if e["start_line"] == 4
+    }
+    assert got["find"] == ("bound", "Repo.find")
+    assert got["name"] == ("bound", "Svc.name")

@@ -38,6 +38,18 @@
 (public_field_definition
   name: (property_identifier) @name) @definition.field
 
+; a constructor's parameter property (`constructor(private readonly repo:
+; Repo)`, NestJS's and Angular's injected services): a field of the class,
+; which extract.py takes out of the constructor
+(method_definition
+  name: (property_identifier) @_constructor
+  parameters: (formal_parameters
+    [(required_parameter (accessibility_modifier) pattern: (identifier) @name)
+     (required_parameter "readonly" pattern: (identifier) @name)
+     (optional_parameter (accessibility_modifier) pattern: (identifier) @name)
+     (optional_parameter "readonly" pattern: (identifier) @name)] @definition.field)
+  (#eq? @_constructor "constructor"))
+
 ; an interface's property (`name: string`)
 (interface_body
   (property_signature
