@@ -297,9 +297,14 @@ def extract(
                 # first pattern wins: queries list specific patterns before general
                 # ones; the general `field` one may match first (it ends sooner), so
                 # any other kind replaces it: a class field holding a function is a
-                # method (`handle = () => {}`), a static Java field a constant
+                # method (`handle = () => {}`), a static Java field a constant; and
+                # a method replaces an object key's `property` (`{ run: () => 1 }`)
                 had = defs.get(name_node.start_byte)
-                if had is None or (had.kind == "field" and kind != "field"):
+                if (
+                    had is None
+                    or (had.kind == "field" and kind != "field")
+                    or (had.kind == "property" and kind == "method")
+                ):
                     made = _Def(node.start_byte, node.end_byte, name, kind, node, name_node)
                     if node.type == "assignment_expression" and not _js_assigned(made, text):
                         continue

@@ -20,31 +20,22 @@
             key: (property_identifier) @name
             value: [(arrow_function) (function_expression)]) @definition.method)))))
 
-; its keys holding values (`export const KEYS = { ENTER: "Enter" }`): its
-; properties, read as `KEYS.ENTER` (a key holding an object is one, its
-; keys are not)
+; and every key (`export const KEYS = { ENTER: "Enter" }`): its properties,
+; read as `KEYS.ENTER`; a key holding a function stays the method above
+; (extract.py: a method's capture replaces a property's), and a key
+; holding an object is one property, its own keys are not
 (program
   (lexical_declaration
     (variable_declarator
       value: (object
-        (pair
-          key: (property_identifier) @name
-          value: [(number) (string) (template_string) (object) (array) (new_expression) (call_expression)
-              (identifier) (member_expression) (subscript_expression) (parenthesized_expression)
-              (await_expression) (binary_expression) (ternary_expression) (unary_expression)
-              (true) (false) (null) (undefined) (regex)]) @definition.property))))
+        (pair key: (property_identifier) @name) @definition.property))))
 
 (program
   (export_statement
     (lexical_declaration
       (variable_declarator
         value: (object
-          (pair
-            key: (property_identifier) @name
-            value: [(number) (string) (template_string) (object) (array) (new_expression) (call_expression)
-              (identifier) (member_expression) (subscript_expression) (parenthesized_expression)
-              (await_expression) (binary_expression) (ternary_expression) (unary_expression)
-              (true) (false) (null) (undefined) (regex)]) @definition.property)))))
+          (pair key: (property_identifier) @name) @definition.property)))))
 
 ; definitions made by assignment, as CommonJS and pre-class code writes
 ; them: `exports.run = function () {}` and `Repo.prototype.save = ...`

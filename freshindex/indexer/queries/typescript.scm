@@ -140,68 +140,38 @@
 (program
   (lexical_declaration
     (variable_declarator
-        value: [(as_expression (object
-                  (pair
-                    key: (property_identifier) @name
-                    value: [(arrow_function) (function_expression)]) @definition.method))
-                (satisfies_expression (object
-                  (pair
-                    key: (property_identifier) @name
-                    value: [(arrow_function) (function_expression)]) @definition.method))])))
+      value: [(as_expression (object (pair
+                key: (property_identifier) @name
+                value: [(arrow_function) (function_expression)]) @definition.method))
+              (satisfies_expression (object (pair
+                key: (property_identifier) @name
+                value: [(arrow_function) (function_expression)]) @definition.method))])))
+
+(program
+  (export_statement
+    (lexical_declaration
+      (variable_declarator
+        value: [(as_expression (object (pair
+                  key: (property_identifier) @name
+                  value: [(arrow_function) (function_expression)]) @definition.method))
+                (satisfies_expression (object (pair
+                  key: (property_identifier) @name
+                  value: [(arrow_function) (function_expression)]) @definition.method))]))))
 
 (program
   (lexical_declaration
     (variable_declarator
-        value: [(as_expression (object
-                  (pair
-                    key: (property_identifier) @name
-                    value: [(number) (string) (template_string) (object) (array) (new_expression)
-                (call_expression) (identifier) (member_expression) (subscript_expression)
-                (parenthesized_expression) (await_expression) (binary_expression)
-                (ternary_expression) (unary_expression) (true) (false) (null) (undefined)
-                (regex) (as_expression) (satisfies_expression) (non_null_expression)]) @definition.property))
-                (satisfies_expression (object
-                  (pair
-                    key: (property_identifier) @name
-                    value: [(number) (string) (template_string) (object) (array) (new_expression)
-                (call_expression) (identifier) (member_expression) (subscript_expression)
-                (parenthesized_expression) (await_expression) (binary_expression)
-                (ternary_expression) (unary_expression) (true) (false) (null) (undefined)
-                (regex) (as_expression) (satisfies_expression) (non_null_expression)]) @definition.property))])))
+      value: [(as_expression (object (pair key: (property_identifier) @name) @definition.property))
+              (satisfies_expression
+                (object (pair key: (property_identifier) @name) @definition.property))])))
 
 (program
   (export_statement
     (lexical_declaration
       (variable_declarator
-        value: [(as_expression (object
-                  (pair
-                    key: (property_identifier) @name
-                    value: [(arrow_function) (function_expression)]) @definition.method))
-                (satisfies_expression (object
-                  (pair
-                    key: (property_identifier) @name
-                    value: [(arrow_function) (function_expression)]) @definition.method))]))))
-
-(program
-  (export_statement
-    (lexical_declaration
-      (variable_declarator
-        value: [(as_expression (object
-                  (pair
-                    key: (property_identifier) @name
-                    value: [(number) (string) (template_string) (object) (array) (new_expression)
-                (call_expression) (identifier) (member_expression) (subscript_expression)
-                (parenthesized_expression) (await_expression) (binary_expression)
-                (ternary_expression) (unary_expression) (true) (false) (null) (undefined)
-                (regex) (as_expression) (satisfies_expression) (non_null_expression)]) @definition.property))
-                (satisfies_expression (object
-                  (pair
-                    key: (property_identifier) @name
-                    value: [(number) (string) (template_string) (object) (array) (new_expression)
-                (call_expression) (identifier) (member_expression) (subscript_expression)
-                (parenthesized_expression) (await_expression) (binary_expression)
-                (ternary_expression) (unary_expression) (true) (false) (null) (undefined)
-                (regex) (as_expression) (satisfies_expression) (non_null_expression)]) @definition.property))]))))
+        value: [(as_expression (object (pair key: (property_identifier) @name) @definition.property))
+                (satisfies_expression
+                  (object (pair key: (property_identifier) @name) @definition.property))]))))
 
 ; `declare const md5_hex: RegExp;`: a declaration file's API, exported or not
 (program
