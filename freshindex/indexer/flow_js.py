@@ -239,18 +239,26 @@ class _Pass:
         self.pushes: list[tuple[int, str, ts.Node, str | None]] = []
         self.pushed: dict[tuple[int, str], list[tuple[ts.Node, int, str | None]]] | None = None
 
-    def named_by(self, function: ts.Node, outer: int, cls: str | None) -> str:
+    def named_by(self, function: ts.Node, outer: int, cls: str | None, enclosing: str) -> str:
         """The name an unnamed function is defined under, as the tags query
-        names it: the top-level ``const`` it is the value of, or the class
-        field (``body = (data: D): Response => ...``, a method); else ""."""
+        names it: the top-level ``const`` it is the value of, or one in an
+        unnamed function the query names as if at the top (a test's
+        ``describe(() => { const makeApp = () => ... })``), or the class field
+        (``body = (data: D): Response => ...``, a method); else "".
+        ``enclosing``: the name of the function around it ("" for none)."""
         holder = function.parent
         if holder is None:
             return ""
         name = holder.child_by_field_name("name")
         if name is None:
             return ""
-        if holder.type == "variable_declarator" and outer == -1 and name.type == "identifier":
-            return self.text(name)
+        if holder.type == "variable_declarator" and name.type == "identifier":
+            own = self.text(name)
+            if outer == -1:
+                return own
+            found = self.resolve(own) if not enclosing else None
+            if found is not None and found[1] == own:
+                return own
         if holder.type == "public_field_definition" and cls is not None:
             return f"{cls}.{self.text(name)}"
         return ""
@@ -273,7 +281,7 @@ class _Pass:
                     own = self.text(name)
                     qual = f"{cls}.{own}" if t == "method_definition" and cls else own
                 else:  # `const make = (): Repo => ...` at the top: the function `make`
-                    qual = self.named_by(node, self.outer[fn], cls)
+                    qual = self.named_by(node, self.outer[fn], cls, qual)
                 self.parameters(node, fn, cls if qual == f"{cls}.constructor" else None)
                 if qual:
                     for each in classes(node.child_by_field_name("return_type"), self.text, True):

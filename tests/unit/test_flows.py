@@ -2077,6 +2077,17 @@ TYPESCRIPT: dict[str, tuple[dict[str, str], set[str]]] = {
             "ctx.ts::Ctx.other -> ctx.ts::Req",
         },
     ),
+    # a factory a test's callback defines (`describe(() => { const makeApp =
+    # () => {...} })`) returns as a top-level one does
+    "factory_in_a_callback": (
+        {
+            "m.ts": "class App {\n  run() {}\n}\n"
+            "describe('x', () => {\n  const makeApp = () => {\n    const app = new App();\n"
+            "    return app;\n  };\n  it('y', () => {\n    makeApp().run();\n  });\n});\n"
+            "function main() {}\n",
+        },
+        {"makeApp -> App", "<module> -> makeApp", "<module> -> App.run"},
+    ),
     # a field's elements: annotated, or pushed in a method; read in any file
     "field_elements": (
         {
