@@ -57,6 +57,8 @@ _TEST_GLOBALS = frozenset({
     "afterAll", "afterEach", "beforeAll", "beforeEach", "describe", "expect", "it", "suite",
     "test",
 })  # fmt: skip
+# and what their globals hold: `expect.objectContaining()`, `it.each()`, `vi.fn()`
+_TEST_OBJECTS = _TEST_GLOBALS | {"jest", "vi"}
 _EXPECT_MODIFIERS = ("not", "resolves", "rejects")
 
 
@@ -65,7 +67,8 @@ def js_global(
 ) -> tuple[str, str] | None:
     """(the global name, why) when a JS/TS call names what the platform or
     a test runner defines: ``parseInt(x)``, ``new Date()``, ``JSON.parse(s)``,
-    ``describe(..)``, ``expect(x).not.toBe(y)``; None otherwise. The caller
+    ``describe(..)``, ``expect(x).not.toBe(y)``, ``expect.any(Date)``, ``vi.fn()``;
+    None otherwise. The caller
     checks that the file does not bind the name itself."""
     if bare:
         if name in _TEST_GLOBALS:
@@ -83,6 +86,8 @@ def js_global(
         return None
     if obj.type == "identifier" and text(obj) in _JS_GLOBAL_OBJECTS:
         return text(obj), f"a member of JavaScript's {text(obj)}"
+    if obj.type == "identifier" and text(obj) in _TEST_OBJECTS:
+        return text(obj), f"a member of the test runner's {text(obj)}"
     while obj.type == "member_expression":  # expect(x).not.toBe(y)
         prop, inner = obj.child_by_field_name("property"), obj.child_by_field_name("object")
         if prop is None or inner is None or text(prop) not in _EXPECT_MODIFIERS:

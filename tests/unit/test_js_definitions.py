@@ -266,3 +266,34 @@ def test_a_constructors_parameter_properties_are_fields_of_its_class() -> None:
     }
     assert got["find"] == ("bound", "Repo.find")
     assert got["name"] == ("bound", "Svc.name")
+
+
+def test_the_test_runners_globals_and_their_members_are_the_runners() -> None:
+    """excalidraw's tests call `expect.objectContaining()` 568 times, and
+    each was a name match for any `objectContaining` of the repository;
+    a file's own `vi` stays its own."""
+    tests = (
+        "expect(1).not.toBe(2);\n"
+        "expect.objectContaining({});\n"
+        "vi.fn();\n"
+        "it.each([1])('x', () => {});\n"
+    )
+    got = {
+        e["target"]: link.binding
+        for e, link in linked({"a.test.ts": tests}, "typescript")
+        if e["kind"] == "call"
+    }
+    assert got == {
+        "expect": "external",
+        "toBe": "external",
+        "objectContaining": "external",
+        "fn": "external",
+        "each": "external",
+    }
+    own = "const vi = { fn() {} };\nvi.fn();\n"
+    calls = [
+        (link.binding, link.symbol and link.symbol["qualname"])
+        for e, link in linked({"b.ts": own}, "typescript")
+        if e["kind"] == "call"
+    ]
+    assert calls == [("bound", "vi.fn")]
