@@ -194,6 +194,9 @@ class _Pass:
         self.attributes: list[tuple[str, ts.Node, int, str | None]] = []
         # a class's getters (`get req(): Req`): reading the member runs it
         self.getters: list[tuple[str, ts.Node]] = []
+        # a top-level object's keys naming a function or class of the file
+        # (`export const Jwt = { sign, verify }`): what `Jwt.sign` holds
+        self.named_keys: list[tuple[str, ts.Node]] = []
         self.calls: list[tuple[ts.Node, int, str | None]] = []
         # every `a.b` with a name before the dot, for the ones used as values
         self.members: list[tuple[ts.Node, int, str | None]] = []
@@ -350,6 +353,8 @@ class _Pass:
                     if fn == -1 and value is not None:  # createContext<AppState>(...)
                         for typed in _context_type(value, self.text):
                             self.typed.append((f"{target[1]}.{CONTEXT_VALUE}", typed))
+                    if fn == -1 and value is not None:  # `export const Jwt = { sign }`
+                        self.object_keys(target[1], value)
                     element = element_class(node.child_by_field_name("type"), self.text)
                     if element is not None:
                         self.elements[target] = element
@@ -526,6 +531,29 @@ class _Pass:
             Claim(c.path, c.chain, f"{name} instanceof {self.text(cls)}", c.made)
             for c in self.typed_claim(name, cls)
         ]
+
+    def object_keys(self, name: str, value: ts.Node) -> None:
+        """What the keys of a top-level object hold (`export const Jwt = {
+        sign, verify: check, repo: new Repo() }`), as its properties' holders
+        (`Jwt.sign`), read by `Jwt.sign()` in any file."""
+        if value.type in ("as_expression", "satisfies_expression") and value.named_children:
+            value = value.named_children[0]
+        if value.type != "object":
+            return
+        for key in value.named_children:
+            if key.type == "shorthand_property_identifier":
+                self.named_keys.append((f"{name}.{self.text(key)}", key))
+                continue
+            written, held = key.child_by_field_name("key"), key.child_by_field_name("value")
+            if key.type != "pair" or written is None or held is None:
+                continue
+            if written.type != "property_identifier" or held.type in _FUNCTIONS:
+                continue  # a method of the object: a definition of its own
+            holder = f"{name}.{self.text(written)}"
+            if held.type == "identifier":
+                self.named_keys.append((holder, held))
+            else:
+                self.attributes.append((holder, held, -1, None))
 
     def used_context(self, call: ts.Node, head: ts.Node | None) -> list[Claim]:
         """``useContext(AppContext)`` (or ``React.useContext``) of a context
@@ -994,6 +1022,9 @@ def flows(
             continue
         for c in p.values(value, fn, cls):
             out.holders.append((holder, here(c), value))
+    for holder, key in p.named_keys:  # `Jwt.sign` of `export const Jwt = { sign }`
+        if (found := resolve(text(key))) is not None:
+            out.holders.append((holder, Claim(found[0], found[1], f"{holder}: {text(key)}"), key))
     for getter, written_at in p.getters:  # `c.req` is what `get req()` returns
         claim = Claim(path, chains.holder_of_return(getter), f"getter {getter}")
         out.holders.append((getter, claim, written_at))

@@ -297,3 +297,31 @@ def test_the_test_runners_globals_and_their_members_are_the_runners() -> None:
         if e["kind"] == "call"
     ]
     assert calls == [("bound", "vi.fn")]
+
+
+def test_a_top_level_objects_keys_hold_what_they_are_given() -> None:
+    """hono's `export const Jwt = { sign, verify, decode }`: `Jwt.sign()`
+    is a call of the function `sign`, not a name match."""
+    files = {
+        "jwt/sign.ts": "export function sign(p: string) { return p; }\nexport class Repo { find() {} }\n",
+        "jwt/index.ts": (
+            'import { sign, Repo } from "./sign";\n'
+            "const check = (t: string) => t;\n"
+            "export const Jwt = { sign, verify: check, repo: new Repo() };\n"
+        ),
+        "app.ts": 'import { Jwt } from "./jwt/index";\nJwt.sign("x");\nJwt.verify("y");\nJwt.repo.find();\n',
+    }
+    defined = {
+        r[4] for r in extract("jwt/index.ts", "typescript", files["jwt/index.ts"].encode()).symbols
+    }
+    assert {"Jwt.sign", "Jwt.verify", "Jwt.repo"} <= defined
+    got = {
+        e["target"]: (link.binding, link.symbol and link.symbol["qualname"])
+        for e, link in linked(files, "typescript")
+        if e["path"] == "app.ts" and e["kind"] == "call"
+    }
+    assert got == {
+        "sign": ("bound", "sign"),
+        "verify": ("bound", "check"),
+        "find": ("bound", "Repo.find"),
+    }

@@ -37,6 +37,18 @@
         value: (object
           (pair key: (property_identifier) @name) @definition.property)))))
 
+; and a key written as its value's name (`export const Jwt = { sign, verify }`)
+(program
+  (lexical_declaration
+    (variable_declarator
+      value: (object (shorthand_property_identifier) @name @definition.property))))
+
+(program
+  (export_statement
+    (lexical_declaration
+      (variable_declarator
+        value: (object (shorthand_property_identifier) @name @definition.property)))))
+
 ; definitions made by assignment, as CommonJS and pre-class code writes
 ; them: `exports.run = function () {}` and `Repo.prototype.save = ...`
 ; anywhere, `app.listen = function listen() {}` at the top of a module (also
