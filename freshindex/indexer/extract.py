@@ -737,7 +737,10 @@ def _query_edges(
                 root,
                 text,
                 frozenset(d.name_node.start_byte for d in ordered),
-                frozenset(top_level) | frozenset(bindings) | frozenset(namespaces),
+                frozenset(top_level)
+                | frozenset(bindings)
+                | frozenset(namespaces)
+                | globals_of.TEST_NAMES,
             )
         )
         if (language in _JS_LANGUAGES or language == "rust") and root is not None
@@ -1215,6 +1218,11 @@ def _query_edges(
                 and platform[0] not in bindings
                 and platform[0] not in top_level
                 and platform[0] not in namespaces
+                and not (
+                    platform[0] in globals_of.TEST_NAMES
+                    and hiding is not None
+                    and hiding().hidden(platform[0], name_node.start_byte)
+                )
             ):  # `JSON.parse()`, `new Date()`, `expect(x).toBe(1)`: the platform's
                 binding, via = Binding.EXTERNAL, platform[1]
             elif (

@@ -59,6 +59,9 @@ _TEST_GLOBALS = frozenset({
 })  # fmt: skip
 # and what their globals hold: `expect.objectContaining()`, `it.each()`, `vi.fn()`
 _TEST_OBJECTS = _TEST_GLOBALS | {"jest", "vi"}
+# the runner's names a function may declare for itself (`items.map((it) =>
+# it.save())`): extract.py asks indexer/shadows.py before taking one for the runner's
+TEST_NAMES = _TEST_OBJECTS
 _EXPECT_MODIFIERS = ("not", "resolves", "rejects")
 
 
@@ -68,8 +71,8 @@ def js_global(
     """(the global name, why) when a JS/TS call names what the platform or
     a test runner defines: ``parseInt(x)``, ``new Date()``, ``JSON.parse(s)``,
     ``describe(..)``, ``expect(x).not.toBe(y)``, ``expect.any(Date)``, ``vi.fn()``;
-    None otherwise. The caller
-    checks that the file does not bind the name itself."""
+    None otherwise. The caller checks that the file, or a function around
+    the call, does not bind the name itself."""
     if bare:
         if name in _TEST_GLOBALS:
             return name, "a global of the test runner"

@@ -297,6 +297,14 @@ def test_the_test_runners_globals_and_their_members_are_the_runners() -> None:
         if e["kind"] == "call"
     ]
     assert calls == [("bound", "vi.fn")]
+    # a parameter or local of a runner's name is the function's own
+    local = "export function f(items, test) {\n  items.map((it) => it.save());\n  test.run();\n}\n"
+    bindings = {
+        e["target"]: link.binding
+        for e, link in linked({"c.js": local}, "javascript")
+        if e["kind"] == "call" and e["target"] != "map"
+    }
+    assert bindings == {"save": "candidate", "run": "candidate"}
 
 
 def test_a_top_level_objects_keys_hold_what_they_are_given() -> None:
